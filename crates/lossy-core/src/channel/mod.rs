@@ -1,0 +1,1 @@
+//! Loss processes (placeholder; being written).

@@ -1,0 +1,234 @@
+//! Human units in scenarios: "5 ms", "2 Mbps", "1000 B", "100 packets". Each type also
+//! accepts a bare number in base units (seconds, bit/s, bytes) so sweeps can set numbers.
+//! A bad value is rejected with what was written and an example of what is allowed; serde
+//! adds the field path.
+
+use crate::time::SimDuration;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Splits "2.5 Mbps" into (2.5, "Mbps"); the space is optional.
+fn split_number(text: &str) -> Option<(f64, &str)> {
+    let t = text.trim();
+    let end = t
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+'))
+        .map(|(i, _)| i)
+        .unwrap_or(t.len());
+    // "1e" followed by a unit letter: back off so "5e" is not eaten from e.g. "5es".
+    let (num, unit) = t.split_at(end);
+    let value: f64 = num.parse().ok()?;
+    Some((value, unit.trim()))
+}
+
+macro_rules! human_unit {
+    ($name:ident, $inner:ty, $what:literal, $example:literal, $pattern:literal, $parse:path, $show:path) => {
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        write!(f, "{} such as \"{}\"", $what, $example)
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
+                        $parse(s).ok_or_else(|| {
+                            E::custom(format!("\"{}\" is not {}; use e.g. \"{}\"", s, $what, $example))
+                        })
+                    }
+                    fn visit_f64<E: de::Error>(self, v: f64) -> Result<$name, E> {
+                        $parse(&v.to_string()).ok_or_else(|| {
+                            E::custom(format!("{} is not {}; use e.g. \"{}\"", v, $what, $example))
+                        })
+                    }
+                    fn visit_u64<E: de::Error>(self, v: u64) -> Result<$name, E> {
+                        self.visit_f64(v as f64)
+                    }
+                    fn visit_i64<E: de::Error>(self, v: i64) -> Result<$name, E> {
+                        self.visit_f64(v as f64)
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&$show(self))
+            }
+        }
+        impl JsonSchema for $name {
+            fn schema_name() -> Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!({
+                    "description": concat!($what, ", e.g. \"", $example, "\" (a bare number is in base units)"),
+                    "anyOf": [
+                        {"type": "string", "pattern": $pattern},
+                        {"type": "number", "minimum": 0}
+                    ]
+                })
+            }
+        }
+    };
+}
+
+/// A non-negative time span ("5 ms", "1.5 s", "200 us"; a bare number is seconds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Duration(pub SimDuration);
+
+fn parse_duration(s: &str) -> Option<Duration> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "" | "s" | "sec" | "secs" => 1e9,
+        "ms" => 1e6,
+        "us" | "µs" => 1e3,
+        "ns" => 1.0,
+        "min" => 60e9,
+        _ => return None,
+    };
+    (v.is_finite() && v >= 0.0).then(|| Duration(SimDuration((v * scale).round() as u64)))
+}
+
+fn show_duration(d: &Duration) -> String {
+    format!("{} s", d.0.as_secs_f64())
+}
+
+human_unit!(Duration, SimDuration, "a duration", "5 ms", r"^\s*[0-9.eE+-]+\s*(s|sec|secs|ms|us|µs|ns|min)?\s*$", parse_duration, show_duration);
+
+impl Duration {
+    pub fn from_millis(ms: u64) -> Self {
+        Duration(SimDuration::from_millis(ms))
+    }
+    pub fn from_secs(s: u64) -> Self {
+        Duration(SimDuration::from_secs(s))
+    }
+}
+
+/// A bit rate ("2 Mbps", "384 kbps", "1 Gbps"; a bare number is bit/s). Decimal prefixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Rate(pub u64);
+
+fn parse_rate(s: &str) -> Option<Rate> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "" | "bps" | "b/s" | "bit/s" => 1.0,
+        "kbps" | "Kbps" | "kb/s" | "kbit/s" => 1e3,
+        "Mbps" | "mbps" | "Mb/s" | "Mbit/s" => 1e6,
+        "Gbps" | "gbps" | "Gb/s" | "Gbit/s" => 1e9,
+        _ => return None,
+    };
+    let bps = (v * scale).round();
+    (v.is_finite() && bps >= 1.0).then(|| Rate(bps as u64))
+}
+
+fn show_rate(r: &Rate) -> String {
+    format!("{} bps", r.0)
+}
+
+human_unit!(Rate, u64, "a bit rate", "2 Mbps", r"^\s*[0-9.eE+-]+\s*(bps|b/s|bit/s|kbps|Kbps|kb/s|kbit/s|Mbps|mbps|Mb/s|Mbit/s|Gbps|gbps|Gb/s|Gbit/s)?\s*$", parse_rate, show_rate);
+
+/// A size in bytes ("1000 B", "64 KB", "16 MiB", "800 bits"; a bare number is bytes).
+/// KB/MB are decimal, KiB/MiB binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Bytes(pub u64);
+
+fn parse_bytes(s: &str) -> Option<Bytes> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "" | "B" | "bytes" | "byte" => 1.0,
+        "bits" | "bit" | "b" => 0.125,
+        "KB" | "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    };
+    let b = v * scale;
+    (v.is_finite() && v >= 0.0 && b.fract() == 0.0).then(|| Bytes(b as u64))
+}
+
+fn show_bytes(b: &Bytes) -> String {
+    format!("{} B", b.0)
+}
+
+human_unit!(Bytes, u64, "a size in bytes", "1000 B", r"^\s*[0-9.eE+-]+\s*(B|bytes|byte|bits|bit|b|KB|kB|MB|GB|KiB|MiB|GiB)?\s*$", parse_bytes, show_bytes);
+
+/// A queue limit: "100 packets" or a size in bytes ("64 KB").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    Packets(u64),
+    Bytes(u64),
+}
+
+fn parse_queue_limit(s: &str) -> Option<QueueLimit> {
+    let (v, unit) = split_number(s)?;
+    match unit {
+        "packets" | "packet" | "pkts" | "p" => {
+            (v.is_finite() && v >= 1.0 && v.fract() == 0.0).then(|| QueueLimit::Packets(v as u64))
+        }
+        _ => parse_bytes(s).filter(|b| b.0 > 0).map(|b| QueueLimit::Bytes(b.0)),
+    }
+}
+
+fn show_queue_limit(q: &QueueLimit) -> String {
+    match q {
+        QueueLimit::Packets(n) => format!("{n} packets"),
+        QueueLimit::Bytes(b) => format!("{b} B"),
+    }
+}
+
+human_unit!(QueueLimit, u64, "a queue limit", "100 packets", r"^\s*[0-9.eE+-]+\s*(packets|packet|pkts|p|B|bytes|KB|kB|MB|KiB|MiB)?\s*$", parse_queue_limit, show_queue_limit);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn de<T: for<'de> Deserialize<'de>>(json: &str) -> Result<T, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(de::<Duration>("\"5 ms\"").unwrap(), Duration::from_millis(5));
+        assert_eq!(de::<Duration>("\"1.5s\"").unwrap().0, SimDuration::from_millis(1500));
+        assert_eq!(de::<Duration>("0.2").unwrap(), Duration::from_millis(200));
+        assert_eq!(de::<Duration>("\"200 us\"").unwrap().0, SimDuration::from_micros(200));
+        let e = de::<Duration>("\"5 parsecs\"").unwrap_err();
+        assert!(e.contains("\"5 parsecs\" is not a duration; use e.g. \"5 ms\""), "{e}");
+        assert!(de::<Duration>("\"-1 s\"").is_err());
+    }
+
+    #[test]
+    fn rates() {
+        assert_eq!(de::<Rate>("\"2 Mbps\"").unwrap(), Rate(2_000_000));
+        assert_eq!(de::<Rate>("\"384kbps\"").unwrap(), Rate(384_000));
+        assert_eq!(de::<Rate>("1e9").unwrap(), Rate(1_000_000_000));
+        let e = de::<Rate>("\"2 Mbsp\"").unwrap_err();
+        assert!(e.contains("\"2 Mbsp\" is not a bit rate"), "{e}");
+        assert!(de::<Rate>("\"0 bps\"").is_err());
+    }
+
+    #[test]
+    fn sizes_and_queue_limits() {
+        assert_eq!(de::<Bytes>("\"1000 B\"").unwrap(), Bytes(1000));
+        assert_eq!(de::<Bytes>("\"64 KiB\"").unwrap(), Bytes(65536));
+        assert_eq!(de::<Bytes>("\"800 bits\"").unwrap(), Bytes(100));
+        assert!(de::<Bytes>("\"3 bits\"").is_err());
+        assert_eq!(de::<QueueLimit>("\"100 packets\"").unwrap(), QueueLimit::Packets(100));
+        assert_eq!(de::<QueueLimit>("\"64 KB\"").unwrap(), QueueLimit::Bytes(64_000));
+        assert!(de::<QueueLimit>("\"0 packets\"").is_err());
+    }
+
+    #[test]
+    fn round_trip_through_serialize() {
+        let r: Rate = de("\"10 Mbps\"").unwrap();
+        let back: Rate = de(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(r, back);
+    }
+}
