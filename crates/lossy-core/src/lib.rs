@@ -5,3 +5,6 @@ pub mod rng;
 pub mod time;
 pub mod units;
 pub mod channel;
+pub mod engine;
+pub mod packet;
+pub mod tcp;

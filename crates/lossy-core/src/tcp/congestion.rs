@@ -1,0 +1,155 @@
+//! Congestion control: how the window grows and how it answers a congestion signal.
+//! Separate from loss recovery (ns-3's TcpCongestionOps / TcpRecoveryOps split), so any
+//! window rule combines with any recovery.
+
+use super::state::{SenderState, Signal};
+
+pub trait CongestionControl {
+    /// An ACK of `acked` new bytes outside recovery.
+    fn on_ack(&mut self, st: &mut SenderState, acked: u64);
+    /// A loss or notification detected by duplicate ACKs. Sets ssthresh if the signal
+    /// is congestion; returns the window to hold once recovery ends.
+    fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
+    /// The retransmission timer expired; `repeated` if it already expired for this segment.
+    fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
+}
+
+/// The window rules of RFC 5681: slow start, congestion avoidance, halving.
+#[derive(Clone, Debug, Default)]
+pub struct Aimd;
+
+impl Aimd {
+    /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
+    fn halved(st: &SenderState) -> u64 {
+        (st.flight_size() / 2).max(2 * st.mss)
+    }
+}
+
+impl CongestionControl for Aimd {
+    fn on_ack(&mut self, st: &mut SenderState, acked: u64) {
+        let inc = if st.cwnd < st.ssthresh {
+            // RFC 5681 §3.1 eq. 2: slow start, cwnd += min(N, SMSS).
+            acked.min(st.mss)
+        } else {
+            // RFC 5681 §3.1 eq. 3: congestion avoidance, cwnd += SMSS·SMSS/cwnd (at least 1 byte).
+            (st.mss * st.mss / st.cwnd.max(1)).max(1)
+        };
+        // Growth stops at W_max: a window the receiver would never allow is meaningless.
+        st.cwnd = (st.cwnd + inc).min(st.max_cwnd.max(st.cwnd));
+    }
+
+    fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
+        match signal {
+            Signal::Loss => {
+                st.ssthresh = Self::halved(st);
+                st.counters.window_reductions += 1;
+                st.ssthresh
+            }
+            // Chen Fig. 1 lines 19-20, Miyoshi §3: a wireless loss does not shrink the window.
+            Signal::Eln => st.cwnd,
+        }
+    }
+
+    fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
+        // RFC 5681 §3.1: on a second expiry for the same segment ssthresh is held.
+        if !repeated {
+            st.ssthresh = Self::halved(st);
+        }
+        // RFC 5681 §3.1: cwnd = loss window = 1 SMSS.
+        st.cwnd = st.mss;
+        st.counters.window_reductions += 1;
+    }
+}
+
+/// The window rules a scenario can pick (a closed enum: dispatch without boxing).
+#[derive(Clone, Debug)]
+pub enum Congestion {
+    Aimd(Aimd),
+}
+
+impl CongestionControl for Congestion {
+    fn on_ack(&mut self, st: &mut SenderState, acked: u64) {
+        match self {
+            Congestion::Aimd(c) => c.on_ack(st, acked),
+        }
+    }
+    fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
+        match self {
+            Congestion::Aimd(c) => c.on_congestion(st, signal),
+        }
+    }
+    fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
+        match self {
+            Congestion::Aimd(c) => c.on_timeout(st, repeated),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(cwnd_segs: u64) -> SenderState {
+        SenderState::new(1000, cwnd_segs * 1000, 1 << 30, 3)
+    }
+
+    #[test]
+    fn slow_start_adds_at_most_one_smss_per_ack() {
+        let mut st = state(1);
+        Aimd.on_ack(&mut st, 1000);
+        assert_eq!(st.cwnd, 2000);
+        // A stretch ACK of 3 segments still adds only one SMSS (RFC 5681 eq. 2).
+        Aimd.on_ack(&mut st, 3000);
+        assert_eq!(st.cwnd, 3000);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_about_one_smss_per_window() {
+        let mut st = state(10);
+        st.ssthresh = 10_000;
+        for _ in 0..10 {
+            Aimd.on_ack(&mut st, 1000);
+        }
+        // Ten ACKs of 1000 B at cwnd ≈ 10 segments: just under one SMSS of growth.
+        assert!(st.cwnd > 10_900 && st.cwnd <= 11_000, "{}", st.cwnd);
+    }
+
+    #[test]
+    fn growth_stops_at_the_maximum_window() {
+        let mut st = SenderState::new(1000, 4000, 4500, 3);
+        Aimd.on_ack(&mut st, 1000);
+        assert_eq!(st.cwnd, 4500);
+    }
+
+    #[test]
+    fn loss_halves_flight_size_with_a_floor_of_two_segments() {
+        let mut st = state(10);
+        st.snd_max = 8000;
+        assert_eq!(Aimd.on_congestion(&mut st, Signal::Loss), 4000);
+        assert_eq!(st.ssthresh, 4000);
+        st.snd_max = 3000;
+        assert_eq!(Aimd.on_congestion(&mut st, Signal::Loss), 2000);
+        assert_eq!(st.counters.window_reductions, 2);
+    }
+
+    #[test]
+    fn eln_keeps_the_window_and_ssthresh() {
+        let mut st = state(10);
+        st.snd_max = 10_000;
+        let before = st.ssthresh;
+        assert_eq!(Aimd.on_congestion(&mut st, Signal::Eln), 10_000);
+        assert_eq!(st.ssthresh, before);
+        assert_eq!(st.counters.window_reductions, 0);
+    }
+
+    #[test]
+    fn timeout_sets_loss_window_and_holds_ssthresh_when_repeated() {
+        let mut st = state(10);
+        st.snd_max = 10_000;
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+        st.snd_max = 2000;
+        Aimd.on_timeout(&mut st, true);
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+}

@@ -1,0 +1,265 @@
+//! The TCP receiver: cumulative ACKs, an out-of-order buffer, immediate duplicate ACKs
+//! and optional delayed ACKs (RFC 5681 §4.2). It also checks that the application sees
+//! the byte stream in order and exactly once.
+
+use crate::packet::{Flags, FlowId, Kind, NodeId, Packet};
+use crate::time::{SimDuration, SimTime};
+
+pub struct TcpReceiver {
+    flow: FlowId,
+    node: NodeId,
+    peer: NodeId,
+    ack_size: u32,
+    wnd: u32,
+    delayed_ack: Option<SimDuration>,
+    /// Next byte expected (RCV.NXT).
+    rcv_nxt: u64,
+    /// Out-of-order data held, as sorted disjoint [start, end) ranges.
+    ooo: Vec<(u64, u64)>,
+    /// Full-sized in-order segments received since the last ACK.
+    unacked_segments: u32,
+    ack_now: bool,
+    delack_deadline: Option<SimTime>,
+    /// Bytes handed to the application, in order.
+    pub delivered: u64,
+    /// Data segments received, and payload bytes received more than once.
+    pub segments_received: u64,
+    pub duplicate_bytes: u64,
+    pub acks_sent: u64,
+    mss: u32,
+}
+
+impl TcpReceiver {
+    pub fn new(flow: FlowId, node: NodeId, peer: NodeId, mss: u32, ack_size: u32, wnd: u32, delayed_ack: Option<SimDuration>) -> Self {
+        TcpReceiver {
+            flow,
+            node,
+            peer,
+            ack_size,
+            wnd,
+            delayed_ack,
+            rcv_nxt: 0,
+            ooo: Vec::new(),
+            unacked_segments: 0,
+            ack_now: false,
+            delack_deadline: None,
+            delivered: 0,
+            segments_received: 0,
+            duplicate_bytes: 0,
+            acks_sent: 0,
+            mss,
+        }
+    }
+
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// Bytes held out of order (in the receive buffer, not yet deliverable).
+    pub fn buffered(&self) -> u64 {
+        self.ooo.iter().map(|(s, e)| e - s).sum()
+    }
+
+    pub fn next_timeout(&self) -> Option<SimTime> {
+        self.delack_deadline
+    }
+
+    pub fn handle_data(&mut self, now: SimTime, pkt: &Packet) {
+        debug_assert_eq!(pkt.kind, Kind::Data);
+        self.segments_received += 1;
+        let (start, end) = (pkt.seq, pkt.end_seq());
+        let in_order = start <= self.rcv_nxt && end > self.rcv_nxt;
+        if end <= self.rcv_nxt {
+            // Entirely old: a duplicate. ACK at once so the sender learns RCV.NXT.
+            self.duplicate_bytes += end - start;
+            self.ack_now = true;
+        } else if in_order {
+            self.duplicate_bytes += self.rcv_nxt - start;
+            self.deliver_to(end);
+            let filled_hole = self.absorb_buffered();
+            // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap.
+            if filled_hole || !self.ooo.is_empty() {
+                self.ack_now = true;
+            } else {
+                self.count_for_delayed_ack(now, pkt.len);
+            }
+        } else {
+            self.duplicate_bytes += self.insert_out_of_order(start, end);
+            // RFC 5681 §4.2: an out-of-order segment is ACKed immediately (a duplicate ACK).
+            self.ack_now = true;
+        }
+    }
+
+    fn count_for_delayed_ack(&mut self, now: SimTime, len: u32) {
+        match self.delayed_ack {
+            None => self.ack_now = true,
+            Some(delay) => {
+                if len >= self.mss {
+                    self.unacked_segments += 1;
+                }
+                // RFC 5681 §4.2: ACK at least every second full-sized segment.
+                if self.unacked_segments >= 2 {
+                    self.ack_now = true;
+                } else if self.delack_deadline.is_none() {
+                    self.delack_deadline = Some(now + delay);
+                }
+            }
+        }
+    }
+
+    /// Delivers in-order bytes up to `end`: exactly once and contiguously.
+    fn deliver_to(&mut self, end: u64) {
+        assert!(end > self.rcv_nxt, "delivery must advance the stream");
+        self.delivered += end - self.rcv_nxt;
+        self.rcv_nxt = end;
+        debug_assert_eq!(self.delivered, self.rcv_nxt, "stream delivered in order, once");
+    }
+
+    /// Moves buffered ranges that are now contiguous into the stream.
+    fn absorb_buffered(&mut self) -> bool {
+        let mut absorbed = false;
+        while let Some(&(s, e)) = self.ooo.first() {
+            if s > self.rcv_nxt {
+                break;
+            }
+            self.ooo.remove(0);
+            if e > self.rcv_nxt {
+                self.duplicate_bytes += self.rcv_nxt - s;
+                self.deliver_to(e);
+            } else {
+                self.duplicate_bytes += e - s;
+            }
+            absorbed = true;
+        }
+        absorbed
+    }
+
+    /// Adds [start, end) to the out-of-order set; returns how many of its bytes were
+    /// already held.
+    fn insert_out_of_order(&mut self, start: u64, end: u64) -> u64 {
+        let i = self.ooo.partition_point(|&(_, e)| e < start);
+        let (mut s, mut e) = (start, end);
+        let mut overlap = 0;
+        let mut j = i;
+        while j < self.ooo.len() && self.ooo[j].0 <= e {
+            let (os, oe) = self.ooo[j];
+            overlap += oe.min(end).saturating_sub(os.max(start));
+            s = s.min(os);
+            e = e.max(oe);
+            j += 1;
+        }
+        self.ooo.splice(i..j, std::iter::once((s, e)));
+        overlap
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime) {
+        if self.delack_deadline.is_some_and(|d| d <= now) {
+            self.ack_now = true;
+        }
+    }
+
+    /// The ACK to send now, if one is due.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if !self.ack_now {
+            return None;
+        }
+        self.ack_now = false;
+        self.unacked_segments = 0;
+        self.delack_deadline = None;
+        self.acks_sent += 1;
+        Some(Packet {
+            uid: 0,
+            flow: self.flow,
+            src: self.node,
+            dst: self.peer,
+            kind: Kind::Ack,
+            seq: 0,
+            ack: self.rcv_nxt,
+            wnd: self.wnd,
+            len: 0,
+            size: self.ack_size,
+            flags: Flags::default(),
+            sent_at: now,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(seq: u64, len: u32) -> Packet {
+        Packet { uid: 0, flow: 0, src: 0, dst: 1, kind: Kind::Data, seq, ack: 0, wnd: 0, len, size: len + 40, flags: Flags::default(), sent_at: SimTime::ZERO }
+    }
+
+    fn rx(delay: Option<SimDuration>) -> TcpReceiver {
+        TcpReceiver::new(0, 1, 0, 1000, 40, 65535, delay)
+    }
+
+    fn acks(r: &mut TcpReceiver, now: SimTime) -> Vec<u64> {
+        std::iter::from_fn(|| r.poll_transmit(now)).map(|p| p.ack).collect()
+    }
+
+    #[test]
+    fn in_order_segments_are_acked_cumulatively() {
+        let mut r = rx(None);
+        r.handle_data(SimTime(0), &seg(0, 1000));
+        assert_eq!(acks(&mut r, SimTime(0)), vec![1000]);
+        r.handle_data(SimTime(0), &seg(1000, 1000));
+        assert_eq!(acks(&mut r, SimTime(0)), vec![2000]);
+        assert_eq!(r.delivered, 2000);
+    }
+
+    #[test]
+    fn a_gap_gives_duplicate_acks_and_filling_it_jumps() {
+        let mut r = rx(None);
+        r.handle_data(SimTime(0), &seg(0, 1000));
+        acks(&mut r, SimTime(0));
+        for k in 2..5 {
+            r.handle_data(SimTime(0), &seg(k * 1000, 1000));
+            assert_eq!(acks(&mut r, SimTime(0)), vec![1000]);
+        }
+        assert_eq!(r.buffered(), 3000);
+        r.handle_data(SimTime(0), &seg(1000, 1000));
+        assert_eq!(acks(&mut r, SimTime(0)), vec![5000]);
+        assert_eq!((r.delivered, r.buffered()), (5000, 0));
+    }
+
+    #[test]
+    fn duplicates_are_counted_not_delivered_twice() {
+        let mut r = rx(None);
+        r.handle_data(SimTime(0), &seg(0, 1000));
+        r.handle_data(SimTime(0), &seg(0, 1000));
+        r.handle_data(SimTime(0), &seg(3000, 1000));
+        r.handle_data(SimTime(0), &seg(3000, 1000));
+        assert_eq!(r.delivered, 1000);
+        assert_eq!(r.duplicate_bytes, 2000);
+    }
+
+    #[test]
+    fn overlapping_out_of_order_ranges_merge() {
+        let mut r = rx(None);
+        r.handle_data(SimTime(0), &seg(2000, 1000));
+        r.handle_data(SimTime(0), &seg(4000, 1000));
+        r.handle_data(SimTime(0), &seg(2500, 2000));
+        assert_eq!(r.ooo, vec![(2000, 5000)]);
+        assert_eq!(r.duplicate_bytes, 1000);
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_on_timer() {
+        let d = SimDuration::from_millis(200);
+        let mut r = rx(Some(d));
+        r.handle_data(SimTime(0), &seg(0, 1000));
+        assert!(acks(&mut r, SimTime(0)).is_empty());
+        assert_eq!(r.next_timeout(), Some(SimTime(0) + d));
+        r.handle_data(SimTime(1), &seg(1000, 1000));
+        assert_eq!(acks(&mut r, SimTime(1)), vec![2000]);
+        r.handle_data(SimTime(2), &seg(2000, 1000));
+        r.handle_timeout(SimTime(2) + d);
+        assert_eq!(acks(&mut r, SimTime(2) + d), vec![3000]);
+        // Out-of-order data is never delayed.
+        r.handle_data(SimTime(3), &seg(5000, 1000));
+        assert_eq!(acks(&mut r, SimTime(3)), vec![3000]);
+    }
+}

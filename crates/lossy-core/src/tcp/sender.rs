@@ -1,0 +1,444 @@
+//! The TCP sender: ACK processing, the retransmission timer and segment transmission.
+//! Window growth lives in `congestion`, loss recovery in `recovery`, RTO in `rtt`.
+
+use super::config::{TcpConfig, Variant};
+use super::congestion::{Aimd, Congestion, CongestionControl};
+use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
+use super::rtt::{RtoConfig, RttEstimator};
+use super::state::{RetxCause, SenderState, Signal};
+use crate::packet::{Flags, FlowId, Kind, NodeId, Packet};
+use crate::time::{SimDuration, SimTime};
+
+/// RTT samples and the time-weighted window, for the run summary.
+#[derive(Clone, Debug, Default)]
+pub struct SenderMetrics {
+    pub rtt_samples: u64,
+    pub rtt_sum_s: f64,
+    pub rtt_min_s: f64,
+    pub rtt_max_s: f64,
+    pub cwnd_max: u64,
+    /// Integral of cwnd over time, in byte-seconds.
+    cwnd_area: f64,
+    cwnd_since: Option<SimTime>,
+    active_s: f64,
+}
+
+impl SenderMetrics {
+    pub fn cwnd_mean(&self) -> f64 {
+        if self.active_s > 0.0 {
+            self.cwnd_area / self.active_s
+        } else {
+            0.0
+        }
+    }
+}
+
+pub struct TcpSender {
+    pub st: SenderState,
+    cc: Congestion,
+    recovery: Recovery,
+    rtt: RttEstimator,
+    flow: FlowId,
+    src: NodeId,
+    dst: NodeId,
+    header: u32,
+    max_window: u64,
+    limited_transmit: bool,
+    respond_to_eln: bool,
+    /// Total bytes the application will write; `None` = unlimited (bulk).
+    app_limit: Option<u64>,
+    started: bool,
+    /// The one segment being timed: (its end sequence, when it was sent). Karn: cleared
+    /// by any retransmission so a sample never comes from a resent segment.
+    timing: Option<(u64, SimTime)>,
+    peer_wnd: u64,
+    rto_deadline: Option<SimTime>,
+    /// snd_una when the timer last expired, to spot repeated expiry (RFC 5681 §3.1).
+    last_timeout_una: Option<u64>,
+    pub metrics: SenderMetrics,
+}
+
+impl TcpSender {
+    pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, app_limit: Option<u64>) -> Self {
+        let mss = cfg.mss.0;
+        let iw = cfg.initial_window_segments() as u64 * mss;
+        let recovery = match cfg.variant {
+            Variant::Tahoe => Recovery::Tahoe(Tahoe),
+            Variant::Reno => Recovery::Reno(Reno),
+            Variant::Newreno => Recovery::NewReno(NewReno::default()),
+        };
+        TcpSender {
+            st: SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold),
+            cc: Congestion::Aimd(Aimd),
+            recovery,
+            rtt: RttEstimator::new(RtoConfig {
+                initial: cfg.initial_rto.0,
+                min: cfg.min_rto.0,
+                max: cfg.max_rto.0,
+                granularity: cfg.timer_granularity.0,
+            }),
+            flow,
+            src,
+            dst,
+            header: cfg.header.0 as u32,
+            max_window: cfg.max_window.0,
+            limited_transmit: cfg.limited_transmit,
+            respond_to_eln: cfg.eln,
+            app_limit,
+            started: false,
+            timing: None,
+            peer_wnd: cfg.max_window.0,
+            rto_deadline: None,
+            last_timeout_una: None,
+            metrics: SenderMetrics { rtt_min_s: f64::INFINITY, ..Default::default() },
+        }
+    }
+
+    pub fn start(&mut self, now: SimTime) {
+        self.started = true;
+        self.metrics.cwnd_since = Some(now);
+        self.metrics.cwnd_max = self.st.cwnd;
+    }
+
+    /// All application data has been acknowledged.
+    pub fn finished(&self) -> bool {
+        self.app_limit.is_some_and(|n| self.st.snd_una >= n)
+    }
+
+    pub fn next_timeout(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    pub fn rto(&self) -> SimDuration {
+        self.rtt.rto()
+    }
+
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
+    }
+
+    /// Accumulates the time-weighted window up to `now`; call before cwnd changes.
+    fn account_cwnd(&mut self, now: SimTime) {
+        if let Some(since) = self.metrics.cwnd_since {
+            let dt = (now - since).as_secs_f64();
+            self.metrics.cwnd_area += self.st.cwnd as f64 * dt;
+            self.metrics.active_s += dt;
+            self.metrics.cwnd_since = Some(now);
+        }
+    }
+
+    fn note_cwnd(&mut self) {
+        self.metrics.cwnd_max = self.metrics.cwnd_max.max(self.st.cwnd);
+    }
+
+    /// Closes the window integral at the end of the run.
+    pub fn finish_metrics(&mut self, now: SimTime) {
+        self.account_cwnd(now);
+        self.metrics.cwnd_since = None;
+    }
+
+    pub fn handle_ack(&mut self, now: SimTime, ack: &Packet) {
+        if !self.started || ack.ack > self.st.snd_max {
+            return; // acknowledges nothing we sent
+        }
+        self.account_cwnd(now);
+        self.peer_wnd = ack.wnd as u64;
+        if ack.ack > self.st.snd_una {
+            self.on_new_ack(now, ack.ack);
+        } else if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max {
+            // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding.
+            self.st.dupacks += 1;
+            let signal = if self.respond_to_eln && ack.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
+            self.recovery.on_dupack(&mut self.st, &mut self.cc, signal);
+        }
+        self.note_cwnd();
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, ack: u64) {
+        let acked = ack - self.st.snd_una;
+        if let Some((end, sent)) = self.timing {
+            if ack >= end {
+                self.sample_rtt(now - sent);
+                self.timing = None;
+            }
+        }
+        self.st.snd_una = ack;
+        self.st.snd_nxt = self.st.snd_nxt.max(ack);
+        self.st.dupacks = 0;
+        self.last_timeout_una = None;
+        let restart = match self.recovery.on_new_ack(&mut self.st, acked) {
+            AckOutcome::Normal => {
+                self.cc.on_ack(&mut self.st, acked);
+                true
+            }
+            AckOutcome::Exited => true,
+            AckOutcome::Partial { restart_timer } => restart_timer,
+        };
+        // RFC 6298 §5.2-5.3: stop the timer when all is acked, else restart it.
+        if self.st.snd_una >= self.st.snd_max {
+            self.rto_deadline = None;
+        } else if restart {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+    }
+
+    fn sample_rtt(&mut self, r: SimDuration) {
+        self.rtt.sample(r);
+        let s = r.as_secs_f64();
+        let m = &mut self.metrics;
+        m.rtt_samples += 1;
+        m.rtt_sum_s += s;
+        m.rtt_min_s = m.rtt_min_s.min(s);
+        m.rtt_max_s = m.rtt_max_s.max(s);
+    }
+
+    /// The retransmission timer expired (RFC 6298 §5.4-5.6, RFC 5681 §3.1).
+    pub fn handle_timeout(&mut self, now: SimTime) {
+        if self.st.snd_una >= self.st.snd_max {
+            self.rto_deadline = None;
+            return;
+        }
+        self.account_cwnd(now);
+        self.st.counters.timeouts += 1;
+        let repeated = self.last_timeout_una == Some(self.st.snd_una);
+        self.last_timeout_una = Some(self.st.snd_una);
+        self.cc.on_timeout(&mut self.st, repeated);
+        self.recovery.on_timeout(&mut self.st);
+        self.st.dupacks = 0;
+        self.st.retransmit = None;
+        self.st.go_back_n(RetxCause::Timeout);
+        self.rtt.backoff();
+        self.timing = None;
+        self.rto_deadline = Some(now + self.rtt.rto());
+        self.note_cwnd();
+    }
+
+    /// The next segment to send now, if the window allows one.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        if !self.started {
+            return None;
+        }
+        if let Some(cause) = self.st.retransmit.take() {
+            let len = self.st.mss.min(self.st.snd_max - self.st.snd_una);
+            if len > 0 {
+                return Some(self.emit(now, self.st.snd_una, len, Some(cause)));
+            }
+        }
+        let end = self.app_limit.unwrap_or(u64::MAX);
+        if self.st.snd_nxt >= end {
+            return None;
+        }
+        let len = self.st.mss.min(end - self.st.snd_nxt);
+        let flight = self.st.snd_nxt - self.st.snd_una;
+        if flight + len > self.usable_window() {
+            return None;
+        }
+        let seq = self.st.snd_nxt;
+        let cause = (seq < self.st.snd_max).then_some(self.st.go_back_cause);
+        self.st.snd_nxt += len;
+        self.st.snd_max = self.st.snd_max.max(self.st.snd_nxt);
+        Some(self.emit(now, seq, len, cause))
+    }
+
+    /// min(cwnd, rwnd, W_max), plus RFC 3042's allowance on the first two duplicate ACKs
+    /// (new data only).
+    fn usable_window(&self) -> u64 {
+        let st = &self.st;
+        let mut cwnd = st.cwnd;
+        if self.limited_transmit && !st.in_recovery && st.dupacks > 0 && st.dupacks < st.dupack_threshold && st.snd_nxt == st.snd_max {
+            cwnd += st.dupacks.min(2) as u64 * st.mss;
+        }
+        cwnd.min(self.peer_wnd).min(self.max_window)
+    }
+
+    fn emit(&mut self, now: SimTime, seq: u64, len: u64, retx: Option<RetxCause>) -> Packet {
+        let mut flags = Flags::default();
+        match retx {
+            Some(cause) => {
+                flags.set(Flags::RETX);
+                self.st.counters.count_retransmit(cause);
+                self.timing = None;
+            }
+            None if self.timing.is_none() => self.timing = Some((seq + len, now)),
+            None => {}
+        }
+        self.st.counters.segments_sent += 1;
+        self.st.counters.bytes_sent += len;
+        // RFC 6298 §5.1: start the timer when sending data if it is not running.
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        Packet {
+            uid: 0,
+            flow: self.flow,
+            src: self.src,
+            dst: self.dst,
+            kind: Kind::Data,
+            seq,
+            ack: 0,
+            wnd: 0,
+            len: len as u32,
+            size: len as u32 + self.header,
+            flags,
+            sent_at: now,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{Bytes, Duration};
+
+    fn sender(variant: Variant) -> TcpSender {
+        let cfg = TcpConfig { variant, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, None);
+        s.start(SimTime::ZERO);
+        s
+    }
+
+    fn ack(n: u64, eln: bool) -> Packet {
+        let mut flags = Flags::default();
+        if eln {
+            flags.set(Flags::ELN);
+        }
+        Packet { uid: 0, flow: 0, src: 1, dst: 0, kind: Kind::Ack, seq: 0, ack: n, wnd: 1 << 20, len: 0, size: 40, flags, sent_at: SimTime::ZERO }
+    }
+
+    fn drain(s: &mut TcpSender, now: SimTime) -> Vec<Packet> {
+        std::iter::from_fn(|| s.poll_transmit(now)).collect()
+    }
+
+    #[test]
+    fn sends_the_initial_window_and_starts_the_timer() {
+        let mut s = sender(Variant::Newreno);
+        let sent = drain(&mut s, SimTime::ZERO);
+        assert_eq!(sent.len(), 4);
+        assert_eq!(sent[3].seq, 3000);
+        assert_eq!(sent[0].size, 1040);
+        assert_eq!(s.next_timeout(), Some(SimTime::ZERO + SimDuration::from_secs(1)));
+    }
+
+    #[test]
+    fn ack_clock_slow_start_doubles_per_round() {
+        let mut s = sender(Variant::Newreno);
+        drain(&mut s, SimTime::ZERO);
+        let t = SimTime::ZERO + SimDuration::from_millis(100);
+        for k in 1..=4 {
+            s.handle_ack(t, &ack(k * 1000, false));
+        }
+        assert_eq!(s.st.cwnd, 8000);
+        assert_eq!(drain(&mut s, t).len(), 8);
+        // One timed segment gave one RTT sample of 100 ms.
+        assert_eq!(s.metrics.rtt_samples, 1);
+        assert_eq!(s.srtt(), Some(SimDuration::from_millis(100)));
+    }
+
+    #[test]
+    fn third_duplicate_ack_retransmits_the_first_unacked_segment() {
+        let mut s = sender(Variant::Reno);
+        drain(&mut s, SimTime::ZERO);
+        let t = SimTime(1);
+        s.handle_ack(t, &ack(0, false));
+        // Limited transmit: one new segment per early duplicate.
+        assert_eq!(drain(&mut s, t).iter().map(|p| p.seq).collect::<Vec<_>>(), vec![4000]);
+        s.handle_ack(t, &ack(0, false));
+        assert_eq!(drain(&mut s, t).iter().map(|p| p.seq).collect::<Vec<_>>(), vec![5000]);
+        s.handle_ack(t, &ack(0, false));
+        let out = drain(&mut s, t);
+        assert_eq!(out[0].seq, 0);
+        assert!(out[0].flags.has(Flags::RETX));
+        assert_eq!(s.st.counters.retransmits_fast, 1);
+        assert_eq!(s.st.counters.fast_recoveries, 1);
+    }
+
+    #[test]
+    fn eln_duplicates_retransmit_without_reduction() {
+        let mut s = sender(Variant::Reno);
+        drain(&mut s, SimTime::ZERO);
+        let cwnd = s.st.cwnd;
+        for _ in 0..3 {
+            s.handle_ack(SimTime(1), &ack(0, true));
+        }
+        let out = drain(&mut s, SimTime(1));
+        assert_eq!(out[0].seq, 0);
+        assert_eq!(s.st.counters.retransmits_eln, 1);
+        assert_eq!(s.st.counters.window_reductions, 0);
+        s.handle_ack(SimTime(2), &ack(6000, false));
+        assert_eq!(s.st.cwnd, cwnd);
+    }
+
+    #[test]
+    fn eln_ignored_when_switched_off() {
+        let cfg = TcpConfig { eln: false, initial_window: Some(4), ..Default::default() };
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, None);
+        s.start(SimTime::ZERO);
+        drain(&mut s, SimTime::ZERO);
+        for _ in 0..3 {
+            s.handle_ack(SimTime(1), &ack(0, true));
+        }
+        assert_eq!(s.st.counters.retransmits_fast, 0);
+        drain(&mut s, SimTime(1));
+        assert_eq!((s.st.counters.retransmits_fast, s.st.counters.window_reductions), (1, 1));
+    }
+
+    #[test]
+    fn timeout_goes_back_n_with_backoff_and_karn() {
+        let mut s = sender(Variant::Newreno);
+        drain(&mut s, SimTime::ZERO);
+        let t1 = SimTime::ZERO + SimDuration::from_secs(1);
+        s.handle_timeout(t1);
+        assert_eq!((s.st.cwnd, s.st.ssthresh), (1000, 2000));
+        let out = drain(&mut s, t1);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].seq, 0);
+        assert_eq!(s.st.counters.retransmits_timeout, 1);
+        // Backoff: the next expiry is 2 s later.
+        assert_eq!(s.next_timeout(), Some(t1 + SimDuration::from_secs(2)));
+        // Karn: the ACK of the retransmission gives no RTT sample.
+        s.handle_ack(t1 + SimDuration::from_millis(100), &ack(1000, false));
+        assert_eq!(s.metrics.rtt_samples, 0);
+        // Go-back-N continues from 1000 and counts as timeout retransmissions.
+        let out = drain(&mut s, t1 + SimDuration::from_millis(100));
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![1000, 2000]);
+        assert_eq!(s.st.counters.retransmits_timeout, 3);
+    }
+
+    #[test]
+    fn tahoe_fast_retransmit_restarts_from_one_segment() {
+        let mut s = sender(Variant::Tahoe);
+        drain(&mut s, SimTime::ZERO);
+        for _ in 0..3 {
+            s.handle_ack(SimTime(1), &ack(0, false));
+        }
+        drain(&mut s, SimTime(1));
+        let out = drain(&mut s, SimTime(1));
+        assert!(out.is_empty());
+        assert_eq!(s.st.cwnd, 1000);
+        assert_eq!(s.st.counters.retransmits_fast, 1);
+    }
+
+    #[test]
+    fn file_transfer_finishes_with_a_short_last_segment() {
+        let cfg = TcpConfig { initial_window: Some(4), min_rto: Duration::from_millis(200), ..Default::default() };
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, Some(2500));
+        s.start(SimTime::ZERO);
+        let out = drain(&mut s, SimTime::ZERO);
+        assert_eq!(out.iter().map(|p| p.len).collect::<Vec<_>>(), vec![1000, 1000, 500]);
+        s.handle_ack(SimTime(5), &ack(2500, false));
+        assert!(s.finished());
+        assert_eq!(s.next_timeout(), None);
+    }
+
+    #[test]
+    fn window_is_limited_by_the_receiver() {
+        let mut s = sender(Variant::Newreno);
+        let mut a = ack(0, false);
+        a.wnd = 2000;
+        drain(&mut s, SimTime::ZERO);
+        s.handle_ack(SimTime(1), &ack(4000, false));
+        a.ack = 4000;
+        s.handle_ack(SimTime(2), &a);
+        assert_eq!(drain(&mut s, SimTime(2)).len(), 2);
+    }
+}

@@ -1,0 +1,111 @@
+//! The sender variables that congestion control and loss recovery act on (RFC 793 /
+//! RFC 5681 names). Kept apart from the sender so both traits can be handed `&mut` to it.
+
+/// Why a segment was sent again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetxCause {
+    /// Fast retransmit or a NewReno partial ACK (loss inferred from duplicate ACKs).
+    Fast,
+    /// Retransmission timeout, including the go-back-N resends that follow it.
+    Timeout,
+    /// Duplicate ACKs that carried an explicit loss notification.
+    Eln,
+}
+
+/// The kind of signal that reaches the window (DESIGN.md: one event says what it was).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// Loss inferred from duplicate ACKs: congestion.
+    Loss,
+    /// Loss on the wireless hop, notified explicitly: not congestion.
+    Eln,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SenderCounters {
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub retransmits_fast: u64,
+    pub retransmits_timeout: u64,
+    pub retransmits_eln: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    pub eln_recoveries: u64,
+    pub window_reductions: u64,
+}
+
+impl SenderCounters {
+    pub fn count_retransmit(&mut self, cause: RetxCause) {
+        match cause {
+            RetxCause::Fast => self.retransmits_fast += 1,
+            RetxCause::Timeout => self.retransmits_timeout += 1,
+            RetxCause::Eln => self.retransmits_eln += 1,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SenderState {
+    /// SMSS in bytes.
+    pub mss: u64,
+    /// Oldest unacknowledged byte (HighACK).
+    pub snd_una: u64,
+    /// Next byte to send; below `snd_max` during go-back-N after a timeout.
+    pub snd_nxt: u64,
+    /// One past the highest byte ever sent (HighData).
+    pub snd_max: u64,
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    /// Growth stops here (W_max, the socket buffer).
+    pub max_cwnd: u64,
+    pub dupacks: u32,
+    /// K: duplicate ACKs that trigger fast retransmit (RFC 5681 §3.2: 3).
+    pub dupack_threshold: u32,
+    /// `recover` of RFC 6582 §3.2 (stored as one past the highest byte sent).
+    pub recover: Option<u64>,
+    pub in_recovery: bool,
+    /// What ends recovery: cwnd returns here (ssthresh for a congestion loss, the old
+    /// cwnd for an ELN, which is not congestion).
+    pub recovery_target: u64,
+    pub recovery_cause: RetxCause,
+    /// A request to resend the segment at `snd_una` at the next transmit opportunity.
+    pub retransmit: Option<RetxCause>,
+    /// The cause charged for go-back-N resends below `snd_max`.
+    pub go_back_cause: RetxCause,
+    pub counters: SenderCounters,
+}
+
+impl SenderState {
+    pub fn new(mss: u64, initial_cwnd: u64, max_cwnd: u64, dupack_threshold: u32) -> Self {
+        SenderState {
+            mss,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            cwnd: initial_cwnd,
+            // RFC 5681 §3.1: initial ssthresh arbitrarily high.
+            ssthresh: u64::MAX / 2,
+            max_cwnd,
+            dupacks: 0,
+            dupack_threshold,
+            recover: None,
+            in_recovery: false,
+            recovery_target: initial_cwnd,
+            recovery_cause: RetxCause::Fast,
+            retransmit: None,
+            go_back_cause: RetxCause::Timeout,
+            counters: SenderCounters::default(),
+        }
+    }
+
+    /// FlightSize (RFC 5681 §2): data sent and not yet acknowledged.
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// Goes back to `snd_una` and resends everything from there (timeout, Tahoe).
+    pub fn go_back_n(&mut self, cause: RetxCause) {
+        self.snd_nxt = self.snd_una;
+        self.go_back_cause = cause;
+    }
+}
