@@ -1,10 +1,29 @@
 //! `lossy-core`: a packet-level simulator of TCP over lossy wireless links.
 //! See DESIGN.md for the module map; this crate never depends on Python.
 
-pub mod rng;
-pub mod time;
-pub mod units;
+pub mod agents;
+pub mod apps;
 pub mod channel;
 pub mod engine;
+pub mod error;
+pub mod intervals;
+pub mod net;
 pub mod packet;
+pub mod result;
+pub mod rng;
+pub mod run;
+pub mod scenario;
 pub mod tcp;
+pub mod time;
+pub mod trace;
+pub mod transport;
+pub mod units;
+pub mod world;
+
+pub use error::{Error, Result};
+pub use result::RunResult;
+pub use run::{run, run_json};
+pub use scenario::{parse_json, schema_json, Scenario};
+
+/// This crate's version, recorded in every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -72,7 +72,7 @@ impl RngStream {
         if p <= 0.0 {
             return u64::MAX;
         }
-        let x = (self.uniform_open0().ln() / (1.0 - p).ln()).floor();
+        let x = (self.uniform_open0().ln() / (-p).ln_1p()).floor();
         if x >= u64::MAX as f64 {
             u64::MAX
         } else {

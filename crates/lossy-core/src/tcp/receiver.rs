@@ -2,6 +2,7 @@
 //! and optional delayed ACKs (RFC 5681 §4.2). It also checks that the application sees
 //! the byte stream in order and exactly once.
 
+use crate::intervals::IntervalSet;
 use crate::packet::{Flags, FlowId, Kind, NodeId, Packet};
 use crate::time::{SimDuration, SimTime};
 
@@ -14,8 +15,8 @@ pub struct TcpReceiver {
     delayed_ack: Option<SimDuration>,
     /// Next byte expected (RCV.NXT).
     rcv_nxt: u64,
-    /// Out-of-order data held, as sorted disjoint [start, end) ranges.
-    ooo: Vec<(u64, u64)>,
+    /// Out-of-order data held.
+    ooo: IntervalSet,
     /// Full-sized in-order segments received since the last ACK.
     unacked_segments: u32,
     ack_now: bool,
@@ -39,7 +40,7 @@ impl TcpReceiver {
             wnd,
             delayed_ack,
             rcv_nxt: 0,
-            ooo: Vec::new(),
+            ooo: IntervalSet::new(),
             unacked_segments: 0,
             ack_now: false,
             delack_deadline: None,
@@ -57,7 +58,7 @@ impl TcpReceiver {
 
     /// Bytes held out of order (in the receive buffer, not yet deliverable).
     pub fn buffered(&self) -> u64 {
-        self.ooo.iter().map(|(s, e)| e - s).sum()
+        self.ooo.covered()
     }
 
     pub fn next_timeout(&self) -> Option<SimTime> {
@@ -84,7 +85,7 @@ impl TcpReceiver {
                 self.count_for_delayed_ack(now, pkt.len);
             }
         } else {
-            self.duplicate_bytes += self.insert_out_of_order(start, end);
+            self.duplicate_bytes += self.ooo.insert(start, end);
             // RFC 5681 §4.2: an out-of-order segment is ACKed immediately (a duplicate ACK).
             self.ack_now = true;
         }
@@ -118,11 +119,7 @@ impl TcpReceiver {
     /// Moves buffered ranges that are now contiguous into the stream.
     fn absorb_buffered(&mut self) -> bool {
         let mut absorbed = false;
-        while let Some(&(s, e)) = self.ooo.first() {
-            if s > self.rcv_nxt {
-                break;
-            }
-            self.ooo.remove(0);
+        while let Some((s, e)) = self.ooo.pop_first_at_or_below(self.rcv_nxt) {
             if e > self.rcv_nxt {
                 self.duplicate_bytes += self.rcv_nxt - s;
                 self.deliver_to(e);
@@ -132,24 +129,6 @@ impl TcpReceiver {
             absorbed = true;
         }
         absorbed
-    }
-
-    /// Adds [start, end) to the out-of-order set; returns how many of its bytes were
-    /// already held.
-    fn insert_out_of_order(&mut self, start: u64, end: u64) -> u64 {
-        let i = self.ooo.partition_point(|&(_, e)| e < start);
-        let (mut s, mut e) = (start, end);
-        let mut overlap = 0;
-        let mut j = i;
-        while j < self.ooo.len() && self.ooo[j].0 <= e {
-            let (os, oe) = self.ooo[j];
-            overlap += oe.min(end).saturating_sub(os.max(start));
-            s = s.min(os);
-            e = e.max(oe);
-            j += 1;
-        }
-        self.ooo.splice(i..j, std::iter::once((s, e)));
-        overlap
     }
 
     pub fn handle_timeout(&mut self, now: SimTime) {
@@ -242,7 +221,7 @@ mod tests {
         r.handle_data(SimTime(0), &seg(2000, 1000));
         r.handle_data(SimTime(0), &seg(4000, 1000));
         r.handle_data(SimTime(0), &seg(2500, 2000));
-        assert_eq!(r.ooo, vec![(2000, 5000)]);
+        assert_eq!(r.ooo.ranges(), &[(2000, 5000)]);
         assert_eq!(r.duplicate_bytes, 1000);
     }
 

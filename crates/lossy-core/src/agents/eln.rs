@@ -1,0 +1,206 @@
+//! ELN at the base station, as Chen §2.2 describes Balakrishnan and Katz's ELN-based
+//! Snoop: the agent buffers no packets. It records the holes in each connection's
+//! sequence space as data arrives from the wired side (those segments were lost
+//! upstream: congestion), and sets ELN on a duplicate ACK from the mobile host when the
+//! missing segment is one it did forward (so it was lost on the wireless hop).
+
+use super::{Agent, AgentOutput, Verdict};
+use crate::intervals::IntervalSet;
+use crate::packet::{Flags, Kind, NodeId, Packet};
+use crate::time::SimTime;
+
+/// Bytes to hold one sequence number (32-bit TCP sequence space).
+const SEQ_BYTES: u64 = 4;
+
+#[derive(Default)]
+struct Connection {
+    seen: bool,
+    /// One past the highest byte forwarded toward the mobile host.
+    highest: u64,
+    /// Highest cumulative ACK seen from the mobile host.
+    last_ack: u64,
+    /// Ranges never forwarded: lost before reaching the base station or in its queue.
+    holes: IntervalSet,
+}
+
+impl Connection {
+    /// State the agent must keep: highest, last ACK, and two numbers per hole.
+    fn state_bytes(&self) -> u64 {
+        if self.seen {
+            SEQ_BYTES * (2 + 2 * self.holes.len() as u64)
+        } else {
+            0
+        }
+    }
+}
+
+pub struct ElnAgent {
+    wireless: NodeId,
+    connections: Vec<Connection>,
+    state_bytes: u64,
+    marked: u64,
+    congestion_dupacks: u64,
+}
+
+impl ElnAgent {
+    pub fn new(wireless: NodeId, n_flows: usize) -> Self {
+        ElnAgent {
+            wireless,
+            connections: (0..n_flows).map(|_| Connection::default()).collect(),
+            state_bytes: 0,
+            marked: 0,
+            congestion_dupacks: 0,
+        }
+    }
+
+    fn with_connection(&mut self, flow: usize, f: impl FnOnce(&mut Connection)) {
+        let c = &mut self.connections[flow];
+        let before = c.state_bytes();
+        f(c);
+        self.state_bytes = self.state_bytes - before + c.state_bytes();
+    }
+
+    fn on_data(&mut self, pkt: &Packet) {
+        let (start, end) = (pkt.seq, pkt.end_seq());
+        self.with_connection(pkt.flow as usize, |c| {
+            c.seen = true;
+            if start > c.highest {
+                // Segments between the highest seen and this one never arrived.
+                c.holes.insert(c.highest, start);
+            }
+            c.holes.remove(start, end);
+            c.highest = c.highest.max(end);
+        });
+    }
+
+    fn on_ack(&mut self, pkt: &mut Packet) {
+        let a = pkt.ack;
+        let mut mark = false;
+        let mut congestion = false;
+        self.with_connection(pkt.flow as usize, |c| {
+            if !c.seen {
+                return;
+            }
+            c.holes.remove_below(a);
+            let duplicate = a == c.last_ack && a < c.highest;
+            if duplicate {
+                // The receiver is missing the segment at `a`: did we forward it?
+                if c.holes.contains(a) {
+                    congestion = true;
+                } else {
+                    mark = true;
+                }
+            }
+            c.last_ack = c.last_ack.max(a);
+        });
+        if mark {
+            pkt.flags.set(Flags::ELN);
+            self.marked += 1;
+        }
+        self.congestion_dupacks += congestion as u64;
+    }
+}
+
+impl Agent for ElnAgent {
+    fn on_forward(&mut self, _now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, _out: &mut AgentOutput) -> Verdict {
+        match pkt.kind {
+            Kind::Data if to == self.wireless => self.on_data(pkt),
+            Kind::Ack if from == self.wireless => self.on_ack(pkt),
+            _ => {}
+        }
+        Verdict::Forward
+    }
+
+    fn on_queue_drop(&mut self, _now: SimTime, pkt: &Packet, to: NodeId) {
+        if pkt.kind == Kind::Data && to == self.wireless {
+            // Dropped in our own queue: congestion, so it is a hole, not a wireless loss.
+            let (start, end) = (pkt.seq, pkt.end_seq());
+            self.with_connection(pkt.flow as usize, |c| {
+                c.holes.insert(start, end);
+            });
+        }
+    }
+
+    fn state_bytes(&self) -> u64 {
+        self.state_bytes
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![("eln_marked", self.marked), ("congestion_dupacks", self.congestion_dupacks)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BS_UP: NodeId = 0; // wired side
+    const MH: NodeId = 2; // wireless side
+
+    fn data(seq: u64) -> Packet {
+        Packet { uid: 0, flow: 0, src: 0, dst: 2, kind: Kind::Data, seq, ack: 0, wnd: 0, len: 1000, size: 1040, flags: Flags::default(), sent_at: SimTime::ZERO }
+    }
+
+    fn ack(n: u64) -> Packet {
+        Packet { kind: Kind::Ack, seq: 0, ack: n, len: 0, size: 40, src: 2, dst: 0, ..data(0) }
+    }
+
+    fn pass(a: &mut ElnAgent, p: Packet, from: NodeId, to: NodeId) -> Packet {
+        let mut p = p;
+        let mut out = AgentOutput::default();
+        assert_eq!(a.on_forward(SimTime::ZERO, &mut p, from, to, &mut out), Verdict::Forward);
+        p
+    }
+
+    #[test]
+    fn wireless_loss_gets_eln_on_duplicates() {
+        let mut a = ElnAgent::new(MH, 1);
+        for k in 0..5 {
+            pass(&mut a, data(k * 1000), BS_UP, MH);
+        }
+        // Segment 1000 was forwarded but the MH misses it: lost on the wireless hop.
+        assert!(!pass(&mut a, ack(1000), MH, BS_UP).flags.has(Flags::ELN));
+        for _ in 0..3 {
+            assert!(pass(&mut a, ack(1000), MH, BS_UP).flags.has(Flags::ELN));
+        }
+        assert_eq!(a.counters()[0], ("eln_marked", 3));
+    }
+
+    #[test]
+    fn upstream_loss_is_a_hole_and_gets_no_eln() {
+        let mut a = ElnAgent::new(MH, 1);
+        pass(&mut a, data(0), BS_UP, MH);
+        // 1000 never reaches the base station.
+        for k in 2..5 {
+            pass(&mut a, data(k * 1000), BS_UP, MH);
+        }
+        assert_eq!(a.state_bytes(), 4 * (2 + 2));
+        pass(&mut a, ack(1000), MH, BS_UP);
+        for _ in 0..3 {
+            assert!(!pass(&mut a, ack(1000), MH, BS_UP).flags.has(Flags::ELN));
+        }
+        // The retransmission fills the hole; the ACK beyond it clears the state.
+        pass(&mut a, data(1000), BS_UP, MH);
+        assert_eq!(a.state_bytes(), 4 * 2);
+        pass(&mut a, ack(5000), MH, BS_UP);
+        assert_eq!(a.counters()[1], ("congestion_dupacks", 3));
+    }
+
+    #[test]
+    fn a_drop_in_the_base_station_queue_counts_as_congestion() {
+        let mut a = ElnAgent::new(MH, 1);
+        pass(&mut a, data(0), BS_UP, MH);
+        let p = pass(&mut a, data(1000), BS_UP, MH);
+        a.on_queue_drop(SimTime::ZERO, &p, MH);
+        pass(&mut a, data(2000), BS_UP, MH);
+        pass(&mut a, ack(1000), MH, BS_UP);
+        assert!(!pass(&mut a, ack(1000), MH, BS_UP).flags.has(Flags::ELN));
+    }
+
+    #[test]
+    fn traffic_in_the_other_direction_is_ignored() {
+        let mut a = ElnAgent::new(MH, 1);
+        pass(&mut a, data(5000), MH, BS_UP);
+        assert_eq!(a.state_bytes(), 0);
+    }
+}

@@ -1,0 +1,111 @@
+//! What a run returns: one summary (every metric a typed field) and optional traces.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub scenario: String,
+    pub seed: u64,
+    pub replication: u64,
+    /// Simulated time reached (the duration, or when the last application finished).
+    pub sim_time_s: f64,
+    pub events: u64,
+    pub wall_s: f64,
+    pub events_per_s: f64,
+    pub sim_s_per_wall_s: f64,
+    /// Data packets (TCP segments and UDP datagrams) that reached their receivers.
+    pub packets_delivered: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowSummary {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub transport: &'static str,
+    pub variant: &'static str,
+    pub app: &'static str,
+    /// Application bytes delivered in order per second of the flow's lifetime, in bit/s.
+    pub goodput_bps: f64,
+    pub bytes_delivered: u64,
+    pub bytes_sent: u64,
+    pub segments_sent: u64,
+    pub retransmits_fast: u64,
+    pub retransmits_timeout: u64,
+    pub retransmits_eln: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    pub eln_recoveries: u64,
+    pub window_reductions: u64,
+    /// Time-weighted mean of cwnd, in segments.
+    pub cwnd_mean_segments: f64,
+    pub cwnd_max_segments: f64,
+    pub rtt_samples: u64,
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+    /// Retransmission timeout at the end of the run.
+    pub rto_final_s: Option<f64>,
+    /// Bytes the receiver got more than once.
+    pub duplicate_bytes: u64,
+    /// File transfers: from the start to the last byte delivered.
+    pub completion_time_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LinkSummary {
+    pub name: String,
+    pub packets_offered: u64,
+    pub queue_drops: u64,
+    pub channel_losses: u64,
+    pub packets_delivered: u64,
+    /// Bits that reached the far end per second of the run.
+    pub throughput_bps: f64,
+    /// channel_losses / packets sent on the channel.
+    pub loss_rate: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AgentSummary {
+    pub name: String,
+    pub kind: &'static str,
+    pub node: String,
+    pub state_bytes_max: u64,
+    /// Mean over the packets the agent saw.
+    pub state_bytes_mean: f64,
+    pub packets_seen: u64,
+    #[serde(flatten)]
+    pub counters: BTreeMap<String, u64>,
+}
+
+/// One trace column.
+#[derive(Clone, Debug)]
+pub enum Column {
+    F64(Vec<f64>),
+    U32(Vec<u32>),
+    U8(Vec<u8>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub name: &'static str,
+    pub columns: Vec<(&'static str, Column)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub summary: Summary,
+    pub flows: Vec<FlowSummary>,
+    pub links: Vec<LinkSummary>,
+    pub agents: Vec<AgentSummary>,
+    #[serde(skip)]
+    pub traces: Vec<Trace>,
+}
+
+impl RunResult {
+    /// Everything but the traces, as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("results serialise")
+    }
+}

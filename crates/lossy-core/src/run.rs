@@ -1,0 +1,157 @@
+//! One run: scenario + seed + replication → `RunResult`.
+
+use crate::agents::Agent;
+use crate::error::Result;
+use crate::result::{AgentSummary, FlowSummary, LinkSummary, RunResult, Summary};
+use crate::scenario::{build_world, parse_json, Scenario};
+use crate::tcp::Variant;
+use crate::world::{Endpoints, World};
+use crate::apps::AppConfig;
+use std::time::Instant;
+
+/// Parses JSON text and runs it.
+pub fn run_json(json: &str, seed: u64, replication: u64) -> Result<RunResult> {
+    run(&parse_json(json)?, seed, replication)
+}
+
+pub fn run(s: &Scenario, seed: u64, replication: u64) -> Result<RunResult> {
+    let mut world = build_world(s, seed, replication)?;
+    let wall = Instant::now();
+    let end = world.run_loop();
+    let wall_s = wall.elapsed().as_secs_f64();
+    world.check_invariants()?;
+    Ok(summarize(s, world, seed, replication, end.as_secs_f64(), wall_s))
+}
+
+fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Tahoe => "tahoe",
+        Variant::Reno => "reno",
+        Variant::Newreno => "newreno",
+    }
+}
+
+fn app_name(a: &AppConfig) -> &'static str {
+    match a {
+        AppConfig::Bulk => "bulk",
+        AppConfig::File { .. } => "file",
+        AppConfig::Cbr { .. } => "cbr",
+    }
+}
+
+fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, wall_s: f64) -> RunResult {
+    let events = w.queue.popped();
+    let end = w.now;
+    let mut flows = Vec::with_capacity(w.flows.len());
+    for (i, f) in w.flows.iter_mut().enumerate() {
+        let cfg = &s.flows[i];
+        let finished = f.finished_at;
+        let start_s = f.start.as_secs_f64();
+        let life = (finished.map_or(end_s, |t| t.as_secs_f64()) - start_s).max(0.0);
+        let delivered = f.delivered();
+        let mut fs = FlowSummary {
+            name: f.name.clone(),
+            from: cfg.from.clone(),
+            to: cfg.to.clone(),
+            transport: if cfg.app.is_tcp() { "tcp" } else { "udp" },
+            variant: if cfg.app.is_tcp() { variant_name(cfg.tcp.variant) } else { "cbr" },
+            app: app_name(&cfg.app),
+            goodput_bps: if life > 0.0 { delivered as f64 * 8.0 / life } else { 0.0 },
+            bytes_delivered: delivered,
+            bytes_sent: 0,
+            segments_sent: 0,
+            retransmits_fast: 0,
+            retransmits_timeout: 0,
+            retransmits_eln: 0,
+            timeouts: 0,
+            fast_recoveries: 0,
+            eln_recoveries: 0,
+            window_reductions: 0,
+            cwnd_mean_segments: 0.0,
+            cwnd_max_segments: 0.0,
+            rtt_samples: 0,
+            rtt_mean_s: None,
+            rtt_min_s: None,
+            rtt_max_s: None,
+            rto_final_s: None,
+            duplicate_bytes: 0,
+            completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
+        };
+        match &mut f.endpoints {
+            Endpoints::Tcp(t) => {
+                t.sender.finish_metrics(end);
+                let c = &t.sender.st.counters;
+                let m = &t.sender.metrics;
+                let mss = t.sender.st.mss as f64;
+                fs.bytes_sent = c.bytes_sent;
+                fs.segments_sent = c.segments_sent;
+                fs.retransmits_fast = c.retransmits_fast;
+                fs.retransmits_timeout = c.retransmits_timeout;
+                fs.retransmits_eln = c.retransmits_eln;
+                fs.timeouts = c.timeouts;
+                fs.fast_recoveries = c.fast_recoveries;
+                fs.eln_recoveries = c.eln_recoveries;
+                fs.window_reductions = c.window_reductions;
+                fs.cwnd_mean_segments = m.cwnd_mean() / mss;
+                fs.cwnd_max_segments = m.cwnd_max as f64 / mss;
+                fs.rtt_samples = m.rtt_samples;
+                if m.rtt_samples > 0 {
+                    fs.rtt_mean_s = Some(m.rtt_sum_s / m.rtt_samples as f64);
+                    fs.rtt_min_s = Some(m.rtt_min_s);
+                    fs.rtt_max_s = Some(m.rtt_max_s);
+                }
+                fs.rto_final_s = Some(t.sender.rto().as_secs_f64());
+                fs.duplicate_bytes = t.receiver.duplicate_bytes;
+            }
+            Endpoints::Udp { source, .. } => {
+                fs.bytes_sent = source.bytes_sent();
+                fs.segments_sent = source.datagrams_sent;
+            }
+        }
+        flows.push(fs);
+    }
+    let links = w
+        .dirs
+        .iter()
+        .map(|d| {
+            let c = &d.counters;
+            let on_channel = c.delivered + c.channel_losses;
+            LinkSummary {
+                name: d.name.clone(),
+                packets_offered: c.offered,
+                queue_drops: c.queue_drops,
+                channel_losses: c.channel_losses,
+                packets_delivered: c.delivered,
+                throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
+                loss_rate: if on_channel > 0 { c.channel_losses as f64 / on_channel as f64 } else { 0.0 },
+            }
+        })
+        .collect();
+    let agents = w
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| AgentSummary {
+            name: format!("agent{i}"),
+            kind: s.agents[i].kind(),
+            node: w.node_names[a.node as usize].clone(),
+            state_bytes_max: a.state_max,
+            state_bytes_mean: if a.packets_seen > 0 { a.state_sum / a.packets_seen as f64 } else { 0.0 },
+            packets_seen: a.packets_seen,
+            counters: a.agent.counters().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        })
+        .collect();
+    let summary = Summary {
+        scenario: s.name.clone(),
+        seed,
+        replication,
+        sim_time_s: end_s,
+        events,
+        wall_s,
+        events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
+        sim_s_per_wall_s: if wall_s > 0.0 { end_s / wall_s } else { 0.0 },
+        packets_delivered: w.counters.data_delivered,
+    };
+    let traces = std::mem::take(&mut w.traces).finish();
+    RunResult { summary, flows, links, agents, traces }
+}

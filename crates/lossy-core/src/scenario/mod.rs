@@ -1,0 +1,112 @@
+//! The scenario: plain serde structs with documented defaults (DESIGN.md "Config"),
+//! parsed with field paths for errors, checked, then built into a `World`.
+
+mod build;
+mod parse;
+
+pub use build::build_world;
+pub use parse::{parse_json, schema_json};
+
+use crate::agents::AgentConfig;
+use crate::apps::AppConfig;
+use crate::channel::LossConfig;
+use crate::tcp::TcpConfig;
+use crate::units::{Duration, QueueLimit, Rate};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A whole simulation: nodes, full-duplex links between them, flows and agents.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// A label carried into results.
+    #[serde(default)]
+    pub name: String,
+    /// Free text for people; ignored by the simulator.
+    #[serde(default)]
+    pub description: String,
+    /// Simulated time to run; the run also stops once every application has finished.
+    #[serde(default = "default_duration")]
+    pub duration: Duration,
+    /// Node names; links, flows and agents refer to nodes by name.
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkConfig>,
+    pub flows: Vec<FlowConfig>,
+    #[serde(default)]
+    pub agents: Vec<AgentConfig>,
+    #[serde(default)]
+    pub traces: TraceConfig,
+}
+
+fn default_duration() -> Duration {
+    Duration::from_secs(100)
+}
+
+/// A full-duplex point-to-point link: the same rate, delay and queue limit in both
+/// directions; loss set per direction.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    /// The two end nodes; "forward" is from the first to the second.
+    pub between: [String; 2],
+    pub rate: Rate,
+    /// Propagation delay, one way.
+    pub delay: Duration,
+    /// DropTail limit of each direction's output queue (ns-3's point-to-point default:
+    /// 100 packets).
+    #[serde(default = "default_queue")]
+    pub queue: QueueLimit,
+    /// Loss process on the forward direction (first → second node).
+    #[serde(default)]
+    pub loss: LossConfig,
+    /// Loss process on the reverse direction (second → first node).
+    #[serde(default)]
+    pub reverse_loss: LossConfig,
+}
+
+fn default_queue() -> QueueLimit {
+    QueueLimit::Packets(100)
+}
+
+/// One transfer from a sender node to a receiver node.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlowConfig {
+    /// A label; defaults to "flow<index>".
+    #[serde(default)]
+    pub name: Option<String>,
+    pub from: String,
+    pub to: String,
+    /// When the application starts.
+    #[serde(default)]
+    pub start: Duration,
+    #[serde(default)]
+    pub app: AppConfig,
+    /// TCP options (ignored for UDP applications).
+    #[serde(default)]
+    pub tcp: TcpConfig,
+}
+
+/// Time series recorded during the run (off by default: they cost memory).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceConfig {
+    /// cwnd and ssthresh of every TCP sender at each change.
+    pub cwnd: bool,
+    /// Sequence numbers sent and cumulative ACKs received by every TCP sender.
+    pub seq: bool,
+    /// Goodput of every flow per interval.
+    pub throughput: bool,
+    /// Interval of the throughput trace.
+    pub throughput_interval: Duration,
+}
+
+impl Default for TraceConfig {
+    fn default() -> Self {
+        TraceConfig { cwnd: false, seq: false, throughput: false, throughput_interval: Duration::from_millis(100) }
+    }
+}
+
+impl TraceConfig {
+    pub const NAMES: [&'static str; 3] = ["cwnd", "seq", "throughput"];
+}

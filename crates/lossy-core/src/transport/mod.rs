@@ -1,0 +1,3 @@
+//! Transports other than TCP.
+
+pub mod udp;
