@@ -7,6 +7,10 @@
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+/// The generator crate's version (pinned in Cargo.lock), recorded with results: its
+/// output for a seed must never change under us.
+pub const RAND_XOSHIRO_VERSION: &str = "0.8.1";
+
 /// One named random stream.
 #[derive(Clone, Debug)]
 pub struct RngStream(Xoshiro256PlusPlus);
@@ -132,5 +136,15 @@ mod tests {
         let p = 0.2;
         let mean_g: f64 = (0..n).map(|_| r.geometric_failures(p) as f64).sum::<f64>() / n as f64;
         assert!((mean_g - (1.0 - p) / p).abs() < 0.05, "{mean_g}");
+    }
+}
+
+#[cfg(test)]
+mod version_tests {
+    #[test]
+    fn recorded_generator_version_matches_the_lock_file() {
+        let lock = include_str!("../../../Cargo.lock");
+        let entry = format!("name = \"rand_xoshiro\"\nversion = \"{}\"", super::RAND_XOSHIRO_VERSION);
+        assert!(lock.contains(&entry), "update RAND_XOSHIRO_VERSION to the version in Cargo.lock");
     }
 }
