@@ -68,7 +68,8 @@ impl ElnAgent {
                 // Segments between the highest seen and this one never arrived.
                 c.holes.insert(c.highest, start);
             }
-            c.holes.remove(start, end);
+            // A retransmission filling a hole does not clear it: duplicate ACKs for that
+            // segment still trace back to the upstream loss until an ACK covers it.
             c.highest = c.highest.max(end);
         });
     }
@@ -179,11 +180,13 @@ mod tests {
         for _ in 0..3 {
             assert!(!pass(&mut a, ack(1000), MH, BS_UP).flags.has(Flags::ELN));
         }
-        // The retransmission fills the hole; the ACK beyond it clears the state.
+        // The retransmission passes; late duplicates are still not marked, and the
+        // ACK beyond the hole clears the state.
         pass(&mut a, data(1000), BS_UP, MH);
-        assert_eq!(a.state_bytes(), 4 * 2);
+        assert!(!pass(&mut a, ack(1000), MH, BS_UP).flags.has(Flags::ELN));
         pass(&mut a, ack(5000), MH, BS_UP);
-        assert_eq!(a.counters()[1], ("congestion_dupacks", 3));
+        assert_eq!(a.state_bytes(), 4 * 2);
+        assert_eq!(a.counters()[1], ("congestion_dupacks", 4));
     }
 
     #[test]

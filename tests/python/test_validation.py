@@ -1,0 +1,114 @@
+"""Simulated goodput held against analytic TCP models and against what the schemes are
+for. Each tolerance is stated where it is checked, with the reason for its size; all
+runs use fixed seeds, so these tests cannot flake.
+
+one-hop.toml: a 10 Mbps link with 50 ms each way, Bernoulli loss on data only, W_max
+32 segments (below the 125-packet bandwidth-delay product, so no queueing), an ACK per
+segment (b = 1), minimum RTO 1 s (so T0 = 1 s in the models).
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+import lossy
+from lossy.models import mathis, pftk_full
+
+ONE_HOP = "scenarios/one-hop.toml"
+LAST_HOP = "scenarios/last-hop.toml"
+MSS = 1000
+WMAX = 32
+T0 = 1.0
+SEEDS = range(1, 4)
+
+
+def goodput(path: str, overrides: dict, seeds=SEEDS) -> tuple[float, list[lossy.RunResult]]:
+    """Mean goodput in bytes/s over the seeds, and the results."""
+    runs = [lossy.run(path, seed=s, overrides=overrides) for s in seeds]
+    return statistics.mean(r.summary["flows.0.goodput_bps"] / 8 for r in runs), runs
+
+
+def one_hop(variant: str, p: float) -> tuple[float, float, list[lossy.RunResult]]:
+    g, runs = goodput(ONE_HOP, {"links.0.loss.p": p, "flows.0.tcp.variant": variant, "duration": "1000 s"})
+    rtt = statistics.mean(r.summary["flows.0.rtt_mean_s"] for r in runs)
+    return g, rtt, runs
+
+
+# PFTK's full model assumes that after the first loss in a round the rest of the round
+# is lost too, and that a loss indication is a timeout with probability Q(p, W). With
+# Bernoulli losses NewReno repairs several holes per window without a timeout, which
+# the model treats like one loss: NewReno lands within 25 % over the whole range.
+# Reno halves again for every further hole in a window and often times out: it matches
+# PFTK at light loss and falls increasingly below it as multiple losses per window
+# become common (measured: -6 % at 1 %, -25 % at 3 %, -37 % at 5 %).
+PFTK_TOLERANCE = {
+    ("newreno", 0.005): 0.25, ("newreno", 0.01): 0.25, ("newreno", 0.02): 0.25,
+    ("newreno", 0.03): 0.25, ("newreno", 0.05): 0.25,
+    ("reno", 0.005): 0.15, ("reno", 0.01): 0.15, ("reno", 0.02): 0.25,
+    ("reno", 0.03): 0.35, ("reno", 0.05): 0.45,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,p", sorted(PFTK_TOLERANCE))
+def test_goodput_against_pftk_full_model(variant: str, p: float) -> None:
+    g, rtt, _ = one_hop(variant, p)
+    model = pftk_full(MSS, rtt, p, T0, WMAX, b=1)
+    tol = PFTK_TOLERANCE[(variant, p)]
+    assert abs(g / model - 1) <= tol, f"{variant} p={p}: sim {g:.0f} B/s, PFTK {model:.0f} B/s"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["reno", "newreno"])
+@pytest.mark.parametrize("p", [0.005, 0.01])
+def test_goodput_against_mathis_where_timeouts_are_rare(variant: str, p: float) -> None:
+    g, rtt, runs = one_hop(variant, p)
+    timeouts = sum(r.summary["flows.0.timeouts"] for r in runs)
+    recoveries = sum(r.summary["flows.0.fast_recoveries"] for r in runs)
+    assert timeouts < 0.06 * recoveries, "the Mathis regime needs timeouts to be rare"
+    # Mathis' C = sqrt(3/2) assumes a periodic sawtooth; random losses and the recovery
+    # round itself cost a few per cent more (measured 7-12 % below).
+    model = mathis(MSS, rtt, p, b=1)
+    assert 0.82 <= g / model <= 1.05, f"{variant} p={p}: sim {g:.0f} B/s, Mathis {model:.0f} B/s"
+
+
+@pytest.mark.slow
+def test_newreno_ahead_of_reno_under_bursty_loss() -> None:
+    # Gilbert-Elliott: mean burst 1/r = 3.3 packets, 3.2 % loss. Reno needs a timeout
+    # for most bursts; NewReno repairs them in one recovery (measured 2.5x).
+    bursty = {"links.0.loss": {"model": "gilbert_elliott", "p": 0.01, "r": 0.3}, "duration": "300 s"}
+    reno, _ = goodput(ONE_HOP, {**bursty, "flows.0.tcp.variant": "reno"})
+    newreno, _ = goodput(ONE_HOP, {**bursty, "flows.0.tcp.variant": "newreno"})
+    assert newreno > 1.5 * reno, f"newreno {newreno:.0f} B/s, reno {reno:.0f} B/s"
+
+
+@pytest.mark.parametrize("p,least_gain", [(0.02, 1.3), (0.05, 2.0)])
+def test_eln_far_ahead_of_reno_on_wireless_losses(p: float, least_gain: float) -> None:
+    # Same seeds, same channel (common random numbers): only the agent differs.
+    # Measured gains 1.5x at 2 % and 2.5x at 5 %.
+    eln, runs = goodput(LAST_HOP, {"links.1.loss.p": p})
+    reno, _ = goodput(LAST_HOP, {"links.1.loss.p": p, "agents": []})
+    assert eln > least_gain * reno, f"p={p}: eln {eln:.0f} B/s, reno {reno:.0f} B/s"
+    assert all(r.summary["flows.0.retransmits_eln"] > 0 for r in runs)
+
+
+def test_eln_equals_reno_when_losses_are_upstream_congestion() -> None:
+    # Losses on the wired hop: the base station sees the holes and marks nothing, so
+    # the run is bit-for-bit the Reno run.
+    upstream = {"links.1.loss": {"model": "none"}, "links.0.loss": {"model": "bernoulli", "p": 0.02}}
+    eln, runs = goodput(LAST_HOP, upstream)
+    reno, _ = goodput(LAST_HOP, {**upstream, "agents": []})
+    assert eln == reno
+    assert all(r.summary["agents.0.eln_marked"] == 0 for r in runs)
+
+
+def test_eln_equals_reno_when_the_base_station_queue_overflows() -> None:
+    # Congestion at the base station itself: drops in its own queue are holes too.
+    congested = {"links.1.loss": {"model": "none"}, "links.1.queue": "8 packets", "flows.0.tcp.max_window": "128 KiB"}
+    eln, runs = goodput(LAST_HOP, congested)
+    reno, _ = goodput(LAST_HOP, {**congested, "agents": []})
+    assert all(r.summary["links.2.queue_drops"] > 0 for r in runs), "the scenario must congest"
+    assert eln == reno
+    assert all(r.summary["agents.0.eln_marked"] == 0 for r in runs)
