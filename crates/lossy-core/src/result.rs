@@ -1,5 +1,6 @@
 //! What a run returns: one summary (every metric a typed field) and optional traces.
 
+use crate::tcp::state::SenderCounters;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -29,15 +30,9 @@ pub struct FlowSummary {
     /// Application bytes delivered in order per second of the flow's lifetime, in bit/s.
     pub goodput_bps: f64,
     pub bytes_delivered: u64,
-    pub bytes_sent: u64,
-    pub segments_sent: u64,
-    pub retransmits_fast: u64,
-    pub retransmits_timeout: u64,
-    pub retransmits_eln: u64,
-    pub timeouts: u64,
-    pub fast_recoveries: u64,
-    pub eln_recoveries: u64,
-    pub window_reductions: u64,
+    /// Bytes and segments sent, retransmissions by cause, timeouts, recoveries.
+    #[serde(flatten)]
+    pub counters: SenderCounters,
     /// Time-weighted mean of cwnd, in segments.
     pub cwnd_mean_segments: f64,
     pub cwnd_max_segments: f64,

@@ -4,6 +4,7 @@ use crate::agents::Agent;
 use crate::error::Result;
 use crate::result::{AgentSummary, FlowSummary, LinkSummary, RunResult, Summary};
 use crate::scenario::{build_world, parse_json, Scenario};
+use crate::tcp::state::SenderCounters;
 use crate::tcp::Variant;
 use crate::world::{Endpoints, World};
 use crate::apps::AppConfig;
@@ -58,15 +59,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             app: app_name(&cfg.app),
             goodput_bps: if life > 0.0 { delivered as f64 * 8.0 / life } else { 0.0 },
             bytes_delivered: delivered,
-            bytes_sent: 0,
-            segments_sent: 0,
-            retransmits_fast: 0,
-            retransmits_timeout: 0,
-            retransmits_eln: 0,
-            timeouts: 0,
-            fast_recoveries: 0,
-            eln_recoveries: 0,
-            window_reductions: 0,
+            counters: SenderCounters::default(),
             cwnd_mean_segments: 0.0,
             cwnd_max_segments: 0.0,
             rtt_samples: 0,
@@ -80,18 +73,9 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
         match &mut f.endpoints {
             Endpoints::Tcp(t) => {
                 t.sender.finish_metrics(end);
-                let c = &t.sender.st.counters;
                 let m = &t.sender.metrics;
                 let mss = t.sender.st.mss as f64;
-                fs.bytes_sent = c.bytes_sent;
-                fs.segments_sent = c.segments_sent;
-                fs.retransmits_fast = c.retransmits_fast;
-                fs.retransmits_timeout = c.retransmits_timeout;
-                fs.retransmits_eln = c.retransmits_eln;
-                fs.timeouts = c.timeouts;
-                fs.fast_recoveries = c.fast_recoveries;
-                fs.eln_recoveries = c.eln_recoveries;
-                fs.window_reductions = c.window_reductions;
+                fs.counters = t.sender.st.counters.clone();
                 fs.cwnd_mean_segments = m.cwnd_mean() / mss;
                 fs.cwnd_max_segments = m.cwnd_max as f64 / mss;
                 fs.rtt_samples = m.rtt_samples;
@@ -104,8 +88,8 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
                 fs.duplicate_bytes = t.receiver.duplicate_bytes;
             }
             Endpoints::Udp { source, .. } => {
-                fs.bytes_sent = source.bytes_sent();
-                fs.segments_sent = source.datagrams_sent;
+                fs.counters.bytes_sent = source.bytes_sent();
+                fs.counters.segments_sent = source.datagrams_sent;
             }
         }
         flows.push(fs);

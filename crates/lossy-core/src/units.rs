@@ -90,7 +90,7 @@ fn parse_duration(s: &str) -> Option<Duration> {
         "min" => 60e9,
         _ => return None,
     };
-    (v.is_finite() && v >= 0.0).then(|| Duration(SimDuration((v * scale).round() as u64)))
+    (v.is_finite() && v >= 0.0).then_some(Duration(SimDuration((v * scale).round() as u64)))
 }
 
 fn show_duration(d: &Duration) -> String {
@@ -122,7 +122,7 @@ fn parse_rate(s: &str) -> Option<Rate> {
         _ => return None,
     };
     let bps = (v * scale).round();
-    (v.is_finite() && bps >= 1.0).then(|| Rate(bps as u64))
+    (v.is_finite() && bps >= 1.0).then_some(Rate(bps as u64))
 }
 
 fn show_rate(r: &Rate) -> String {
@@ -170,7 +170,7 @@ fn parse_queue_limit(s: &str) -> Option<QueueLimit> {
     let (v, unit) = split_number(s)?;
     match unit {
         "packets" | "packet" | "pkts" | "p" => {
-            (v.is_finite() && v >= 1.0 && v.fract() == 0.0).then(|| QueueLimit::Packets(v as u64))
+            (v.is_finite() && v >= 1.0 && v.fract() == 0.0).then_some(QueueLimit::Packets(v as u64))
         }
         _ => parse_bytes(s).filter(|b| b.0 > 0).map(|b| QueueLimit::Bytes(b.0)),
     }

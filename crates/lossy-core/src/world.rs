@@ -3,7 +3,7 @@
 //! machines (TCP, agents) by their `handle_*`/`poll_*` methods.
 
 use crate::agents::{Agent, AgentOutput, AnyAgent, Verdict};
-use crate::engine::{EventQueue, Timer, TimerEntry};
+use crate::engine::{Arm, EventQueue, Timer, TimerEntry};
 use crate::error::{Error, Result};
 use crate::net::{LinkDir, Routes};
 use crate::packet::{Kind, NodeId, Packet};
@@ -78,6 +78,23 @@ pub(crate) struct PacketCounters {
     pub queue_dropped: u64,
     pub channel_lost: u64,
     pub absorbed: u64,
+}
+
+/// Points a lazily cancelled timer at `deadline`, queueing an entry if one is needed.
+fn rearm(queue: &mut EventQueue<Event>, timer: &mut Timer, deadline: Option<SimTime>, event: Event) {
+    if timer.deadline() != deadline {
+        if let Arm::Schedule(t) = timer.set(deadline) {
+            queue.schedule(t, event);
+        }
+    }
+}
+
+/// The TCP endpoints of flow `f` (a borrow of `flows` alone, so the queue stays free).
+fn tcp_of(flows: &mut [Flow], f: usize) -> &mut TcpFlow {
+    match &mut flows[f].endpoints {
+        Endpoints::Tcp(t) => t,
+        Endpoints::Udp { .. } => unreachable!("flow {f} is not TCP"),
+    }
 }
 
 pub struct World {
@@ -211,12 +228,7 @@ impl World {
         self.agent_out = out;
         let slot = &mut self.agents[a];
         let deadline = slot.agent.next_timeout();
-        if slot.timer.deadline() != deadline {
-            if let crate::engine::Arm::Schedule(t) = slot.timer.set(deadline) {
-                self.queue.schedule(t, Event::AgentTimer(a as u32));
-            }
-        }
-        let slot = &mut self.agents[a];
+        rearm(&mut self.queue, &mut slot.timer, deadline, Event::AgentTimer(a as u32));
         let bytes = slot.agent.state_bytes();
         slot.state_max = slot.state_max.max(bytes);
         slot.state_sum += bytes as f64;
@@ -260,10 +272,7 @@ impl World {
     }
 
     fn tcp(&mut self, f: usize) -> &mut TcpFlow {
-        match &mut self.flows[f].endpoints {
-            Endpoints::Tcp(t) => t,
-            Endpoints::Udp { .. } => unreachable!("flow {f} is not TCP"),
-        }
+        tcp_of(&mut self.flows, f)
     }
 
     /// Sends whatever the sender may send now and re-arms its retransmission timer.
@@ -275,13 +284,8 @@ impl World {
             self.traces.seq(now, f as u32, event, p.seq);
             self.inject(src, p);
         }
-        let t = self.tcp(f);
-        let deadline = t.sender.next_timeout();
-        if t.snd_timer.deadline() != deadline {
-            if let crate::engine::Arm::Schedule(at) = t.snd_timer.set(deadline) {
-                self.queue.schedule(at, Event::SenderTimer(f as u32));
-            }
-        }
+        let t = tcp_of(&mut self.flows, f);
+        rearm(&mut self.queue, &mut t.snd_timer, t.sender.next_timeout(), Event::SenderTimer(f as u32));
     }
 
     fn pump_receiver(&mut self, f: usize) {
@@ -290,13 +294,8 @@ impl World {
         while let Some(p) = self.tcp(f).receiver.poll_transmit(now) {
             self.inject(dst, p);
         }
-        let t = self.tcp(f);
-        let deadline = t.receiver.next_timeout();
-        if t.rcv_timer.deadline() != deadline {
-            if let crate::engine::Arm::Schedule(at) = t.rcv_timer.set(deadline) {
-                self.queue.schedule(at, Event::ReceiverTimer(f as u32));
-            }
-        }
+        let t = tcp_of(&mut self.flows, f);
+        rearm(&mut self.queue, &mut t.rcv_timer, t.receiver.next_timeout(), Event::ReceiverTimer(f as u32));
     }
 
     fn on_sender_timer(&mut self, f: usize) {

@@ -33,6 +33,7 @@ pub struct LinkDir {
 }
 
 impl LinkDir {
+    #[allow(clippy::too_many_arguments)] // one per physical property; called once per link
     pub fn new(name: String, from: NodeId, to: NodeId, rate_bps: u64, delay: SimDuration, queue: DropTail, channel: Channel, rng: RngStream) -> Self {
         LinkDir { name, from, to, rate_bps, delay, queue, in_service: None, channel, rng, counters: LinkCounters::default() }
     }

@@ -21,7 +21,8 @@ pub enum Signal {
     Eln,
 }
 
-#[derive(Clone, Debug, Default)]
+/// Per-flow counters, reported as they are in the run summary.
+#[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct SenderCounters {
     pub segments_sent: u64,
     pub bytes_sent: u64,
