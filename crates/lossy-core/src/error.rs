@@ -14,6 +14,30 @@ impl Error {
     pub fn scenario(path: impl Into<String>, message: impl Into<String>) -> Self {
         Error::Scenario { path: path.into(), message: message.into() }
     }
+
+    /// A message from a nested `validate()` that starts with its own field name
+    /// ("p: 1.5 is not a probability") joins that name onto `path` ("links[1].loss.p").
+    pub fn nested(path: &str, message: String) -> Self {
+        match message.split_once(": ") {
+            Some((field, rest)) if !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']') => {
+                Error::scenario(format!("{path}.{field}"), rest)
+            }
+            _ => Error::scenario(path, message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_messages_extend_the_path() {
+        let e = Error::nested("links[1].loss", "p: 1.5 is not a probability".into());
+        assert_eq!(e.to_string(), "links[1].loss.p: 1.5 is not a probability");
+        let e = Error::nested("flows[0].app", "exactly one of packets or times".into());
+        assert_eq!(e.to_string(), "flows[0].app: exactly one of packets or times");
+    }
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

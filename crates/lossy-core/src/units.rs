@@ -93,8 +93,15 @@ fn parse_duration(s: &str) -> Option<Duration> {
     (v.is_finite() && v >= 0.0).then_some(Duration(SimDuration((v * scale).round() as u64)))
 }
 
+/// The largest unit that shows the value exactly ("60 s", "500 ms", "3750 us").
 fn show_duration(d: &Duration) -> String {
-    format!("{} s", d.0.as_secs_f64())
+    let ns = d.0.as_nanos();
+    match ns {
+        n if n % 1_000_000_000 == 0 => format!("{} s", n / 1_000_000_000),
+        n if n % 1_000_000 == 0 => format!("{} ms", n / 1_000_000),
+        n if n % 1_000 == 0 => format!("{} us", n / 1_000),
+        n => format!("{n} ns"),
+    }
 }
 
 human_unit!(Duration, SimDuration, "a duration", "5 ms", r"^\s*[0-9.eE+-]+\s*(s|sec|secs|ms|us|µs|ns|min)?\s*$", parse_duration, show_duration);
@@ -223,6 +230,13 @@ mod tests {
         assert_eq!(de::<QueueLimit>("\"100 packets\"").unwrap(), QueueLimit::Packets(100));
         assert_eq!(de::<QueueLimit>("\"64 KB\"").unwrap(), QueueLimit::Bytes(64_000));
         assert!(de::<QueueLimit>("\"0 packets\"").is_err());
+    }
+
+    #[test]
+    fn durations_show_in_an_exact_unit() {
+        assert_eq!(show_duration(&Duration::from_secs(60)), "60 s");
+        assert_eq!(show_duration(&Duration(SimDuration::from_micros(3750))), "3750 us");
+        assert_eq!(show_duration(&Duration::from_millis(1500)), "1500 ms");
     }
 
     #[test]

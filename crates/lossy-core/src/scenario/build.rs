@@ -60,7 +60,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
             return Err(Error::scenario(format!("links[{i}].between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
         }
         for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
-            loss.validate().map_err(|m| Error::scenario(format!("links[{i}].{field}"), m))?;
+            loss.validate().map_err(|m| Error::nested(&format!("links[{i}].{field}"), m))?;
         }
         for (from, to, loss) in [(a, b, &l.loss), (b, a, &l.reverse_loss)] {
             let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
@@ -87,10 +87,10 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
                 ));
             }
         }
-        fc.app.validate().map_err(|m| Error::scenario(format!("flows[{i}].app"), m))?;
+        fc.app.validate().map_err(|m| Error::nested(&format!("flows[{i}].app"), m))?;
         let name = fc.name.clone().unwrap_or_else(|| format!("flow{i}"));
         let endpoints = if fc.app.is_tcp() {
-            fc.tcp.validate().map_err(|m| Error::scenario(format!("flows[{i}].tcp"), m))?;
+            fc.tcp.validate().map_err(|m| Error::nested(&format!("flows[{i}].tcp"), m))?;
             let t = &fc.tcp;
             Endpoints::Tcp(Box::new(TcpFlow {
                 sender: TcpSender::new(t, i as u32, src, dst, fc.app.tcp_bytes()),

@@ -1,0 +1,63 @@
+# `make demo` and `make test` work on a fresh machine with python3 (3.9+), pip and cargo:
+# they make .venv, build the Rust core in release mode into it, and run.
+# A re-run rebuilds only when a Rust source, Cargo file or pyproject.toml changed.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PIP_NO_INPUT := 1
+export PIP_PROGRESS_BAR := off
+export PIP_QUIET := 1
+# maturin develop finds the environment through VIRTUAL_ENV.
+export VIRTUAL_ENV := $(CURDIR)/$(VENV)
+
+RUST_INPUTS := Cargo.toml Cargo.lock $(shell find crates \( -name '*.rs' -o -name Cargo.toml \) -not -path '*/target/*' 2>/dev/null)
+DEPS  := $(VENV)/.lossy-deps
+BUILT := $(VENV)/.lossy-built
+
+.PHONY: build demo test cargo-test pytest typecheck bench clean
+
+build: $(BUILT)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# The build tool itself; the package's own dependencies come with `maturin develop`.
+$(DEPS): | $(BIN)/python
+	$(BIN)/python -m pip install -q 'maturin>=1.9.4,<2'
+	@touch $@
+
+# Editable install: Python files are used in place, the compiled core is rebuilt here.
+$(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
+	$(BIN)/maturin develop --release --extras test --quiet
+	@touch $@
+
+# The same lossy wireless last hop twice, same seed (same channel): plain Reno, then
+# Reno with an ELN agent at the base station.
+demo: $(BUILT)
+	@echo "== Reno, no ELN agent =="
+	$(BIN)/lossy run scenarios/last-hop.toml --set 'agents=[]'
+	@echo "== Reno with ELN at the base station =="
+	$(BIN)/lossy run scenarios/last-hop.toml
+
+# pytest last: its summary line closes the output.
+test: $(BUILT) cargo-test typecheck pytest
+
+cargo-test:
+	cargo test --workspace --quiet
+
+pytest: $(BUILT)
+	$(BIN)/python -m pytest tests/python -q
+
+# The .pyi stub must match the compiled module, and the package must type-check.
+typecheck: $(BUILT)
+	$(BIN)/python -m mypy.stubtest lossy._core
+	$(BIN)/python -m mypy --no-error-summary
+
+bench: $(BUILT)
+	$(BIN)/lossy bench
+
+clean:
+	rm -rf $(VENV) target python/lossy/_core*.so

@@ -1,0 +1,5 @@
+"""`python -m lossy` is the `lossy` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,243 @@
+"""`lossy bench`: speed and memory of the simulator on the standard scenarios, and beside
+ns-3 (shared/anchors/ns3) on the same path when that anchor is built.
+
+Every measurement runs in a fresh process so that its peak resident memory (read with
+wait4) is its own. The core times its own event loop (wall_s) and ns-3's anchor times
+Simulator::Run() alone, so both rates leave out process start-up and imports.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from rich.console import Console
+from rich.table import Table
+
+from . import _core
+from ._core import ScenarioError
+from .render import number, si
+
+# What the child process runs: one lossy.run, reported as one JSON line.
+_CHILD = r"""
+import json, sys
+import lossy
+args = json.loads(sys.argv[1])
+try:
+    r = lossy.run(args["path"], seed=args["seed"], overrides=args["overrides"])
+except lossy.ScenarioError as e:
+    print(json.dumps({"error": str(e)}))
+    sys.exit(2)
+s = r.raw["summary"]
+keep = ("sim_time_s", "events", "wall_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered")
+out = {k: s[k] for k in keep}
+out["goodput_bps"] = sum(f["goodput_bps"] for f in r.flows)
+print(json.dumps(out))
+"""
+
+
+@dataclass
+class Case:
+    label: str
+    scenario: str  # file name in the scenarios directory
+    overrides: Dict[str, Any] = field(default_factory=dict)
+    ns3_args: Optional[List[str]] = None  # the same configuration in shared/anchors/ns3/bulk.cc
+
+
+def standard_cases(quick: bool) -> List[Case]:
+    """The standard scenarios; ns3-compare at 2 and 100 Mbps as in the anchor's README
+    (p = 0.01 on the last hop, 100 s simulated; 20 s with --quick, on both sides)."""
+    sim_s = 20 if quick else 100
+    common = {"links.1.loss.p": 0.01, "duration": f"{sim_s} s"}
+    ns3_common = ["--p=0.01", f"--simTime={sim_s}", "--run=1"]
+    return [
+        Case("one-hop", "one-hop.toml"),
+        Case("last-hop", "last-hop.toml"),
+        Case("ns3-compare 2 Mbps", "ns3-compare.toml",
+             {**common, "links.0.rate": "10 Mbps", "links.1.rate": "2 Mbps"},
+             ns3_common + ["--rate=2Mbps", "--wiredRate=10Mbps"]),
+        Case("ns3-compare 100 Mbps", "ns3-compare.toml",
+             {**common, "links.0.rate": "1 Gbps", "links.1.rate": "100 Mbps"},
+             ns3_common + ["--rate=100Mbps", "--wiredRate=1Gbps"]),
+    ]
+
+
+def find_scenarios(given: Optional[Path]) -> Path:
+    candidates = [given] if given else [
+        Path.cwd() / "scenarios",
+        Path(__file__).resolve().parents[2] / "scenarios",  # a source checkout
+    ]
+    for path in candidates:
+        if path is not None and path.is_dir():
+            return path
+    raise FileNotFoundError(errno.ENOENT, "no scenarios directory; pass --scenarios DIR",
+                            str(candidates[0]))
+
+
+def ns3_binary() -> Path:
+    root = Path(os.environ.get("LOSSY_ANCHORS", "~/.cache/lossy-anchors")).expanduser()
+    return root / "ns3" / "bulk"
+
+
+def run_bench(
+    scenarios_dir: Path,
+    repeat: int,
+    quick: bool,
+    with_ns3: bool,
+    progress: Optional[Console] = None,
+) -> Dict[str, Any]:
+    ns3 = ns3_binary()
+    use_ns3 = with_ns3 and os.access(ns3, os.X_OK)
+    notes: List[str] = []
+    if with_ns3 and not use_ns3:
+        notes.append(f"ns-3 anchor not found at {ns3}: build it with shared/anchors/ns3/build.sh "
+                     "(see its README; set LOSSY_ANCHORS to look elsewhere). bench never builds it.")
+    # What a Python process holds before any run, to read the peak RSS column against.
+    _say(progress, "baseline: import lossy")
+    _, baseline_rss, _, _ = _spawn([sys.executable, "-c", "import lossy"])
+    rows = []
+    for case in standard_cases(quick):
+        path = scenarios_dir / case.scenario
+        if not path.is_file():
+            raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path))
+        row: Dict[str, Any] = {"label": case.label, "scenario": str(path), "overrides": case.overrides}
+        row.update(_measure_lossy(case, path, repeat, progress))
+        if use_ns3 and case.ns3_args is not None:
+            anchor = _measure_ns3(case, ns3, repeat, progress)
+            row["ns3"] = anchor
+            row["ratio_packets_per_wall_s"] = row["packets_per_wall_s"] / anchor["packets_per_wall_s"]
+        rows.append(row)
+    return {
+        "lossy_version": _core.version(),
+        "build_info": _core.build_info(),
+        "repeat": repeat,
+        "quick": quick,
+        "ns3_binary": str(ns3) if use_ns3 else None,
+        "baseline_rss_bytes": baseline_rss,
+        "rows": rows,
+        "notes": notes,
+    }
+
+
+def _measure_lossy(case: Case, path: Path, repeat: int, progress: Optional[Console]) -> Dict[str, Any]:
+    samples, peaks = [], []
+    arg = json.dumps({"path": str(path), "seed": 1, "overrides": case.overrides})
+    for i in range(repeat):
+        _say(progress, f"lossy  {case.label} ({i + 1}/{repeat})")
+        out, peak, code, err = _spawn([sys.executable, "-c", _CHILD, arg])
+        reply = _last_json_line(out)
+        if code == 2 and reply and "error" in reply:
+            raise ScenarioError(f"{case.scenario} with {case.overrides}: {reply['error']}")
+        if code != 0 or reply is None:
+            raise RuntimeError(f"bench run of {case.label} failed (exit {code}):\n{err}")
+        samples.append(reply)
+        peaks.append(peak)
+    return {
+        "sim_time_s": samples[0]["sim_time_s"],
+        "goodput_bps": statistics.median(s["goodput_bps"] for s in samples),
+        "sim_s_per_wall_s": statistics.median(s["sim_s_per_wall_s"] for s in samples),
+        "packets_per_wall_s": statistics.median(s["packets_delivered"] / s["wall_s"] for s in samples),
+        "events_per_s": statistics.median(s["events_per_s"] for s in samples),
+        "peak_rss_bytes": max(peaks),
+    }
+
+
+def _measure_ns3(case: Case, binary: Path, repeat: int, progress: Optional[Console]) -> Dict[str, Any]:
+    samples, peaks = [], []
+    assert case.ns3_args is not None
+    for i in range(repeat):
+        _say(progress, f"ns-3   {case.label} ({i + 1}/{repeat})")
+        out, peak, code, err = _spawn([str(binary), *case.ns3_args])
+        reply = _last_json_line(out)
+        if code != 0 or reply is None:
+            raise RuntimeError(f"ns-3 anchor failed on {case.label} (exit {code}):\n{err}")
+        samples.append(reply)
+        peaks.append(peak)
+    return {
+        "args": case.ns3_args,
+        "goodput_bps": statistics.median(s["goodput_bps"] for s in samples),
+        "sim_s_per_wall_s": statistics.median(s["sim_s_per_wall_s"] for s in samples),
+        "packets_per_wall_s": statistics.median(s["rxDataPkts_per_wall_s"] for s in samples),
+        "events_per_s": statistics.median(s["events_per_s"] for s in samples),
+        "peak_rss_bytes": max(peaks),
+    }
+
+
+def _spawn(cmd: List[str]) -> Tuple[str, int, int, str]:
+    """Run cmd to the end; return (stdout, peak RSS in bytes of that process alone,
+    exit code, stderr). wait4 gives the child's own rusage, unlike RUSAGE_CHILDREN,
+    which keeps the largest of all children so far."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err)
+        assert proc.stdout is not None
+        try:
+            out = proc.stdout.read()
+        finally:
+            proc.stdout.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = code = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        err_text = err.read().decode("utf-8", "replace")
+    # ru_maxrss is in KiB on Linux and in bytes on macOS.
+    peak = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
+    return out.decode("utf-8", "replace"), peak, code, err_text
+
+
+def _last_json_line(text: str) -> Optional[Dict[str, Any]]:
+    for line in reversed(text.strip().splitlines()):
+        if line.startswith("{"):
+            try:
+                reply: Dict[str, Any] = json.loads(line)
+            except ValueError:
+                return None
+            return reply
+    return None
+
+
+def _say(progress: Optional[Console], text: str) -> None:
+    if progress is not None:
+        progress.print(f"[dim]bench: {text}[/dim]", highlight=False)
+
+
+def report_table(report: Dict[str, Any]) -> Table:
+    quick = " (quick)" if report["quick"] else ""
+    with_ns3 = any("ns3" in row for row in report["rows"])
+    table = Table(
+        title=f"lossy {report['lossy_version']} bench{quick}: median of {report['repeat']}",
+        title_justify="left",
+        caption=("pkt = data packets delivered; peak RSS of the whole Python process "
+                 f"(after `import lossy` alone: {report['baseline_rss_bytes'] / 2**20:.1f} MiB)"),
+        caption_justify="left",
+    )
+    columns = ["scenario", "sim s / wall s", "pkt / wall s", "events / s", "peak RSS", "goodput"]
+    if with_ns3:
+        columns += ["ns-3 pkt / wall s", "ns-3 goodput", "lossy ÷ ns-3"]
+    for name in columns:
+        table.add_column(name, justify="left" if name == "scenario" else "right",
+                         no_wrap=name == "scenario")
+    for row in report["rows"]:
+        cells = [
+            row["label"],
+            number(row["sim_s_per_wall_s"]),
+            si(row["packets_per_wall_s"], "").strip(),
+            si(row["events_per_s"], "").strip(),
+            f"{row['peak_rss_bytes'] / 2**20:.1f} MiB",
+            si(row["goodput_bps"], "b/s"),
+        ]
+        if with_ns3:
+            anchor = row.get("ns3")
+            cells += [
+                si(anchor["packets_per_wall_s"], "").strip() if anchor else "-",
+                si(anchor["goodput_bps"], "b/s") if anchor else "-",
+                f"{row['ratio_packets_per_wall_s']:.1f}×" if anchor else "-",
+            ]
+        table.add_row(*cells)
+    return table

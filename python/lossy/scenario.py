@@ -1,0 +1,196 @@
+"""Scenarios on the Python side: load one, change it by dotted paths, send it as JSON.
+
+The schema lives in the Rust core; nothing here knows which fields exist. Python only
+reads TOML, applies overrides and serialises, and the core validates the result and
+names the field path of anything wrong.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import errno
+import json
+import math
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Dict, Tuple, Union
+
+import numpy as np
+
+from ._core import ScenarioError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+ScenarioSource = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+Scenario = Dict[str, Any]
+
+_TOML_DATES = (datetime.date, datetime.time, datetime.datetime)
+
+
+def load_scenario(source: ScenarioSource) -> Scenario:
+    """Return a fresh, mutable scenario dict.
+
+    `source` is a path to a TOML file (a `Path`, or a `str` that ends in `.toml` or
+    holds neither `=` nor a newline), a mapping (deep-copied), or TOML text. A missing file raises FileNotFoundError; bad TOML raises ScenarioError.
+    """
+    if isinstance(source, Mapping):
+        return copy.deepcopy(dict(source))
+    if isinstance(source, os.PathLike):
+        return _load_file(Path(source))
+    if isinstance(source, str):
+        looks_like_text = "\n" in source or "=" in source
+        if looks_like_text and not source.endswith(".toml"):
+            return _parse_toml(source, origin="<scenario text>")
+        return _load_file(Path(source))
+    raise TypeError(
+        f"a scenario is a path, a dict or TOML text, not {type(source).__name__}"
+    )
+
+
+def _load_file(path: Path) -> Scenario:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path)) from None
+    except IsADirectoryError:
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a scenario file", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return _parse_toml(text, origin=str(path))
+
+
+def _parse_toml(text: str, origin: str) -> Scenario:
+    try:
+        doc: Scenario = tomllib.loads(text)
+        return doc
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{origin}: invalid TOML: {_one_line(str(e))}") from None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+# --- overrides -------------------------------------------------------------------------
+
+
+def apply_overrides(doc: Scenario, overrides: Mapping[str, Any]) -> Scenario:
+    """Set each `dotted.path` in `doc` (in place) and return `doc`.
+
+    Dicts are indexed by key and lists by integer (`flows.0.tcp.variant`). A missing key
+    in a dict is created, tables on the way included: the core rejects unknown fields
+    with their path. An index out of range, a non-integer list index, or a path through
+    a value that is not a table or list raises ScenarioError naming the path.
+    """
+    for path, value in overrides.items():
+        set_path(doc, path, value)
+    return doc
+
+
+def set_path(doc: Scenario, path: str, value: Any) -> None:
+    keys = path.split(".")
+    if not path or any(k == "" for k in keys):
+        raise ScenarioError(f"{path!r}: not a dotted path; use e.g. flows.0.tcp.variant")
+    node: Any = doc
+    for depth, key in enumerate(keys):
+        last = depth == len(keys) - 1
+        where = ".".join(keys[: depth + 1])
+        if isinstance(node, dict):
+            if last:
+                node[key] = value
+            else:
+                if key not in node:
+                    node[key] = {}  # a table the file left out, e.g. [traces]
+                node = node[key]
+        elif isinstance(node, list):
+            index = _list_index(node, key, where, ".".join(keys[:depth]))
+            if last:
+                node[index] = value
+            else:
+                node = node[index]
+        else:
+            parent = ".".join(keys[:depth])
+            raise ScenarioError(
+                f"{where}: {parent} is {_describe(node)}, not a table or a list, so it has no {key!r}"
+            )
+
+
+def _list_index(items: list[Any], key: str, where: str, parent: str) -> int:
+    try:
+        index = int(key)
+    except ValueError:
+        index = -1
+    if not key.isdigit() or not 0 <= index < len(items):
+        allowed = f"0 to {len(items) - 1}" if items else "none, the list is empty"
+        raise ScenarioError(
+            f"{where}: {parent} is a list of {len(items)}; {key!r} is not an index in it (allowed: {allowed})"
+        )
+    return index
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, (int, float)):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    return f"a {type(value).__name__}"
+
+
+def parse_assignment(text: str) -> Tuple[str, Any]:
+    """Parse a CLI `PATH=VALUE`: the value is TOML when it parses as a TOML value
+    (`0.02`, `true`, `"5 ms"`, `[1, 2]`), else the bare text (`5 ms`, `newreno`)."""
+    path, sep, raw = text.partition("=")
+    path, raw = path.strip(), raw.strip()
+    if not sep or not path:
+        raise ScenarioError(f"--set {text!r}: expected PATH=VALUE, e.g. flows.0.tcp.variant=newreno")
+    if not raw:
+        raise ScenarioError(f"--set {text!r}: no value after '='")
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return path, raw
+    if isinstance(value, _TOML_DATES):
+        return path, raw  # no scenario field is a date; keep what was typed
+    return path, value
+
+
+# --- serialisation ---------------------------------------------------------------------
+
+
+def to_json_text(doc: Mapping[str, Any]) -> str:
+    """The scenario as JSON for the core. NumPy scalars (from sweeps) become plain
+    numbers; NaN and infinities, which JSON cannot carry, are refused with their path."""
+    _check_finite(doc, "")
+    try:
+        return json.dumps(doc, default=_json_default, allow_nan=False)
+    except TypeError as e:
+        raise ScenarioError(str(e)) from None
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, _TOML_DATES):
+        return value.isoformat()
+    raise TypeError(f"a value of type {type(value).__name__} cannot go in a scenario")
+
+
+def _check_finite(value: Any, where: str) -> None:
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _check_finite(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_finite(v, f"{where}.{i}")
+    elif isinstance(value, (float, np.floating)) and not math.isfinite(float(value)):
+        raise ScenarioError(f"{where}: {value} is not a finite number")

@@ -1,0 +1,140 @@
+"""The `lossy` command as a user meets it: a real process, its output and exit status."""
+
+import csv
+import json
+
+import pytest
+
+
+def assert_one_line_error(proc, *fragments):
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("lossy: ")
+    assert "Traceback" not in proc.stderr + proc.stdout
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_run_prints_tables(cli, last_hop):
+    proc = cli("run", last_hop)
+    assert proc.returncode == 0, proc.stderr
+    for heading in ("flows", "links", "goodput", "queue drops", "channel losses"):
+        assert heading in proc.stdout
+
+
+def test_json_is_one_object(cli, last_hop):
+    proc = cli("run", last_hop, "--json", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.strip().splitlines()) == 1
+    doc = json.loads(proc.stdout)
+    assert doc["summary"]["seed"] == 3
+    assert {"summary", "flows", "links", "agents"} <= set(doc)
+
+
+def test_set_changes_the_scenario(cli, last_hop):
+    proc = cli("run", last_hop, "--json", "--set", "flows.0.tcp.variant=newreno")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["flows"][0]["variant"] == "newreno"
+
+
+def test_unknown_field(cli, last_hop):
+    assert_one_line_error(cli("run", last_hop, "--set", "no_such_field=1"), "no_such_field")
+
+
+def test_bad_unit(cli, last_hop):
+    assert_one_line_error(cli("run", last_hop, "--set", "links.0.rate=2 Mbsp"), "links[0].rate", "2 Mbsp")
+
+
+def test_bad_set_path(cli, last_hop):
+    assert_one_line_error(cli("run", last_hop, "--set", "links.99.rate=2 Mbps"), "links.99")
+
+
+def test_bad_set_syntax(cli, last_hop):
+    assert_one_line_error(cli("run", last_hop, "--set", "links.0.rate"), "PATH=VALUE")
+
+
+def test_missing_file(cli, tmp_path):
+    assert_one_line_error(cli("run", tmp_path / "nope.toml"), "nope.toml")
+
+
+def test_malformed_toml(cli, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[links\nrate = 2\n")
+    assert_one_line_error(cli("run", bad), "bad.toml", "invalid TOML")
+
+
+def test_unknown_trace(cli, last_hop, tmp_path):
+    assert_one_line_error(cli("run", last_hop, "--trace", "nosuch", "--out", tmp_path), "nosuch")
+
+
+def test_trace_needs_out(cli, last_hop):
+    assert_one_line_error(cli("run", last_hop, "--trace", "cwnd"), "--out")
+
+
+def test_negative_seed(cli, last_hop):
+    assert_one_line_error(cli("run", last_hop, "--seed", "-1"), "seed")
+
+
+def test_trace_written_as_csv(cli, last_hop, tmp_path):
+    proc = cli("run", last_hop, "--trace", "cwnd", "--out", tmp_path / "t", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    path = tmp_path / "t" / "cwnd.csv"
+    assert str(path) in doc["trace_files"]
+    with path.open() as f:
+        rows = list(csv.DictReader(f))
+    assert rows and {"time_s", "flow", "cwnd_bytes"} <= set(rows[0])
+    float(rows[-1]["time_s"])
+
+
+def test_schema_is_json_schema(cli):
+    proc = cli("schema")
+    assert proc.returncode == 0, proc.stderr
+    assert "properties" in json.loads(proc.stdout)
+
+
+def test_version(cli):
+    import lossy
+
+    proc = cli("version")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith(f"lossy {lossy.__version__}")
+
+
+@pytest.mark.parametrize("args", [["run"], ["run", "x.toml", "--no-such-option"], ["no-such-command"]])
+def test_usage_errors_exit_2_without_traceback(cli, args):
+    proc = cli(*args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+
+
+def test_ctrl_c_stops_a_long_run_with_130(last_hop):
+    import signal
+    import subprocess
+    import time
+
+    from conftest import lossy_command
+
+    # ~10^5 simulated seconds: far longer than the test waits.
+    proc = subprocess.Popen(
+        [*lossy_command(), "run", last_hop, "--set", "duration=100000 s"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+    )
+    time.sleep(3)  # past the imports, inside the run
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130
+    assert err.splitlines() == ["lossy: interrupted"]
+
+
+def test_bench_quick_json(cli):
+    proc = cli("bench", "--quick", "--no-ns3", "--json", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    labels = [row["label"] for row in report["rows"]]
+    assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 100 Mbps"]
+    for row in report["rows"]:
+        assert row["packets_per_wall_s"] > 0 and row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
+        assert "ns3" not in row
