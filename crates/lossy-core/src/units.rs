@@ -25,7 +25,7 @@ fn split_number(text: &str) -> Option<(f64, &str)> {
 }
 
 macro_rules! human_unit {
-    ($name:ident, $inner:ty, $what:literal, $example:literal, $pattern:literal, $parse:path, $show:path) => {
+    ($name:ident, $what:literal, $example:literal, $pattern:literal, $parse:path, $show:path) => {
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 struct V;
@@ -104,7 +104,7 @@ fn show_duration(d: &Duration) -> String {
     }
 }
 
-human_unit!(Duration, SimDuration, "a duration", "5 ms", r"^\s*[0-9.eE+-]+\s*(s|sec|secs|ms|us|µs|ns|min)?\s*$", parse_duration, show_duration);
+human_unit!(Duration, "a duration", "5 ms", r"^\s*[0-9.eE+-]+\s*(s|sec|secs|ms|us|µs|ns|min)?\s*$", parse_duration, show_duration);
 
 impl Duration {
     pub fn from_millis(ms: u64) -> Self {
@@ -136,7 +136,7 @@ fn show_rate(r: &Rate) -> String {
     format!("{} bps", r.0)
 }
 
-human_unit!(Rate, u64, "a bit rate", "2 Mbps", r"^\s*[0-9.eE+-]+\s*(bps|b/s|bit/s|kbps|Kbps|kb/s|kbit/s|Mbps|mbps|Mb/s|Mbit/s|Gbps|gbps|Gb/s|Gbit/s)?\s*$", parse_rate, show_rate);
+human_unit!(Rate, "a bit rate", "2 Mbps", r"^\s*[0-9.eE+-]+\s*(bps|b/s|bit/s|kbps|Kbps|kb/s|kbit/s|Mbps|mbps|Mb/s|Mbit/s|Gbps|gbps|Gb/s|Gbit/s)?\s*$", parse_rate, show_rate);
 
 /// A size in bytes ("1000 B", "64 KB", "16 MiB", "800 bits"; a bare number is bytes).
 /// KB/MB are decimal, KiB/MiB binary.
@@ -164,7 +164,7 @@ fn show_bytes(b: &Bytes) -> String {
     format!("{} B", b.0)
 }
 
-human_unit!(Bytes, u64, "a size in bytes", "1000 B", r"^\s*[0-9.eE+-]+\s*(B|bytes|byte|bits|bit|b|KB|kB|MB|GB|KiB|MiB|GiB)?\s*$", parse_bytes, show_bytes);
+human_unit!(Bytes, "a size in bytes", "1000 B", r"^\s*[0-9.eE+-]+\s*(B|bytes|byte|bits|bit|b|KB|kB|MB|GB|KiB|MiB|GiB)?\s*$", parse_bytes, show_bytes);
 
 /// A queue limit: "100 packets" or a size in bytes ("64 KB").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,7 +190,7 @@ fn show_queue_limit(q: &QueueLimit) -> String {
     }
 }
 
-human_unit!(QueueLimit, u64, "a queue limit", "100 packets", r"^\s*[0-9.eE+-]+\s*(packets|packet|pkts|p|B|bytes|KB|kB|MB|KiB|MiB)?\s*$", parse_queue_limit, show_queue_limit);
+human_unit!(QueueLimit, "a queue limit", "100 packets", r"^\s*[0-9.eE+-]+\s*(packets|packet|pkts|p|B|bytes|KB|kB|MB|KiB|MiB)?\s*$", parse_queue_limit, show_queue_limit);
 
 #[cfg(test)]
 mod tests {
