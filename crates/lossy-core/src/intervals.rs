@@ -126,6 +126,37 @@ mod tests {
         assert_eq!(s.ranges(), &[(26, 30)]);
     }
 
+    /// Random inserts and removals against a plain bitmap of 200 bytes.
+    #[test]
+    fn matches_a_bitmap_under_random_operations() {
+        let mut rng = crate::rng::RngStream::new(11, 0, "intervals");
+        for _ in 0..200 {
+            let mut set = IntervalSet::new();
+            let mut bits = [false; 200];
+            for _ in 0..40 {
+                let a = rng.next_u64() % 200;
+                let b = (a + 1 + rng.next_u64() % 30).min(200);
+                if rng.bernoulli(0.6) {
+                    let held = (a..b).filter(|&i| bits[i as usize]).count() as u64;
+                    assert_eq!(set.insert(a, b), held);
+                    (a..b).for_each(|i| bits[i as usize] = true);
+                } else if rng.bernoulli(0.5) {
+                    set.remove(a, b);
+                    (a..b).for_each(|i| bits[i as usize] = false);
+                } else {
+                    set.remove_below(a);
+                    (0..a).for_each(|i| bits[i as usize] = false);
+                }
+                for i in 0..200u64 {
+                    assert_eq!(set.contains(i), bits[i as usize], "byte {i}");
+                }
+                assert_eq!(set.covered(), bits.iter().filter(|&&x| x).count() as u64);
+                // Sorted, disjoint and never touching: merges are complete.
+                assert!(set.ranges().windows(2).all(|w| w[0].1 < w[1].0));
+            }
+        }
+    }
+
     #[test]
     fn contains_is_half_open() {
         let mut s = IntervalSet::new();
