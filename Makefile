@@ -34,13 +34,11 @@ $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
 	$(BIN)/maturin develop --release --extras test --quiet
 	@touch $@
 
-# The same lossy wireless last hop twice, same seed (same channel): plain Reno, then
-# Reno with an ELN agent at the base station.
+# The first reproduction: Reno and NewReno against the Mathis and PFTK models, and
+# Reno with and without ELN on a wireless last hop; figures and report.md in
+# results/reproduce-validation/ (stored runs are reused on a second call).
 demo: $(BUILT)
-	@echo "== Reno, no ELN agent =="
-	$(BIN)/lossy run scenarios/last-hop.toml --set 'agents=[]'
-	@echo "== Reno with ELN at the base station =="
-	$(BIN)/lossy run scenarios/last-hop.toml
+	$(BIN)/lossy reproduce validation --quick
 
 # pytest last: its summary line closes the output.
 test: $(BUILT) cargo-test typecheck pytest

@@ -9,11 +9,13 @@ applies overrides and shapes results.
 """
 
 from . import _core
+from . import results
 from ._core import ScenarioError
 from .api import run
 from .result import RunResult
 from .scenario import load_scenario
+from .sweep import Sweep, sweep
 
 __version__: str = _core.version()
 
-__all__ = ["RunResult", "ScenarioError", "__version__", "load_scenario", "run"]
+__all__ = ["RunResult", "ScenarioError", "Sweep", "__version__", "load_scenario", "results", "run", "sweep"]

@@ -159,14 +159,16 @@ def version() -> None:
 
 @app.command()
 def bench(
-    quick: Annotated[bool, typer.Option(help="One repeat of shorter runs (about a minute).")] = False,
+    quick: Annotated[bool, typer.Option(help="One repeat of shorter runs (under a minute).")] = False,
     repeat: Annotated[Optional[int], typer.Option(min=1, help="Runs per measurement; the median is shown. [default: 3, 1 with --quick]")] = None,
     ns3: Annotated[bool, typer.Option("--ns3/--no-ns3", help="Also run the ns-3 anchor when it is built.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
     scenarios: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where the standard scenarios are. [default: ./scenarios]")] = None,
+    sweep: Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also time 1,000 short runs through the sweep machinery (overhead per run).")] = True,
 ) -> None:
     """Measure speed and memory on the standard scenarios, beside ns-3 when it is built."""
     from . import bench as bench_mod  # only this command needs it
+    from . import bench_sweep
 
     with user_errors():
         report = bench_mod.run_bench(
@@ -176,9 +178,123 @@ def bench(
             with_ns3=ns3,
             progress=None if as_json else console(stderr=True),
         )
+        if sweep:
+            report["sweep"] = bench_sweep.measure(quick=quick, progress=None if as_json else console(stderr=True))
     if as_json:
         sys.stdout.write(json.dumps(report, allow_nan=False) + "\n")
     else:
         console().print(bench_mod.report_table(report))
         for note in report["notes"]:
             console().print(note)
+        if sweep:
+            console().print(bench_sweep.table(report["sweep"]))
+
+
+@app.command("sweep")
+def sweep_(
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="Sweep spec (TOML), e.g. experiments/reno-vs-eln.toml.", show_default=False)],
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Results directory. [default: results/<name>]")] = None,
+    executor: Annotated[str, typer.Option(metavar="local|processes|dask", help="Where runs execute: threads on every core, a process per core, or a Dask cluster.")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option(metavar="ADDR", help="Dask scheduler address, e.g. tcp://host:8786 (without it, a local Dask cluster).")] = None,
+    workers: Annotated[Optional[int], typer.Option(metavar="N", help="Parallel runs. [default: every core]")] = None,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Run the stored failed runs again.")] = False,
+    until_ci: Annotated[Optional[str], typer.Option(metavar="PRECISION", help="Add replications until every point's 95 % CI half-width is within this fraction of its mean: 5% or 0.05.")] = None,
+    max_replications: Annotated[int, typer.Option(metavar="N", help="Most replications per point with --until-ci.")] = 50,
+    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric for --until-ci (repeatable). [default: the spec's [metrics]]")] = None,
+    quick: Annotated[bool, typer.Option(help="Lay the spec's [quick] table over it (results go to results/<name>-quick).")] = False,
+) -> None:
+    """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
+    some runs failed (stored with their error; --retry-failed runs them again)."""
+    from .sweep import sweep as run_sweep
+    from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
+    from .sweep.runner import SweepInterrupted
+
+    con = console()
+    with user_errors():
+        target = parse_fraction(until_ci) if until_ci is not None else None
+        try:
+            done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
+                             until_ci=target, max_replications=max_replications, scheduler=scheduler,
+                             quick=quick, ci_metrics=metric)
+        except SweepInterrupted as e:
+            con.print(closing_table(e.report))
+            sys.stdout.flush()
+            sys.stderr.write("lossy: interrupted; every finished run is stored, run again to resume\n")
+            sys.stderr.flush()
+            if e.abandoned:
+                os._exit(130)  # runs still inside the core cannot be stopped from Python
+            raise typer.Exit(130) from None
+        assert done.report is not None
+        con.print(closing_table(done.report))
+        print_errors(con, done.report)
+        if done.metrics and done.report.ok + done.report.stored_before:
+            print_results(spec, None, False, out=out, quick=quick, con=con)
+    report = done.report
+    if report.lost:
+        raise fail(f"{len(report.lost)} run(s) lost by the executor (e.g. {report.lost[0]}); "
+                   "run the sweep again to redo them", 1)
+    if report.failed or report.failed_kept:
+        raise fail(f"{report.failed + report.failed_kept} run(s) failed; their errors are stored "
+                   "(lossy results shows them); --retry-failed runs them again", 1)
+
+
+@app.command("results")
+def results_(
+    target: Annotated[str, typer.Argument(metavar="SPEC|DIR", help="A sweep spec, or a results directory.", show_default=False)],
+    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric to summarize: an alias or a summary key (repeatable). [default: the spec's [metrics]]")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array of summary rows instead of a table.")] = False,
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="The results directory of SPEC, if the sweep used --out.")] = None,
+    quick: Annotated[bool, typer.Option(help="The results of `lossy sweep SPEC --quick`.")] = False,
+) -> None:
+    """Summarize a sweep: per point and metric, n, mean and 95 % confidence interval."""
+    from .sweep.commands import print_results
+
+    with user_errors():
+        print_results(target, metric, as_json, out=out, quick=quick, con=console())
+
+
+@app.command()
+def plot(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A sweep's results directory, e.g. results/reno-vs-eln.", show_default=False)],
+    x: Annotated[str, typer.Option("--x", metavar="AXIS", help="The axis along x, e.g. wireless.p.", show_default=False)],
+    y: Annotated[str, typer.Option("--y", metavar="METRIC", help="The metric along y: an alias (goodput) or a summary key (flows.0.goodput_bps).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FIG", help="The figure file: .png, .svg or .pdf.", show_default=False)],
+    hue: Annotated[Optional[str], typer.Option(metavar="AXIS", help="One line per value of this axis, e.g. scheme.")] = None,
+    logx: Annotated[bool, typer.Option(help="Logarithmic x axis.")] = False,
+    logy: Annotated[bool, typer.Option(help="Logarithmic y axis.")] = False,
+    errorbars: Annotated[bool, typer.Option(help="95 % CI as error bars instead of shaded bands.")] = False,
+    title: Annotated[Optional[str], typer.Option(metavar="T", help="Title above the plot.")] = None,
+) -> None:
+    """Plot a metric of a sweep against an axis: mean and 95 % CI, a line per --hue value."""
+    from .plot import PlotError, PlotSpec, plot_dir
+
+    spec = PlotSpec(x=x, y=y, hue=hue, logx=logx, logy=logy, errorbars=errorbars, title=title)
+    with user_errors():
+        try:
+            path = plot_dir(directory, spec, output)
+        except PlotError as e:
+            raise fail(str(e)) from None
+    console().print(f"wrote {path}")
+
+
+@app.command()
+def reproduce(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation.", show_default=False)],
+    quick: Annotated[bool, typer.Option(help="A reduced version: fewer points and replications, shorter runs (under a minute).")] = False,
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. [default: results/reproduce-NAME]")] = None,
+) -> None:
+    """Reproduce a paper's figures and check its claims; writes report.md."""
+    from .papers import UnknownReproduction, get
+    from .papers.report import claims_table
+    from .papers.run import default_out
+    from .papers.run import reproduce as run_reproduction
+
+    with user_errors():
+        try:
+            repro = get(name)
+        except UnknownReproduction as e:
+            raise fail(str(e)) from None
+        outcome = run_reproduction(repro, out or default_out(name), quick=quick)
+    con = console()
+    con.print(claims_table(outcome))
+    con.print(f"report: {outcome.report}")

@@ -36,28 +36,22 @@ def one_hop(variant: str, p: float) -> tuple[float, float, list[lossy.RunResult]
     return g, rtt, runs
 
 
-# PFTK's full model assumes that after the first loss in a round the rest of the round
-# is lost too, and that a loss indication is a timeout with probability Q(p, W). With
-# Bernoulli losses NewReno repairs several holes per window without a timeout, which
-# the model treats like one loss: NewReno lands within 25 % over the whole range.
-# Reno halves again for every further hole in a window and often times out: it matches
-# PFTK at light loss and falls increasingly below it as multiple losses per window
-# become common (measured: -6 % at 1 %, -25 % at 3 %, -37 % at 5 %).
-PFTK_TOLERANCE = {
-    ("newreno", 0.005): 0.25, ("newreno", 0.01): 0.25, ("newreno", 0.02): 0.25,
-    ("newreno", 0.03): 0.25, ("newreno", 0.05): 0.25,
-    ("reno", 0.005): 0.15, ("reno", 0.01): 0.15, ("reno", 0.02): 0.25,
-    ("reno", 0.03): 0.35, ("reno", 0.05): 0.45,
-}
+# PFTK's full model is a model of Reno: after a loss indication it charges a timeout
+# with probability Q(p, W). Over 10 seeds of 1000 s Reno lands within +2 % to +9 % of it
+# (−6 % at p = 0.05): the tolerance is 12 %. NewReno repairs several holes per window in
+# one recovery, avoiding timeouts the model charges, so it sits above the model (+3 % at
+# p = 0.005 rising to +26 % near 0.03): the band is −5 % to +35 %.
+PFTK_BAND = {"reno": (-0.12, 0.12), "newreno": (-0.05, 0.35)}
+PFTK_CASES = [(v, p) for v in PFTK_BAND for p in (0.005, 0.01, 0.02, 0.03, 0.05)]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant,p", sorted(PFTK_TOLERANCE))
+@pytest.mark.parametrize("variant,p", PFTK_CASES)
 def test_goodput_against_pftk_full_model(variant: str, p: float) -> None:
     g, rtt, _ = one_hop(variant, p)
     model = pftk_full(MSS, rtt, p, T0, WMAX, b=1)
-    tol = PFTK_TOLERANCE[(variant, p)]
-    assert abs(g / model - 1) <= tol, f"{variant} p={p}: sim {g:.0f} B/s, PFTK {model:.0f} B/s"
+    low, high = PFTK_BAND[variant]
+    assert low <= g / model - 1 <= high, f"{variant} p={p}: sim {g:.0f} B/s, PFTK {model:.0f} B/s"
 
 
 @pytest.mark.slow
@@ -69,7 +63,7 @@ def test_goodput_against_mathis_where_timeouts_are_rare(variant: str, p: float) 
     recoveries = sum(r.summary["flows.0.fast_recoveries"] for r in runs)
     assert timeouts < 0.06 * recoveries, "the Mathis regime needs timeouts to be rare"
     # Mathis' C = sqrt(3/2) assumes a periodic sawtooth; random losses and the recovery
-    # round itself cost a few per cent more (measured 7-12 % below).
+    # round itself cost a few per cent more (measured 7-12 % below over 10 seeds).
     model = mathis(MSS, rtt, p, b=1)
     assert 0.82 <= g / model <= 1.05, f"{variant} p={p}: sim {g:.0f} B/s, Mathis {model:.0f} B/s"
 

@@ -1,0 +1,142 @@
+"""Where runs execute: any `concurrent.futures.Executor`.
+
+- "local" (the default): a thread pool with one thread per core. The core releases the
+  GIL for the whole run, so threads run simulations in parallel; the numbers below chose
+  it over a process pool.
+- "processes": a process pool, one worker per core (a crash in the core takes down one
+  worker instead of the sweep; scripts need the `if __name__ == "__main__":` guard).
+- "dask": an existing Dask cluster, `distributed.Client(address).get_executor()`. With no
+  address, `distributed.Client()` starts a local cluster. On Slurm or PBS, start the
+  cluster with dask-jobqueue (`SLURMCluster(...).scale(jobs=...)`) and pass its
+  `scheduler_address`, or pass `Client(cluster).get_executor()` as the executor.
+- any other Executor passed in is used as it is (and not shut down by us).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional, Union
+
+from .._core import ScenarioError
+
+ExecutorChoice = Union[None, str, Executor]
+
+# Measured on 2 cores (Python 3.11), wall time of lossy.sweep with workers=2, pool
+# start-up included, every run stored as Parquet by its worker; min / median of 3:
+#   3000 runs of 1 s one-hop (0.05 ms each in the core): threads 7.05 / 7.07 s,
+#        processes (forkserver) 5.35 / 5.68 s
+#   1000 runs of 20 s last-hop (2.1 ms each):  threads 3.67 / 4.06 s, processes 3.76 / 3.87 s
+#    300 runs of 100 s last-hop (12.8 ms each): threads 2.61 / 2.99 s, processes 3.13 / 3.16 s
+#     50 runs of experiments/reno-vs-eln.toml, a fresh interpreter each time:
+#        threads 0.54-0.75 s, processes 0.85-0.90 s
+# Processes win only for thousands of sub-millisecond runs (the ~1 ms of Python and
+# Parquet encoding per run that holds the GIL then bounds threads at ~450 runs/s,
+# against ~600 for processes); from runs of a couple of milliseconds up, and for any
+# sweep of a few hundred runs, threads are as fast or faster (a process pool spends
+# ~0.35 s starting interpreters). A process pool also makes every user script need the
+# `if __name__ == "__main__":` guard (forkserver and spawn re-import __main__; fork is
+# unsafe with threads). So the default is the thread pool; "processes" is one word away.
+
+
+def cpu_count() -> int:
+    """Cores this process may use (the affinity mask, which containers and Slurm set)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C is the parent's to handle: it cancels what is pending and lets running runs
+    # finish and be stored. Workers that died of it would lose those runs.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_pool(workers: Optional[int] = None) -> ProcessPoolExecutor:
+    """A pool whose workers fork from a clean server process that has already imported
+    lossy: safe with threads in the parent (Jupyter, rich, Dask), and a worker starts in
+    milliseconds instead of re-importing NumPy."""
+    ctx: Any
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["lossy.sweep.worker"])
+    else:  # pragma: no cover - Windows, macOS without forkserver
+        ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers or cpu_count(), mp_context=ctx,
+                               initializer=_ignore_sigint)
+
+
+def thread_pool(workers: Optional[int] = None) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=workers or cpu_count(), thread_name_prefix="lossy-run")
+
+
+def local_executor(workers: Optional[int] = None) -> Executor:
+    """The default executor: a thread per core (see the measurements above)."""
+    return thread_pool(workers)
+
+
+@contextmanager
+def make_executor(
+    choice: ExecutorChoice = None,
+    workers: Optional[int] = None,
+    scheduler: Optional[str] = None,
+) -> Iterator[Executor]:
+    """The executor for a sweep, shut down afterwards when we made it."""
+    if isinstance(choice, Executor):
+        yield choice
+        return
+    if workers is not None and workers < 1:
+        raise ScenarioError(f"--workers: {workers} is not a number of workers; use 1 or more")
+    if choice in (None, "local", "processes"):
+        executor = local_executor(workers) if choice != "processes" else process_pool(workers)
+        try:
+            yield executor
+        except BaseException:  # Ctrl-C or an error: do not wait for what is queued
+            shutdown(executor, cancel=True)
+            raise
+        shutdown(executor)
+        return
+    if choice == "dask":
+        with _dask_executor(scheduler, workers) as executor:
+            yield executor
+        return
+    raise ScenarioError(f"--executor: {choice!r} is not an executor; use local, processes or dask")
+
+
+@contextmanager
+def _dask_executor(scheduler: Optional[str], workers: Optional[int]) -> Iterator[Executor]:
+    try:
+        import distributed
+    except ImportError:
+        raise ScenarioError(
+            "--executor dask needs dask.distributed: pip install 'lossy[dask]' "
+            "(and dask-jobqueue for Slurm/PBS: 'lossy[cluster]')") from None
+    kwargs: dict[str, Any] = {}
+    if scheduler is None and workers is not None:
+        kwargs["n_workers"] = workers  # a local cluster of that size
+    make_client: Any = distributed.Client  # untyped
+    try:
+        client = make_client(scheduler, **kwargs) if scheduler else make_client(**kwargs)
+    except OSError as e:
+        raise ScenarioError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({e})") from None
+    try:
+        # pure=False: every submit is a task of its own, never merged with an equal one.
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()
+        if scheduler is None and client.cluster is not None:
+            client.cluster.close()
+
+
+def shutdown(executor: Executor, cancel: bool = False) -> None:
+    """Shut down an executor we made. With `cancel`, pending runs are dropped and
+    workers still inside the core are stopped (the core cannot be interrupted from
+    Python; their runs are lost, and redone by the next sweep)."""
+    if cancel and isinstance(executor, ProcessPoolExecutor):
+        for proc in list(getattr(executor, "_processes", {}).values()):
+            proc.terminate()
+    executor.shutdown(wait=not cancel, cancel_futures=cancel)

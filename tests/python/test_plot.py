@@ -1,0 +1,110 @@
+"""lossy.plot and `lossy plot` on a synthetic results store (no simulation needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from lossy.cli import app
+
+from lossy.plot import Curve, PlotError, PlotSpec, draw, plot_runs, summarize_for_plot
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def synthetic_runs() -> pd.DataFrame:
+    """Rows shaped like the store's: two axes, three replications, one failed run."""
+    rows = []
+    for p in [0.005, 0.01, 0.02, 0.05]:
+        for scheme, gain in [("reno", 1.0), ("eln", 1.6)]:
+            for rep in range(3):
+                g = gain * 1.2e5 / p**0.5 * (1 + 0.03 * (rep - 1))
+                rows.append({"run_id": f"{p}-{scheme}-{rep}", "point": f"wireless.p={p} scheme={scheme}",
+                             "wireless.p": p, "scheme": scheme, "replication": rep, "seed": 1,
+                             "status": "ok", "error": None, "goodput": g, "flows.0.goodput_bps": g})
+    rows.append({**rows[0], "run_id": "bad", "replication": 3, "status": "failed",
+                 "error": "boom", "goodput": None, "flows.0.goodput_bps": None})
+    return pd.DataFrame(rows)
+
+
+def lossy_plot(*args: object):
+    """`lossy plot ...` in this process: the error cases need no fresh interpreter."""
+    return CliRunner().invoke(app, ["plot", *map(str, args)])
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    """A results directory as lossy.sweep writes it: runs/<run_id>.parquet, one row each."""
+    root = tmp_path / "results" / "synthetic"
+    (root / "runs").mkdir(parents=True)
+    df = synthetic_runs()
+    for i in range(len(df)):
+        df.iloc[[i]].to_parquet(root / "runs" / f"{df['run_id'].iloc[i]}.parquet", index=False)
+    (root / "sweep.json").write_text(json.dumps({"name": "synthetic", "axes": [
+        {"name": "wireless.p"}, {"name": "scheme"}]}))
+    return root
+
+
+def test_cli_draws_a_png(cli, store: Path, tmp_path: Path) -> None:
+    fig = tmp_path / "figs" / "fig.png"
+    r = cli("plot", store, "--x", "wireless.p", "--y", "goodput", "--hue", "scheme", "--logx",
+            "--title", "synthetic", "-o", fig)
+    assert r.returncode == 0, r.stderr
+    assert fig.read_bytes()[:8] == PNG
+    assert str(fig) in r.stdout
+
+
+@pytest.mark.parametrize("ext,magic", [("svg", b"<?xml"), ("pdf", b"%PDF")])
+def test_vector_formats_and_error_bars(tmp_path: Path, ext: str, magic: bytes) -> None:
+    spec = PlotSpec(x="wireless.p", y="flows.0.goodput_bps", hue="scheme", logx=True, logy=True,
+                    errorbars=True, curves=[Curve("model", [0.005, 0.05], [1.7e6, 5.4e5])])
+    out = tmp_path / f"fig.{ext}"
+    summary = plot_runs(synthetic_runs(), spec, out)
+    assert out.read_bytes()[:len(magic)] == magic
+    assert list(summary["n"]) == [3] * 8  # the failed run is not counted
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--x", "nope", "--y", "goodput"], "no column 'nope'"),
+    (["--x", "wireless.p", "--y", "goodput", "--hue", "colour"], "no column 'colour'"),
+    (["--x", "wireless.p", "--y", "scheme"], "not a number column"),
+    (["--x", "wireless.p", "--y", "goodput"], "they differ in scheme; put it on --hue"),
+])
+def test_cli_bad_columns_are_one_line(store: Path, tmp_path: Path, args: list, message: str) -> None:
+    r = lossy_plot(store, *args, "-o", tmp_path / "fig.png")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("lossy: ") and r.stderr.count("\n") == 1
+    assert message in r.stderr
+    assert not (tmp_path / "fig.png").exists()
+
+
+def test_cli_bad_extension_and_missing_directory(store: Path, tmp_path: Path) -> None:
+    r = lossy_plot(store, "--x", "wireless.p", "--y", "goodput", "--hue", "scheme", "-o", tmp_path / "fig.jpg")
+    assert r.exit_code == 2 and "end the name in .png, .svg or .pdf" in r.stderr
+    r = lossy_plot(tmp_path / "nowhere", "--x", "p", "--y", "goodput", "-o", tmp_path / "fig.png")
+    assert r.exit_code == 2
+    assert r.stderr == f"lossy: {tmp_path / 'nowhere'}: no such results directory\n"
+
+
+def test_no_ok_runs(tmp_path: Path) -> None:
+    df = synthetic_runs().assign(status="failed")
+    with pytest.raises(PlotError, match="no finished"):
+        plot_runs(df, PlotSpec(x="wireless.p", y="goodput", hue="scheme"), tmp_path / "fig.png")
+
+
+def test_pooled_axes_are_found_without_sweep_json() -> None:
+    with pytest.raises(PlotError, match="differ in scheme"):
+        summarize_for_plot(synthetic_runs(), PlotSpec(x="wireless.p", y="goodput"))
+
+
+def test_single_run_points_draw_without_a_band(tmp_path: Path) -> None:
+    df = synthetic_runs()
+    df = df[df["replication"] == 0]
+    spec = PlotSpec(x="wireless.p", y="goodput", hue="scheme")
+    summary = summarize_for_plot(df, spec)
+    assert summary["half_width"].isna().all()
+    assert draw(summary, spec, tmp_path / "one.png").read_bytes()[:8] == PNG

@@ -1,0 +1,219 @@
+"""Sweeps that run: the store's rows, resume, failed runs, unreadable files, --until-ci."""
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+import lossy
+from lossy.sweep.runner import results_frame
+from lossy.sweep.spec import load_spec
+
+# A tiny scenario: a run takes well under a millisecond in the core.
+TINY = {
+    "name": "tiny",
+    "duration": "2 s",
+    "nodes": ["A", "B"],
+    "links": [{"between": ["A", "B"], "rate": "10 Mbps", "delay": "10 ms", "queue": "100 packets",
+               "loss": {"model": "bernoulli", "p": 0.01}}],
+    "flows": [{"from": "A", "to": "B", "app": {"kind": "bulk"}, "tcp": {"variant": "reno"}}],
+}
+
+
+def tiny_spec(**fields):
+    return {"name": "t", "scenario": TINY, "replications": 2,
+            "grid": {"p": {"path": "links.0.loss.p", "values": [0.01, 0.05]}},
+            "variants": {"tcp": {"reno": {"flows.0.tcp.variant": "reno"},
+                                 "newreno": {"flows.0.tcp.variant": "newreno"}}},
+            "metrics": {"goodput": "flows.0.goodput_bps"}, **fields}
+
+
+def run_files(out):
+    return sorted((out / "runs").glob("*.parquet"))
+
+
+def test_rows_have_axes_metrics_and_provenance(tmp_path):
+    s = lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    assert (s.report.planned, s.report.ok, s.report.failed) == (8, 8, 0)
+    files = run_files(tmp_path)
+    assert len(files) == 8
+    df = s.results()
+    assert len(df) == 8 and set(df["status"]) == {"ok"}
+    for column in ["run_id", "point", "p", "tcp", "replication", "seed", "status", "error", "wall_s",
+                   "flows.0.goodput_bps", "links.0.loss_rate", "goodput",
+                   "lossy_version", "git_commit", "scenario_hash", "core_versions"]:
+        assert column in df.columns, column
+    assert (df["goodput"] == df["flows.0.goodput_bps"]).all()
+    assert set(df["flows.0.variant"]) == {"reno", "newreno"}
+    assert df["lossy_version"].iloc[0] == lossy.__version__
+    assert json.loads(df["core_versions"].iloc[0]) == lossy._core.build_info()
+    # typed columns in the files themselves
+    schema = pq.read_schema(files[0])
+    assert str(schema.field("flows.0.segments_sent").type) == "int64"
+    assert str(schema.field("flows.0.goodput_bps").type) == "double"
+    assert str(schema.field("p").type) == "double"
+    # one file per run, named by its run_id
+    assert {f.stem for f in files} == set(df["run_id"])
+    # the whole store reads back the same rows
+    assert sorted(lossy.results.load(tmp_path)["run_id"]) == sorted(df["run_id"])
+
+
+def test_rows_match_lossy_run(tmp_path):
+    s = lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    row = s.results().iloc[-1]
+    direct = lossy.run(TINY, seed=1, replication=int(row["replication"]),
+                       overrides={"links.0.loss.p": row["p"], "flows.0.tcp.variant": row["tcp"]})
+    for key, value in direct.comparable_summary().items():
+        if value is not None:
+            assert row[key] == value, key
+
+
+def test_second_call_runs_nothing(tmp_path):
+    lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    before = {f.name: f.stat().st_mtime_ns for f in run_files(tmp_path)}
+    again = lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    assert (again.report.ok, again.report.failed, again.report.stored_before) == (0, 0, 8)
+    assert {f.name: f.stat().st_mtime_ns for f in run_files(tmp_path)} == before
+    # more replications run only the new ones
+    more = lossy.sweep(tiny_spec(replications=3), out=tmp_path, progress=False)
+    assert (more.report.ok, more.report.stored_before) == (4, 8)
+
+
+def test_invalid_point_is_stored_as_failed_and_retried_on_request(tmp_path):
+    doc = tiny_spec(grid={"p": {"path": "links.0.loss.p", "values": [0.01, 1.5]}})
+    s = lossy.sweep(doc, out=tmp_path, progress=False)
+    assert (s.report.ok, s.report.failed) == (4, 4)
+    df = s.results()
+    failed = df[df["status"] == "failed"]
+    assert set(failed["p"]) == {1.5} and len(failed) == 4
+    assert all("links[0].loss.p: 1.5 is not a probability" in e for e in failed["error"])
+    assert df[df["status"] == "ok"]["error"].isna().all()
+    # failed runs do not count in summaries
+    summary = s.summary()
+    assert set(summary["p"]) == {0.01}
+    # not retried unless asked
+    again = lossy.sweep(doc, out=tmp_path, progress=False)
+    assert (again.report.ok, again.report.failed, again.report.failed_kept) == (0, 0, 4)
+    retried = lossy.sweep(doc, out=tmp_path, progress=False, retry_failed=True)
+    assert (retried.report.ok, retried.report.failed) == (0, 4)
+    assert len(run_files(tmp_path)) == 8
+
+
+def test_truncated_file_is_detected_and_redone(tmp_path):
+    lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    victim = run_files(tmp_path)[3]
+    good = victim.read_bytes()
+    victim.write_bytes(good[: len(good) // 2])
+    with pytest.warns(UserWarning, match="unreadable"):
+        assert len(lossy.results.load(tmp_path)) == 7  # reading alone skips it, loudly
+    s = lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    assert s.report.redone == [victim.stem]
+    assert (s.report.ok, s.report.stored_before) == (1, 7)
+    assert pq.read_table(victim).num_rows == 1
+    assert len(s.results()) == 8
+
+
+def test_leftover_temp_files_are_removed(tmp_path):
+    lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    stale = tmp_path / "runs" / ".abc.parquet.xyz.tmp"
+    stale.write_bytes(b"PAR1 half a file")
+    lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    assert not stale.exists()
+
+
+def test_second_sweep_on_the_same_store_is_refused(tmp_path):
+    from lossy.sweep.store import Store
+
+    with Store(tmp_path):
+        with pytest.raises(BlockingIOError):
+            lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+
+
+def test_bad_metric_alias_stops_the_sweep(tmp_path):
+    with pytest.raises(lossy.ScenarioError, match=r"metrics.goodput: .*flows.0.goodput_bpz.*flows.0.goodput_bps"):
+        lossy.sweep(tiny_spec(metrics={"goodput": "flows.0.goodput_bpz"}), out=tmp_path, progress=False)
+    # fixing the alias needs no re-run: aliases are recomputed from the spec
+    fixed = lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    assert fixed.results()["goodput"].notna().sum() == fixed.report.stored_before + fixed.report.ok
+
+
+def test_until_ci_adds_replications_up_to_the_maximum(tmp_path):
+    s = lossy.sweep(tiny_spec(), out=tmp_path, progress=False, until_ci=0.001, max_replications=5)
+    counts = s.results().groupby("point").size()
+    assert s.report.rounds > 1
+    assert (counts <= 5).all() and (counts > 2).any()
+    assert s.report.ci_unmet  # 0.1 % is out of reach in 5 replications
+
+
+def test_until_ci_stops_when_met(tmp_path):
+    s = lossy.sweep(tiny_spec(), out=tmp_path, progress=False, until_ci=0.5, max_replications=20)
+    summary = s.summary()
+    assert (summary["half_width"] <= 0.5 * summary["mean"].abs()).all()
+    assert not s.report.ci_unmet
+    assert summary["n"].max() < 20
+
+
+def test_paired_and_summary(tmp_path):
+    s = lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    summary = s.summary()
+    assert set(summary.columns) >= {"p", "tcp", "metric", "n", "mean", "ci_low", "ci_high", "half_width"}
+    assert (summary["n"] == 2).all() and (summary["metric"] == "goodput").all()
+    diff = s.paired("goodput", "tcp", "reno")
+    assert len(diff) == 2 and (diff["n"] == 2).all()
+
+
+def test_traces_go_beside_the_rows(tmp_path):
+    s = lossy.sweep(tiny_spec(traces=["cwnd"], replications=1), out=tmp_path, progress=False)
+    for rid in s.results()["run_id"]:
+        trace = pq.read_table(tmp_path / "traces" / rid / "cwnd.parquet")
+        assert trace.num_rows > 0
+
+
+def test_results_follow_the_spec_not_the_whole_store(tmp_path):
+    lossy.sweep(tiny_spec(), out=tmp_path, progress=False)
+    narrower = tiny_spec(grid={"p": {"path": "links.0.loss.p", "values": [0.01]}})
+    s = lossy.sweep(narrower, out=tmp_path, progress=False)
+    assert s.report.ok == 0
+    assert set(s.results()["p"]) == {0.01} and len(s.results()) == 4
+    assert len(lossy.results.load(tmp_path)) == 8
+
+
+def test_the_same_runs_whatever_the_local_executor(tmp_path):
+    from concurrent.futures import ProcessPoolExecutor
+
+    threads = lossy.sweep(tiny_spec(), out=tmp_path / "a", progress=False).results()
+    with ProcessPoolExecutor(2) as pool:  # a pool we pass in; its workers write the rows
+        procs = lossy.sweep(tiny_spec(), out=tmp_path / "b", executor=pool, progress=False).results()
+    assert_same_rows(threads, procs)
+
+
+def assert_same_rows(a, b):
+    """Equal rows, bit for bit, apart from the wall-clock columns."""
+    import pandas as pd
+    from lossy.result import WALL_CLOCK_KEYS
+
+    drop = [c for c in a.columns if c.rsplit(".", 1)[-1] in WALL_CLOCK_KEYS]
+    a = a.drop(columns=drop).sort_values("run_id").reset_index(drop=True)
+    b = b.drop(columns=drop).sort_values("run_id").reset_index(drop=True)
+    assert list(a.columns) == list(b.columns)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def test_results_frame_of_an_empty_store(tmp_path):
+    from lossy.sweep.store import Store
+
+    spec = load_spec(tiny_spec())
+    with Store(tmp_path) as store:
+        frame = results_frame(spec, store)
+    assert frame.empty and "goodput" in frame.columns
+
+
+def test_bench_sweep_reports_overhead_per_run():
+    from lossy.bench_sweep import measure, table
+
+    rows = measure(runs=40, workers=[1, 2])
+    assert [r["workers"] for r in rows] == [1, 2]
+    for r in rows:
+        assert r["runs"] == r["ok"] == 40
+        assert r["wall_s"] > 0 and r["sum_run_wall_s"] > 0 and r["overhead_per_run_ms"] > 0
+    assert table(rows).row_count == 2
