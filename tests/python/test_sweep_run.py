@@ -217,3 +217,28 @@ def test_bench_sweep_reports_overhead_per_run():
         assert r["runs"] == r["ok"] == 40
         assert r["wall_s"] > 0 and r["sum_run_wall_s"] > 0 and r["overhead_per_run_ms"] > 0
     assert table(rows).row_count == 2
+
+
+def test_a_misspelled_metric_alias_stops_the_sweep_with_a_hint(tmp_path):
+    spec = tiny_spec(metrics={"goodput": "flows.0.goodput_bsp"})
+    with pytest.raises(lossy.ScenarioError, match=r"metrics\.goodput: .*did you mean flows\.0\.goodput_bps"):
+        lossy.sweep(spec, out=tmp_path, progress=False)
+
+
+def test_an_alias_some_points_lack_is_not_a_mistake(tmp_path):
+    # The agent exists only in the "eln" variant: Reno rows have no agents.0.* keys.
+    two_hops = {
+        "name": "two-hops", "duration": "2 s", "nodes": ["S", "BS", "MH"],
+        "links": [{"between": ["S", "BS"], "rate": "10 Mbps", "delay": "10 ms"},
+                  {"between": ["BS", "MH"], "rate": "2 Mbps", "delay": "5 ms",
+                   "loss": {"model": "bernoulli", "p": 0.02}}],
+        "flows": [{"from": "S", "to": "MH", "tcp": {"variant": "reno"}}],
+        "agents": [{"kind": "eln", "node": "BS", "wireless_neighbor": "MH"}],
+    }
+    spec = {"name": "alias", "scenario": two_hops, "replications": 2,
+            "variants": {"scheme": {"reno": {"agents": []}, "eln": {}}},
+            "metrics": {"marked": "agents.0.eln_marked"}}
+    df = lossy.sweep(spec, out=tmp_path, progress=False).results()
+    assert set(df["status"]) == {"ok"}
+    assert df[df["scheme"] == "reno"]["marked"].isna().all()
+    assert (df[df["scheme"] == "eln"]["marked"] > 0).all()

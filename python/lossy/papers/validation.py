@@ -44,7 +44,7 @@ T0 = 1.0
 B = 1
 
 GOODPUT = "goodput"  # b/s; the models give bytes/s, hence the factor 8 below
-# Not an alias: the sweep checks aliases in every run, and Reno runs have no agent.
+# A summary column of ELN runs only (Reno runs have no agent): NaN in Reno rows.
 ELN_MARKED = "agents.0.eln_marked"
 
 ONE_HOP = SweepPlan("one-hop", "Reno and NewReno against the throughput models", {
@@ -85,7 +85,7 @@ UPSTREAM = SweepPlan("upstream", "ELN against Reno when the losses are upstream"
     "set": {"links.1.loss": {"model": "none"}, "links.0.loss": {"model": "bernoulli", "p": 0.02}},
     "grid": {"wired.p": {"path": "links.0.loss.p", "values": [0.01, 0.02]}},
     "variants": {"scheme": {"reno": {"agents": []}, "eln": {}}},
-    "metrics": {GOODPUT: "flows.0.goodput_bps"},  # agents.0.eln_marked: ELN runs only
+    "metrics": {GOODPUT: "flows.0.goodput_bps"},
     "quick": {"replications": 3},
 })
 

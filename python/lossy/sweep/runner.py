@@ -15,7 +15,7 @@ import time
 from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
                                 ThreadPoolExecutor, wait)
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import Set, TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -163,6 +163,7 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
     finished: "queue.SimpleQueue[Future[Dict[str, Any]]]" = queue.SimpleQueue()
     total = report.planned
     submitted = 0
+    aliases = _AliasCheck(spec, store, len({run.point.id for run in todo}))
 
     def progress() -> None:
         done = report.stored_before + report.ok + report.failed + report.failed_kept
@@ -188,8 +189,8 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
             else:
                 report.failed += 1
                 report.errors.setdefault(run.point.id, str(row["error"]))
-            if report.ok == 1 and row["status"] == "ok":
-                _check_aliases(spec, row, store)
+            if row["status"] == "ok":
+                aliases.check(row, run.point.id)
 
     try:
         for run in todo:
@@ -257,20 +258,37 @@ def _drain(pending: Dict[Future[Dict[str, Any]], Run], collect: Any, bar: _Progr
     return abandoned
 
 
-def _check_aliases(spec: SweepSpec, row: Dict[str, Any], store: Store) -> None:
-    """The first ok row shows whether each metric alias names a real summary key."""
-    import difflib
+class _AliasCheck:
+    """Spots a metric alias that names no summary key. An alias may exist in some points
+    only (`agents.0.eln_marked` has no value where a variant removes the agent), so it is
+    a mistake only once the first ok run of every point lacks it; runs come replication
+    by replication, so that is known early."""
 
-    missing = row["missing_metrics"] if "missing_metrics" in row else [
-        a for a, key in spec.metrics.items() if key not in row]
-    if not missing:
-        return
-    alias = missing[0]
-    key = spec.metrics[alias]
-    columns = store.read([str(row["run_id"])])[0].column_names
-    near = difflib.get_close_matches(key, [k for k in columns if "." in k], n=3)
-    hint = f"; did you mean {', '.join(near)}?" if near else ""
-    raise ScenarioError(f"metrics.{alias}: the runs have no summary key {key!r}{hint}")
+    def __init__(self, spec: SweepSpec, store: Store, n_points: int) -> None:
+        self.spec, self.store, self.n_points = spec, store, n_points
+        self.found: Set[str] = set()
+        self.missing_at: Dict[str, Set[str]] = {}
+
+    def check(self, row: Dict[str, Any], point: str) -> None:
+        missing = row["missing_metrics"] if "missing_metrics" in row else [
+            a for a, key in self.spec.metrics.items() if key not in row]
+        self.found.update(a for a in self.spec.metrics if a not in missing)
+        for alias in missing:
+            if alias in self.found:
+                continue
+            points = self.missing_at.setdefault(alias, set())
+            points.add(point)
+            if len(points) >= self.n_points:
+                self._fail(alias, row)
+
+    def _fail(self, alias: str, row: Dict[str, Any]) -> None:
+        import difflib
+
+        key = self.spec.metrics[alias]
+        columns = self.store.read([str(row["run_id"])])[0].column_names
+        near = difflib.get_close_matches(key, [k for k in columns if "." in k], n=3)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise ScenarioError(f"metrics.{alias}: the runs have no summary key {key!r}{hint}")
 
 
 # --- --until-ci ------------------------------------------------------------------------
