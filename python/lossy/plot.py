@@ -58,6 +58,8 @@ class PlotSpec:
     xlabel: Optional[str] = None
     ylabel: Optional[str] = None
     curves: List[Curve] = field(default_factory=list)
+    # Lines in this order (the sweep's own order of the hue axis); others follow.
+    hue_order: List[Any] = field(default_factory=list)
 
 
 def check_output(out: Union[str, Path]) -> Path:
@@ -73,7 +75,10 @@ def plot_dir(directory: Union[str, Path], spec: PlotSpec, out: Union[str, Path])
     from .results import load, load_meta
 
     path = check_output(out)  # before reading anything: a bad name fails at once
-    axes = [str(a["name"]) for a in load_meta(directory).get("axes", []) if "name" in a] or None
+    meta_axes = [a for a in load_meta(directory).get("axes", []) if "name" in a]
+    axes = [str(a["name"]) for a in meta_axes] or None
+    if spec.hue and not spec.hue_order:
+        spec.hue_order = next((list(a.get("values", [])) for a in meta_axes if a["name"] == spec.hue), [])
     plot_runs(load(directory), spec, path, axes=axes)
     return path
 
@@ -119,6 +124,9 @@ def draw(summary: pd.DataFrame, spec: PlotSpec, out: Union[str, Path]) -> Path:
     fig = Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.add_subplot()
     groups = [(None, summary)] if not spec.hue else list(summary.groupby(spec.hue, sort=False))
+    if spec.hue_order:
+        rank = {v: i for i, v in enumerate(spec.hue_order)}
+        groups.sort(key=lambda kg: rank.get(kg[0][0] if isinstance(kg[0], tuple) else kg[0], len(rank)))
     numeric_x = pd.api.types.is_numeric_dtype(summary[spec.x])
     for key, g in groups:
         g = g.sort_values(spec.x) if numeric_x else g
