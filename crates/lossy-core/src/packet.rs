@@ -47,7 +47,7 @@ pub enum Kind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
-    /// Unique per transmission by an endpoint or agent; used by traces and invariants.
+    /// Unique per transmission by an endpoint or agent (for packet captures and debugging).
     pub uid: u64,
     pub flow: FlowId,
     pub src: NodeId,
