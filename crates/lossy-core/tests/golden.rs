@@ -1,0 +1,65 @@
+//! Golden results (DESIGN.md "Tests at three depths"): the summary of every shipped
+//! scenario at seeds 1-3, and of the seeded random scenarios, is stored in
+//! `tests/golden/` and must come out bit for bit, so a refactor cannot drift silently.
+//! Wall-clock fields and the event count (which depends on how the engine schedules,
+//! not on what is simulated) are left out.
+//!
+//! After a deliberate change of results, regenerate with
+//! `LOSSY_BLESS=1 cargo test -p lossy-core --test golden` and say why in the commit.
+
+mod common;
+
+use common::{deterministic_part, random_scenarios, run_value, scenario_file, SHIPPED};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn golden_path(name: &str) -> PathBuf {
+    PathBuf::from(format!("{}/tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR")))
+}
+
+fn golden_part(r: &lossy_core::RunResult) -> Value {
+    let mut v = deterministic_part(r);
+    v["summary"].as_object_mut().unwrap().remove("events");
+    v
+}
+
+/// Compares `runs` (name → result) with the stored files, or writes them when blessing.
+fn check(runs: Vec<(String, Value)>) {
+    let bless = std::env::var_os("LOSSY_BLESS").is_some();
+    let mut drifted = Vec::new();
+    for (name, got) in runs {
+        let path = golden_path(&name);
+        let text = serde_json::to_string_pretty(&got).unwrap() + "\n";
+        if bless {
+            std::fs::write(&path, text).expect("write golden file");
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing; bless with LOSSY_BLESS=1", path.display()));
+        if want != text {
+            drifted.push(name);
+        }
+    }
+    assert!(drifted.is_empty(), "results drifted from tests/golden/ for: {}", drifted.join(", "));
+}
+
+#[test]
+fn shipped_scenarios_match_their_golden_results() {
+    let mut runs = Vec::new();
+    for name in SHIPPED {
+        let v = scenario_file(name);
+        for seed in 1..=3 {
+            runs.push((format!("{name}-seed{seed}"), golden_part(&run_value(&v, seed))));
+        }
+    }
+    check(runs);
+}
+
+#[test]
+fn random_scenarios_match_their_golden_results() {
+    let runs = random_scenarios(40)
+        .iter()
+        .enumerate()
+        .map(|(case, v)| (format!("random-{case:02}"), golden_part(&run_value(v, case as u64))))
+        .collect();
+    check(runs);
+}
