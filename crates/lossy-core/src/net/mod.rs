@@ -1,6 +1,7 @@
 //! Nodes are plain indices; links are pairs of `LinkDir`s; routes are static.
 
 pub mod link;
+pub mod pipeline;
 pub mod queue;
 pub mod routing;
 
