@@ -1,21 +1,49 @@
 //! The event queue and lazily cancelled timers (DESIGN.md "engine").
 //!
-//! Events are ordered by (time, insertion sequence), so simultaneous events run in the
-//! order they were scheduled and a run is deterministic.
+//! Events are ordered by a [`Key`]: (time, ticket). A ticket is drawn from one counter
+//! when something is caused, so simultaneous events run in the order they were caused.
+//! Plain scheduling draws the ticket when the entry is pushed; an entity that keeps
+//! several deadlines inside (a segment: transmissions ending, packets arriving) draws a
+//! ticket when each deadline is created and wakes at exactly that key, so merging its
+//! deadlines behind one timer never reorders it against the rest of the world.
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// When an event runs: its time, then its ticket among simultaneous events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    pub time: SimTime,
+    pub ticket: u64,
+}
+
+/// The counter tickets are drawn from (shared by everything that schedules).
+#[derive(Debug, Default)]
+pub struct Tickets(u64);
+
+impl Tickets {
+    /// A fresh ticket: later than every ticket drawn before.
+    pub fn draw(&mut self) -> u64 {
+        let t = self.0;
+        self.0 += 1;
+        t
+    }
+
+    /// A key at `time` with a fresh ticket.
+    pub fn key(&mut self, time: SimTime) -> Key {
+        Key { time, ticket: self.draw() }
+    }
+}
+
 struct Entry<E> {
-    time: SimTime,
-    seq: u64,
+    key: Key,
     event: E,
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, o: &Self) -> bool {
-        self.time == o.time && self.seq == o.seq
+        self.key == o.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -27,14 +55,14 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // Reversed: BinaryHeap is a max-heap and we want the earliest first.
     fn cmp(&self, o: &Self) -> Ordering {
-        o.time.cmp(&self.time).then_with(|| o.seq.cmp(&self.seq))
+        o.key.cmp(&self.key)
     }
 }
 
 /// A priority queue of events of type `E`.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
-    next_seq: u64,
+    pub tickets: Tickets,
     popped: u64,
 }
 
@@ -46,22 +74,28 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, popped: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), tickets: Tickets::default(), popped: 0 }
     }
 
+    /// Runs `event` at `time`, after everything already caused for that time.
     pub fn schedule(&mut self, time: SimTime, event: E) {
-        self.heap.push(Entry { time, seq: self.next_seq, event });
-        self.next_seq += 1;
+        let key = self.tickets.key(time);
+        self.schedule_key(key, event);
     }
 
-    pub fn pop(&mut self) -> Option<(SimTime, E)> {
+    /// Runs `event` at exactly `key` (a ticket drawn earlier from `self.tickets`).
+    pub fn schedule_key(&mut self, key: Key, event: E) {
+        self.heap.push(Entry { key, event });
+    }
+
+    pub fn pop(&mut self) -> Option<(Key, E)> {
         let e = self.heap.pop()?;
         self.popped += 1;
-        Some((e.time, e.event))
+        Some((e.key, e.event))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| e.key.time)
     }
 
     /// Events executed so far (including stale timer entries that were skipped).
@@ -77,10 +111,6 @@ impl<E> EventQueue<E> {
         self.heap.is_empty()
     }
 
-    /// Every pending event, in no particular order (for invariant checks).
-    pub fn pending(&self) -> impl Iterator<Item = &E> {
-        self.heap.iter().map(|e| &e.event)
-    }
 }
 
 /// One timer with lazy cancellation: re-arming never removes a heap entry. At most one
@@ -147,6 +177,62 @@ pub enum TimerEntry {
     Stale,
 }
 
+/// The timer of an entity whose deadlines carry their own tickets (a segment). The heap
+/// gets an entry at exactly the deadline's key, so the entity runs where each of its
+/// deadlines was caused. Entries pushed for deadlines that later moved are remembered
+/// (a few at most), so a deadline that moves earlier and back never costs a second
+/// entry.
+#[derive(Clone, Debug, Default)]
+pub struct WakeTimer {
+    deadline: Option<Key>,
+    /// Keys of this timer's entries in the heap.
+    outstanding: Vec<Key>,
+}
+
+impl WakeTimer {
+    /// Sets the deadline; returns the key to push an entry at, if one is needed (none is
+    /// when an entry at or before the deadline is already in the heap).
+    pub fn set(&mut self, deadline: Option<Key>) -> Option<Key> {
+        self.deadline = deadline;
+        let d = deadline?;
+        if self.outstanding.iter().any(|&o| o <= d) {
+            return None;
+        }
+        self.outstanding.push(d);
+        Some(d)
+    }
+
+    pub fn deadline(&self) -> Option<Key> {
+        self.deadline
+    }
+
+    /// An entry of this timer popped at `key`. `Fire` if the deadline is due;
+    /// `Reschedule(k)` to push an entry at the deadline `k` still ahead; else `Stale`.
+    pub fn on_entry(&mut self, key: Key) -> WakeEntry {
+        if let Some(i) = self.outstanding.iter().position(|&o| o == key) {
+            self.outstanding.swap_remove(i);
+        }
+        match self.deadline {
+            Some(d) if d == key => {
+                self.deadline = None;
+                WakeEntry::Fire
+            }
+            Some(d) if d > key && !self.outstanding.iter().any(|&o| o <= d) => {
+                self.outstanding.push(d);
+                WakeEntry::Reschedule(d)
+            }
+            _ => WakeEntry::Stale,
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum WakeEntry {
+    Fire,
+    Reschedule(Key),
+    Stale,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +247,43 @@ mod tests {
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['b', 'd', 'a', 'c']);
         assert_eq!(q.popped(), 4);
+    }
+
+    #[test]
+    fn a_ticket_drawn_early_runs_before_later_causes() {
+        let mut q = EventQueue::new();
+        let early = q.tickets.key(SimTime(5));
+        q.schedule(SimTime(5), 'b');
+        q.schedule_key(early, 'a');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['a', 'b']);
+    }
+
+    fn key(time: u64, ticket: u64) -> Key {
+        Key { time: SimTime(time), ticket }
+    }
+
+    #[test]
+    fn wake_timer_pushes_once_per_deadline() {
+        let mut t = WakeTimer::default();
+        assert_eq!(t.set(Some(key(10, 1))), Some(key(10, 1)));
+        // Earlier: a second entry; the first stays in the heap and is remembered.
+        assert_eq!(t.set(Some(key(5, 2))), Some(key(5, 2)));
+        assert_eq!(t.on_entry(key(5, 2)), WakeEntry::Fire);
+        // Back to the first deadline: its entry is still in the heap, nothing to push.
+        assert_eq!(t.set(Some(key(10, 1))), None);
+        assert_eq!(t.on_entry(key(10, 1)), WakeEntry::Fire);
+    }
+
+    #[test]
+    fn wake_timer_reschedules_a_later_deadline_at_its_own_key() {
+        let mut t = WakeTimer::default();
+        let _ = t.set(Some(key(10, 1)));
+        assert_eq!(t.set(Some(key(20, 7))), None);
+        assert_eq!(t.on_entry(key(10, 1)), WakeEntry::Reschedule(key(20, 7)));
+        assert_eq!(t.on_entry(key(20, 7)), WakeEntry::Fire);
+        let _ = t.set(None);
+        assert_eq!(t.outstanding.len(), 0);
     }
 
     #[test]

@@ -4,9 +4,11 @@
 pub mod agents;
 pub mod apps;
 pub mod channel;
+mod closed;
 pub mod engine;
 pub mod error;
 pub mod intervals;
+pub mod link;
 pub mod net;
 pub mod packet;
 pub mod result;
@@ -19,6 +21,7 @@ pub mod trace;
 pub mod transport;
 pub mod units;
 pub mod world;
+mod world_checks;
 
 pub use error::{Error, Result};
 pub use result::RunResult;

@@ -1,7 +1,8 @@
-//! The packet that moves through the simulator: a small `Copy` struct with headers only
-//! (DESIGN.md "No allocation per packet"); payload bytes are never materialised.
-
-use crate::time::SimTime;
+//! The packet that moves through the simulator (DESIGN.md "The packet"): a `Copy`
+//! struct of at most 64 bytes with headers only; payload bytes are never materialised.
+//! A typed header says what the packet is; link-layer fragment ids, MAC sequence numbers
+//! and retry bits live in the link layer's own frames, never here. Packets are built by
+//! the constructors below, never by struct literals.
 
 pub type NodeId = u16;
 pub type FlowId = u32;
@@ -13,16 +14,18 @@ pub struct Flags(pub u16);
 impl Flags {
     /// Explicit loss notification: set on an ACK by a base-station agent or receiver.
     pub const ELN: u16 = 1 << 0;
-    /// ECN echo and congestion window reduced (RFC 3168), for the ECN issue.
+    /// ECN echo and congestion window reduced (RFC 3168 §6.1), TCP header bits.
     pub const ECE: u16 = 1 << 1;
     pub const CWR: u16 = 1 << 2;
     /// ECN-capable transport and congestion experienced (IP codepoints, RFC 3168 §5).
     pub const ECT: u16 = 1 << 3;
     pub const CE: u16 = 1 << 4;
-    /// Explicit wireless loss notification (Shagdar), for the 802.11 issue.
+    /// Explicit wireless loss notification (Shagdar §III).
     pub const EWLN: u16 = 1 << 5;
     /// The sender transmitted this segment before (a retransmission).
     pub const RETX: u16 = 1 << 6;
+    /// The payload was lost to bit errors and only the header is delivered (EWLN).
+    pub const CORRUPT: u16 = 1 << 7;
 
     pub fn has(self, bit: u16) -> bool {
         self.0 & bit != 0
@@ -35,43 +38,173 @@ impl Flags {
     }
 }
 
+// The header structs are packed to 4-byte alignment so that their u64 sequence numbers
+// do not pad `Header`, which keeps `Packet` within 64 bytes. Their fields are read and
+// written by value (a packed field cannot be borrowed).
+
+/// A TCP segment carrying data.
+#[repr(C, packed(4))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A TCP segment carrying data (`seq`, `len`).
-    Data,
-    /// A pure TCP acknowledgement (`ack`, `wnd`).
-    Ack,
-    /// A UDP datagram (`seq` counts datagrams' bytes).
-    Udp,
+pub struct TcpData {
+    /// First payload byte in the flow's byte sequence space.
+    pub seq: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Packets of this connection a base station has relayed, stamped by a Syndrome
+    /// counter (32-bit, wrapping; Chen §3); meaningful when `bs_epoch` is not 0.
+    pub bs_count: u32,
+    /// The stamping base station's epoch (0 = not stamped); a new epoch after a hand-off
+    /// restarts the receiver's baseline.
+    pub bs_epoch: u16,
+    /// The FEC code the sender asks the wireless link to use (adaptive FEC, Miyoshi §4);
+    /// 0 = no request.
+    pub fec_code: u8,
+}
+
+/// The number of SACK blocks an ACK carries (RFC 2018 §3, with timestamps: 3).
+pub const SACK_BLOCKS: usize = 3;
+
+/// A SACK block as offsets from the ACK's cumulative acknowledgement; (0, 0) = unused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A pure TCP acknowledgement.
+#[repr(C, packed(4))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpAck {
+    /// Cumulative acknowledgement: the next byte expected.
+    pub ack: u64,
+    /// Advertised receive window in bytes.
+    pub wnd: u32,
+    /// SACK blocks, the most recent first (RFC 2018 §4).
+    pub sack: [SackBlock; SACK_BLOCKS],
+    /// With the EWLN flag: the corrupted segment's sequence number minus `ack`.
+    pub ewln_offset: u32,
+}
+
+/// A UDP datagram; `seq` counts the flow's payload bytes.
+#[repr(C, packed(4))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Udp {
+    pub seq: u64,
+    pub len: u32,
+}
+
+/// A FECTCP segment: one encoded symbol (Botoș §II).
+#[repr(C, packed(4))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FectcpSymbol {
+    /// Unique id of the symbol within the transfer.
+    pub id: u64,
+    /// Source block the symbol belongs to.
+    pub block: u32,
+    pub len: u32,
+}
+
+/// A FECTCP acknowledgement: every symbol id below `ack` is acknowledged.
+#[repr(C, packed(4))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FectcpAck {
+    pub ack: u64,
+}
+
+/// What a packet is, with the fields of its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Header {
+    TcpData(TcpData),
+    TcpAck(TcpAck),
+    Udp(Udp),
+    FectcpSymbol(FectcpSymbol),
+    FectcpAck(FectcpAck),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
-    /// Unique per transmission by an endpoint or agent (for packet captures and debugging).
+    /// Unique per transmission by an endpoint or agent, given when the world injects it
+    /// (packet captures, debugging); a network duplicate keeps its original's.
     pub uid: u64,
     pub flow: FlowId,
+    /// Bytes on the wire: payload plus headers (IPv4's 16-bit total length).
+    pub size: u16,
     pub src: NodeId,
     pub dst: NodeId,
-    pub kind: Kind,
-    /// First payload byte (data) in the flow's byte sequence space.
-    pub seq: u64,
-    /// Cumulative acknowledgement: next byte expected (ACKs).
-    pub ack: u64,
-    /// Advertised receive window in bytes (ACKs).
-    pub wnd: u32,
-    /// Payload bytes.
-    pub len: u32,
-    /// Bytes on the wire: payload plus headers.
-    pub size: u32,
     pub flags: Flags,
-    /// When the originating endpoint sent it.
-    pub sent_at: SimTime,
+    pub header: Header,
 }
 
 impl Packet {
+    fn new(flow: FlowId, src: NodeId, dst: NodeId, size: u16, header: Header) -> Self {
+        Packet { uid: 0, flow, size, src, dst, flags: Flags::default(), header }
+    }
+
+    /// A TCP data segment of `len` payload bytes at `seq`, `size` bytes on the wire.
+    pub fn tcp_data(flow: FlowId, src: NodeId, dst: NodeId, seq: u64, len: u32, size: u16) -> Self {
+        let d = TcpData { seq, len, bs_count: 0, bs_epoch: 0, fec_code: 0 };
+        Self::new(flow, src, dst, size, Header::TcpData(d))
+    }
+
+    /// A pure ACK of everything below `ack`, advertising `wnd` bytes, without SACK blocks.
+    pub fn tcp_ack(flow: FlowId, src: NodeId, dst: NodeId, ack: u64, wnd: u32, size: u16) -> Self {
+        let a = TcpAck { ack, wnd, sack: [SackBlock::default(); SACK_BLOCKS], ewln_offset: 0 };
+        Self::new(flow, src, dst, size, Header::TcpAck(a))
+    }
+
+    /// A UDP datagram carrying payload bytes [seq, seq + len).
+    pub fn udp(flow: FlowId, src: NodeId, dst: NodeId, seq: u64, len: u32, size: u16) -> Self {
+        Self::new(flow, src, dst, size, Header::Udp(Udp { seq, len }))
+    }
+
+    /// A FECTCP symbol.
+    pub fn fectcp_symbol(flow: FlowId, src: NodeId, dst: NodeId, id: u64, block: u32, len: u32, size: u16) -> Self {
+        Self::new(flow, src, dst, size, Header::FectcpSymbol(FectcpSymbol { id, block, len }))
+    }
+
+    /// A FECTCP cumulative acknowledgement.
+    pub fn fectcp_ack(flow: FlowId, src: NodeId, dst: NodeId, ack: u64, size: u16) -> Self {
+        Self::new(flow, src, dst, size, Header::FectcpAck(FectcpAck { ack }))
+    }
+
     pub fn bits(&self) -> u64 {
         self.size as u64 * 8
     }
+
+    /// The TCP data header, if this is a data segment.
+    pub fn tcp_data_header(&self) -> Option<TcpData> {
+        match self.header {
+            Header::TcpData(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The TCP ACK header, if this is an ACK.
+    pub fn tcp_ack_header(&self) -> Option<TcpAck> {
+        match self.header {
+            Header::TcpAck(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Payload bytes of any kind of packet (0 for ACKs).
+    pub fn payload(&self) -> u32 {
+        match self.header {
+            Header::TcpData(d) => d.len,
+            Header::Udp(u) => u.len,
+            Header::FectcpSymbol(s) => s.len,
+            Header::TcpAck(_) | Header::FectcpAck(_) => 0,
+        }
+    }
+
+    /// Whether this packet carries application data (counted as a delivered data packet).
+    pub fn carries_data(&self) -> bool {
+        matches!(self.header, Header::TcpData(_) | Header::Udp(_) | Header::FectcpSymbol(_))
+    }
+}
+
+impl TcpData {
+    /// One past the last payload byte.
     pub fn end_seq(&self) -> u64 {
         self.seq + self.len as u64
     }
@@ -83,7 +216,7 @@ mod tests {
 
     #[test]
     fn packet_stays_small() {
-        // Packets are copied through events; keep them within a cache line.
+        // Packets are copied through queues and pipelines; keep them within a cache line.
         assert!(std::mem::size_of::<Packet>() <= 64, "{}", std::mem::size_of::<Packet>());
     }
 
@@ -94,5 +227,16 @@ mod tests {
         assert!(f.has(Flags::ELN) && !f.has(Flags::ECE));
         f.clear(Flags::ELN);
         assert!(!f.has(Flags::ELN));
+    }
+
+    #[test]
+    fn constructors_fill_the_header() {
+        let d = Packet::tcp_data(3, 0, 2, 5000, 1000, 1040);
+        assert_eq!(d.tcp_data_header().map(|h| h.end_seq()), Some(6000));
+        assert_eq!((d.payload(), d.bits(), d.carries_data()), (1000, 8320, true));
+        let a = Packet::tcp_ack(3, 2, 0, 6000, 65535, 40);
+        assert_eq!(a.tcp_ack_header().map(|h| h.ack), Some(6000));
+        assert!(!a.carries_data() && a.tcp_data_header().is_none());
+        assert_eq!(Packet::udp(1, 0, 1, 0, 500, 528).payload(), 500);
     }
 }

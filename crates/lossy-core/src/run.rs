@@ -2,11 +2,13 @@
 
 use crate::agents::Agent;
 use crate::error::Result;
-use crate::result::{AgentSummary, FlowSummary, LinkSummary, RunResult, Summary};
+use crate::result::{AgentSummary, FlowSummary, RunResult, Summary};
 use crate::scenario::{build_world, parse_json, Scenario};
 use crate::tcp::state::SenderCounters;
 use crate::tcp::Variant;
-use crate::world::{Endpoints, World};
+use crate::net::Segment;
+use crate::transport::Endpoint;
+use crate::world::World;
 use crate::apps::AppConfig;
 use std::time::Instant;
 
@@ -44,12 +46,12 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
     let events = w.queue.popped();
     let end = w.now;
     let mut flows = Vec::with_capacity(w.flows.len());
-    for (i, f) in w.flows.iter_mut().enumerate() {
+    for (i, f) in w.flows.iter().enumerate() {
         let cfg = &s.flows[i];
         let finished = f.finished_at;
         let start_s = f.start.as_secs_f64();
         let life = (finished.map_or(end_s, |t| t.as_secs_f64()) - start_s).max(0.0);
-        let delivered = f.delivered();
+        let delivered = w.endpoints[2 * i + 1].ep.progress().delivered;
         let mut fs = FlowSummary {
             name: f.name.clone(),
             from: cfg.from.clone(),
@@ -70,47 +72,15 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             duplicate_bytes: 0,
             completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
         };
-        match &mut f.endpoints {
-            Endpoints::Tcp(t) => {
-                t.sender.finish_metrics(end);
-                let m = &t.sender.metrics;
-                let mss = t.sender.st.mss as f64;
-                fs.counters = t.sender.st.counters.clone();
-                fs.cwnd_mean_segments = m.cwnd_mean() / mss;
-                fs.cwnd_max_segments = m.cwnd_max as f64 / mss;
-                fs.rtt_samples = m.rtt_samples;
-                if m.rtt_samples > 0 {
-                    fs.rtt_mean_s = Some(m.rtt_sum_s / m.rtt_samples as f64);
-                    fs.rtt_min_s = Some(m.rtt_min_s);
-                    fs.rtt_max_s = Some(m.rtt_max_s);
-                }
-                fs.rto_final_s = Some(t.sender.rto().as_secs_f64());
-                fs.duplicate_bytes = t.receiver.duplicate_bytes;
-            }
-            Endpoints::Udp { source, .. } => {
-                fs.counters.bytes_sent = source.bytes_sent();
-                fs.counters.segments_sent = source.datagrams_sent;
-            }
+        for e in [2 * i, 2 * i + 1] {
+            w.endpoints[e].ep.report(end, &mut fs);
         }
         flows.push(fs);
     }
-    let links = w
-        .dirs
-        .iter()
-        .map(|d| {
-            let c = &d.counters;
-            let on_channel = c.delivered + c.channel_losses;
-            LinkSummary {
-                name: d.name.clone(),
-                packets_offered: c.offered,
-                queue_drops: c.queue_drops,
-                channel_losses: c.channel_losses,
-                packets_delivered: c.delivered,
-                throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
-                loss_rate: if on_channel > 0 { c.channel_losses as f64 / on_channel as f64 } else { 0.0 },
-            }
-        })
-        .collect();
+    let mut links = Vec::with_capacity(2 * w.segments.len());
+    for slot in &w.segments {
+        slot.seg.report(end_s, &mut links);
+    }
     let agents = w
         .agents
         .iter()

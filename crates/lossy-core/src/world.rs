@@ -1,44 +1,41 @@
-//! The simulated world and its event loop. It owns the clock, the event queue, the
-//! links and the endpoints, moves packets between them, and drives the sans-IO state
-//! machines (TCP, agents) by their `handle_*`/`poll_*` methods.
+//! The simulated world and its event loop (DESIGN.md "The world and its three kinds of
+//! entity"). It owns the clock and the event queue, and knows three kinds of entity —
+//! endpoints, segments, agents — by their traits only. Its own work is routing, agent
+//! chains, delivery, scheduled network actions and accounting.
+//!
+//! Events carry no packets: `Wake(entity)` runs an entity's one timer, `Action(k)` one
+//! scheduled change of the network, `Sample` the throughput trace. Packets live in the
+//! entities; what segments let out comes back through a `NetOut` drained with a work
+//! queue, never by recursion.
 
 use crate::agents::{Agent, AgentOutput, AnyAgent, Verdict};
-use crate::engine::{Arm, EventQueue, Timer, TimerEntry};
-use crate::error::{Error, Result};
-use crate::net::{LinkDir, Routes};
-use crate::packet::{Kind, NodeId, Packet};
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::engine::{Arm, EventQueue, Key, Timer, TimerEntry, WakeEntry, WakeTimer};
+use crate::net::routing::{Hop, PortId};
+use crate::net::{AnySegment, Arrival, DropCause, NetOut, Routes, Segment};
+use crate::packet::{NodeId, Packet};
 use crate::time::{SimDuration, SimTime};
-use crate::trace::{TraceRecorder, SEQ_ACKED, SEQ_RESENT, SEQ_SENT};
-use crate::transport::udp::{CbrSource, UdpSink};
+use crate::trace::TraceRecorder;
+use crate::transport::{AnyEndpoint, Endpoint, TraceEvent};
+use crate::world_checks::PacketCounters;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entity {
+    Endpoint(u32),
+    Segment(u32),
+    Agent(u32),
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Event {
-    /// The transmission in service on link direction `dir` has ended.
-    TxEnd(u32),
-    /// `pkt` reaches the far end of link direction `dir`.
-    Arrive { dir: u32, pkt: Packet },
-    SenderTimer(u32),
-    ReceiverTimer(u32),
-    AgentTimer(u32),
-    FlowStart(u32),
-    CbrSend(u32),
+    /// The entity's timer is due.
+    Wake(Entity),
+    /// Scheduled network change `k` (DESIGN.md "actions").
+    Action(u32),
     /// Throughput trace sampling tick.
     Sample,
 }
 
-pub(crate) struct TcpFlow {
-    pub sender: TcpSender,
-    pub receiver: TcpReceiver,
-    pub snd_timer: Timer,
-    pub rcv_timer: Timer,
-}
-
-pub(crate) enum Endpoints {
-    Tcp(Box<TcpFlow>),
-    Udp { source: CbrSource, sink: UdpSink },
-}
-
+/// One flow; its sender is endpoint `2·f`, its receiver `2·f + 1`.
 pub(crate) struct Flow {
     pub name: String,
     pub src: NodeId,
@@ -47,17 +44,27 @@ pub(crate) struct Flow {
     /// Bytes the application delivers in all; `None` = runs until the end.
     pub total_bytes: Option<u64>,
     pub finished_at: Option<SimTime>,
-    pub endpoints: Endpoints,
     pub sampled_bytes: u64,
 }
 
-impl Flow {
-    pub fn delivered(&self) -> u64 {
-        match &self.endpoints {
-            Endpoints::Tcp(t) => t.receiver.delivered,
-            Endpoints::Udp { sink, .. } => sink.bytes,
-        }
-    }
+pub(crate) struct EndpointSlot {
+    pub ep: AnyEndpoint,
+    pub node: NodeId,
+    pub timer: Timer,
+}
+
+pub(crate) struct SegmentSlot {
+    pub seg: AnySegment,
+    pub timer: WakeTimer,
+    /// Its ports are `first_port ..` in the world's port table, in the segment's order.
+    pub first_port: PortId,
+}
+
+/// Where port `p` leads: a segment and the port's index in it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Port {
+    pub segment: u32,
+    pub iface: u32,
 }
 
 pub(crate) struct AgentSlot {
@@ -69,43 +76,31 @@ pub(crate) struct AgentSlot {
     pub packets_seen: u64,
 }
 
-/// Packet accounting for the conservation invariant.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct PacketCounters {
-    pub injected: u64,
-    pub delivered: u64,
-    pub data_delivered: u64,
-    pub queue_dropped: u64,
-    pub channel_lost: u64,
-    pub absorbed: u64,
-}
-
-/// Points a lazily cancelled timer at `deadline`, queueing an entry if one is needed.
-fn rearm(queue: &mut EventQueue<Event>, timer: &mut Timer, deadline: Option<SimTime>, event: Event) {
-    if timer.deadline() != deadline {
-        if let Arm::Schedule(t) = timer.set(deadline) {
-            queue.schedule(t, event);
-        }
-    }
-}
-
-/// The TCP endpoints of flow `f` (a borrow of `flows` alone, so the queue stays free).
-fn tcp_of(flows: &mut [Flow], f: usize) -> &mut TcpFlow {
-    match &mut flows[f].endpoints {
-        Endpoints::Tcp(t) => t,
-        Endpoints::Udp { .. } => unreachable!("flow {f} is not TCP"),
-    }
+/// A scheduled change: at `at`, `node`'s attachment to `segment` goes up or down.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NetChange {
+    pub at: SimTime,
+    pub segment: u32,
+    pub node: NodeId,
+    pub up: bool,
 }
 
 pub struct World {
     pub(crate) now: SimTime,
     pub(crate) queue: EventQueue<Event>,
     pub(crate) node_names: Vec<String>,
-    pub(crate) node_agent: Vec<Option<u32>>,
-    pub(crate) dirs: Vec<LinkDir>,
+    /// Agents at each node, in chain order: `chain[chain_start[n]..chain_start[n + 1]]`.
+    pub(crate) chain_start: Vec<u32>,
+    pub(crate) chain: Vec<u32>,
+    pub(crate) segments: Vec<SegmentSlot>,
+    pub(crate) ports: Vec<Port>,
+    pub(crate) hops: Vec<Hop>,
     pub(crate) routes: Routes,
     pub(crate) flows: Vec<Flow>,
+    pub(crate) endpoints: Vec<EndpointSlot>,
     pub(crate) agents: Vec<AgentSlot>,
+    pub(crate) changes: Vec<NetChange>,
+    pub(crate) net_out: NetOut,
     pub(crate) agent_out: AgentOutput,
     pub(crate) stop_at: SimTime,
     pub(crate) next_uid: u64,
@@ -117,24 +112,35 @@ pub struct World {
     pub(crate) all_finite: bool,
 }
 
+/// Points a lazily cancelled timer at `deadline`, queueing an entry if one is needed.
+fn rearm(queue: &mut EventQueue<Event>, timer: &mut Timer, deadline: Option<SimTime>, event: Event) {
+    if timer.deadline() != deadline {
+        if let Arm::Schedule(t) = timer.set(deadline) {
+            queue.schedule(t, event);
+        }
+    }
+}
+
 impl World {
     /// Runs to the stop time or until every application has finished; returns the
     /// simulated end time.
     pub fn run_loop(&mut self) -> SimTime {
-        for f in 0..self.flows.len() {
-            let start = self.flows[f].start;
-            self.queue.schedule(start, Event::FlowStart(f as u32));
+        for e in 0..self.endpoints.len() {
+            self.rearm_endpoint(e);
         }
         if self.traces.wants_throughput() {
             self.queue.schedule(SimTime::ZERO + self.sample_interval, Event::Sample);
+        }
+        for (k, c) in self.changes.iter().enumerate() {
+            self.queue.schedule(c.at, Event::Action(k as u32));
         }
         while let Some(t) = self.queue.peek_time() {
             if t > self.stop_at {
                 break;
             }
-            let (t, ev) = self.queue.pop().expect("peeked");
-            self.now = t;
-            self.dispatch(ev);
+            let (key, ev) = self.queue.pop().expect("peeked");
+            self.now = key.time;
+            self.dispatch(key, ev);
             if self.all_finite && self.unfinished == 0 {
                 return self.now;
             }
@@ -143,92 +149,117 @@ impl World {
         self.stop_at
     }
 
-    fn dispatch(&mut self, ev: Event) {
+    fn dispatch(&mut self, key: Key, ev: Event) {
         match ev {
-            Event::TxEnd(d) => self.on_tx_end(d as usize),
-            Event::Arrive { dir, pkt } => self.on_arrive(dir as usize, pkt),
-            Event::SenderTimer(f) => self.on_sender_timer(f as usize),
-            Event::ReceiverTimer(f) => self.on_receiver_timer(f as usize),
-            Event::AgentTimer(a) => self.on_agent_timer(a as usize),
-            Event::FlowStart(f) => self.on_flow_start(f as usize),
-            Event::CbrSend(f) => self.on_cbr_send(f as usize),
+            Event::Wake(Entity::Endpoint(e)) => self.wake_endpoint(e as usize, ev),
+            Event::Wake(Entity::Segment(s)) => self.wake_segment(s as usize, key, ev),
+            Event::Wake(Entity::Agent(a)) => self.wake_agent(a as usize, ev),
+            Event::Action(k) => self.apply_change(k as usize),
             Event::Sample => self.on_sample(),
         }
     }
 
-    // ---- packets on links -------------------------------------------------------
+    // ---- packets in the network -------------------------------------------------
 
     /// An endpoint or agent at `node` sends `pkt` toward `pkt.dst`.
     fn inject(&mut self, node: NodeId, mut pkt: Packet) {
         pkt.uid = self.next_uid;
         self.next_uid += 1;
         self.counters.injected += 1;
-        match self.routes.next_hop(node, pkt.dst) {
-            Some(d) => self.offer(d, pkt),
-            // Checked at build time: every flow's ends are connected.
-            None => unreachable!("no route from {} to {}", node, pkt.dst),
+        match self.routes.next_hop(node, pkt.dst, &self.hops) {
+            Some(p) => self.send_port(p, pkt),
+            None => self.counters.count_drop(DropCause::NoRoute),
         }
     }
 
-    fn offer(&mut self, d: usize, pkt: Packet) {
-        match self.dirs[d].offer(self.now, pkt) {
-            Ok(Some(end)) => self.queue.schedule(end, Event::TxEnd(d as u32)),
-            Ok(None) => {}
-            Err(dropped) => {
-                self.counters.queue_dropped += 1;
-                let from = self.dirs[d].from;
-                if let Some(a) = self.node_agent[from as usize] {
-                    let to = self.dirs[d].to;
-                    self.agents[a as usize].agent.on_queue_drop(self.now, &dropped, to);
+    fn send_port(&mut self, p: PortId, pkt: Packet) {
+        let Port { segment, iface } = self.ports[p as usize];
+        let slot = &mut self.segments[segment as usize];
+        slot.seg.send(self.now, iface as usize, pkt, &mut self.queue.tickets, &mut self.net_out);
+        self.rearm_segment(segment as usize);
+        self.take_drops();
+    }
+
+    /// Counts what the network dropped; agents at the node hear of their queue's drops.
+    fn take_drops(&mut self) {
+        let mut drops = std::mem::take(&mut self.net_out.drops);
+        for d in drops.drain(..) {
+            self.counters.count_drop(d.cause);
+            if d.cause == DropCause::Queue {
+                for i in self.chain_of(d.from) {
+                    let a = self.chain[i] as usize;
+                    self.agents[a].agent.on_queue_drop(self.now, &d.pkt, d.to);
                 }
             }
         }
+        self.net_out.drops = drops;
     }
 
-    fn on_tx_end(&mut self, d: usize) {
-        let (arrival, next) = self.dirs[d].complete(self.now);
-        match arrival {
-            Some((pkt, at)) => self.queue.schedule(at, Event::Arrive { dir: d as u32, pkt }),
-            None => self.counters.channel_lost += 1,
-        }
-        if let Some(end) = next {
-            self.queue.schedule(end, Event::TxEnd(d as u32));
+    fn wake_segment(&mut self, s: usize, key: Key, ev: Event) {
+        match self.segments[s].timer.on_entry(key) {
+            WakeEntry::Fire => {
+                let slot = &mut self.segments[s];
+                slot.seg.wake(self.now, key, &mut self.queue.tickets, &mut self.net_out);
+                self.rearm_segment(s);
+                self.take_drops();
+                while let Some(a) = self.net_out.arrivals.pop_front() {
+                    self.on_arrival(a);
+                }
+            }
+            WakeEntry::Reschedule(k) => self.queue.schedule_key(k, ev),
+            WakeEntry::Stale => {}
         }
     }
 
-    fn on_arrive(&mut self, d: usize, mut pkt: Packet) {
-        let node = self.dirs[d].to;
+    fn rearm_segment(&mut self, s: usize) {
+        let slot = &mut self.segments[s];
+        if let Some(k) = slot.timer.set(slot.seg.next_wake()) {
+            self.queue.schedule_key(k, Event::Wake(Entity::Segment(s as u32)));
+        }
+    }
+
+    fn on_arrival(&mut self, Arrival { node, from, mut pkt }: Arrival) {
         if pkt.dst == node {
             self.counters.delivered += 1;
             self.deliver(pkt);
             return;
         }
-        let next = self.routes.next_hop(node, pkt.dst).expect("routes were checked at build time");
-        if let Some(a) = self.node_agent[node as usize] {
-            let from = self.dirs[d].from;
-            let to = self.dirs[next].to;
-            if self.run_agent(a as usize, |agent, now, out| agent.on_forward(now, &mut pkt, from, to, out)) == Verdict::Absorb {
+        let Some(next) = self.routes.next_hop(node, pkt.dst, &self.hops) else {
+            self.counters.count_drop(DropCause::NoRoute);
+            return;
+        };
+        let to = self.hops[next as usize].to;
+        for i in self.chain_of(node) {
+            let a = self.chain[i] as usize;
+            if self.run_agent(a, |agent, now, out| agent.on_forward(now, &mut pkt, from, to, out)) == Verdict::Absorb {
                 self.counters.absorbed += 1;
                 return;
             }
         }
-        self.offer(next, pkt);
+        self.send_port(next, pkt);
     }
 
     // ---- agents -----------------------------------------------------------------
+
+    /// Positions in `chain` of the agents at `node` (an owned range, so agents can run
+    /// while it is walked).
+    fn chain_of(&self, node: NodeId) -> std::ops::Range<usize> {
+        let n = node as usize;
+        self.chain_start[n] as usize..self.chain_start[n + 1] as usize
+    }
 
     /// Calls an agent, then sends what it emitted, re-arms its timer and samples its state.
     fn run_agent<R>(&mut self, a: usize, f: impl FnOnce(&mut AnyAgent, SimTime, &mut AgentOutput) -> R) -> R {
         let mut out = std::mem::take(&mut self.agent_out);
         let r = f(&mut self.agents[a].agent, self.now, &mut out);
         let node = self.agents[a].node;
-        for (pkt, _toward) in out.packets.drain(..) {
+        for pkt in out.packets.drain(..) {
             self.inject(node, pkt);
         }
         self.agent_out = out;
         let slot = &mut self.agents[a];
         let deadline = slot.agent.next_timeout();
-        rearm(&mut self.queue, &mut slot.timer, deadline, Event::AgentTimer(a as u32));
+        rearm(&mut self.queue, &mut slot.timer, deadline, Event::Wake(Entity::Agent(a as u32)));
         let bytes = slot.agent.state_bytes();
         slot.state_max = slot.state_max.max(bytes);
         slot.state_sum += bytes as f64;
@@ -236,10 +267,10 @@ impl World {
         r
     }
 
-    fn on_agent_timer(&mut self, a: usize) {
+    fn wake_agent(&mut self, a: usize, ev: Event) {
         match self.agents[a].timer.on_entry(self.now) {
             TimerEntry::Fire => self.run_agent(a, |agent, now, out| agent.handle_timeout(now, out)),
-            TimerEntry::Reschedule(t) => self.queue.schedule(t, Event::AgentTimer(a as u32)),
+            TimerEntry::Reschedule(t) => self.queue.schedule(t, ev),
             TimerEntry::Stale => {}
         }
     }
@@ -248,112 +279,58 @@ impl World {
 
     fn deliver(&mut self, pkt: Packet) {
         let f = pkt.flow as usize;
-        match (&mut self.flows[f].endpoints, pkt.kind) {
-            (Endpoints::Tcp(t), Kind::Data) => {
-                self.counters.data_delivered += 1;
-                t.receiver.handle_data(self.now, &pkt);
-                self.pump_receiver(f);
-                self.check_finished(f);
-            }
-            (Endpoints::Tcp(t), Kind::Ack) => {
-                t.sender.handle_ack(self.now, &pkt);
-                let (una, cwnd, ssthresh) = (t.sender.st.snd_una, t.sender.st.cwnd, t.sender.st.ssthresh);
-                self.traces.seq(self.now, f as u32, SEQ_ACKED, una);
-                self.traces.cwnd(self.now, f as u32, cwnd, ssthresh);
-                self.pump_sender(f);
-            }
-            (Endpoints::Udp { sink, .. }, Kind::Udp) => {
-                self.counters.data_delivered += 1;
-                sink.handle(&pkt);
-                self.check_finished(f);
-            }
-            (_, kind) => unreachable!("flow {f} got a {kind:?} packet"),
+        let e = if pkt.dst == self.flows[f].dst { 2 * f + 1 } else { 2 * f };
+        self.counters.data_delivered += pkt.carries_data() as u64;
+        self.endpoints[e].ep.handle_packet(self.now, &pkt);
+        self.pump(e);
+        self.check_finished(f);
+    }
+
+    /// Sends whatever endpoint `e` wants to send now, records its trace events and
+    /// re-arms its timer.
+    fn pump(&mut self, e: usize) {
+        let (node, now) = (self.endpoints[e].node, self.now);
+        while let Some(p) = self.endpoints[e].ep.poll_transmit(now) {
+            self.inject(node, p);
         }
-    }
-
-    fn tcp(&mut self, f: usize) -> &mut TcpFlow {
-        tcp_of(&mut self.flows, f)
-    }
-
-    /// Sends whatever the sender may send now and re-arms its retransmission timer.
-    fn pump_sender(&mut self, f: usize) {
-        let src = self.flows[f].src;
-        let now = self.now;
-        while let Some(p) = self.tcp(f).sender.poll_transmit(now) {
-            let event = if p.flags.has(crate::packet::Flags::RETX) { SEQ_RESENT } else { SEQ_SENT };
-            self.traces.seq(now, f as u32, event, p.seq);
-            self.inject(src, p);
+        let flow = (e / 2) as u32;
+        while let Some(ev) = self.endpoints[e].ep.poll_event() {
+            match ev {
+                TraceEvent::Cwnd { cwnd, ssthresh } => self.traces.cwnd(now, flow, cwnd, ssthresh),
+                TraceEvent::Seq { event, seq } => self.traces.seq(now, flow, event, seq),
+            }
         }
-        let t = tcp_of(&mut self.flows, f);
-        rearm(&mut self.queue, &mut t.snd_timer, t.sender.next_timeout(), Event::SenderTimer(f as u32));
+        self.rearm_endpoint(e);
     }
 
-    fn pump_receiver(&mut self, f: usize) {
-        let dst = self.flows[f].dst;
-        let now = self.now;
-        while let Some(p) = self.tcp(f).receiver.poll_transmit(now) {
-            self.inject(dst, p);
-        }
-        let t = tcp_of(&mut self.flows, f);
-        rearm(&mut self.queue, &mut t.rcv_timer, t.receiver.next_timeout(), Event::ReceiverTimer(f as u32));
+    fn rearm_endpoint(&mut self, e: usize) {
+        let slot = &mut self.endpoints[e];
+        let deadline = slot.ep.next_timeout();
+        rearm(&mut self.queue, &mut slot.timer, deadline, Event::Wake(Entity::Endpoint(e as u32)));
     }
 
-    fn on_sender_timer(&mut self, f: usize) {
+    fn wake_endpoint(&mut self, e: usize, ev: Event) {
         let now = self.now;
-        let t = self.tcp(f);
-        match t.snd_timer.on_entry(now) {
+        match self.endpoints[e].timer.on_entry(now) {
             TimerEntry::Fire => {
-                t.sender.handle_timeout(now);
-                let (cwnd, ssthresh) = (t.sender.st.cwnd, t.sender.st.ssthresh);
-                self.traces.cwnd(now, f as u32, cwnd, ssthresh);
-                self.pump_sender(f);
+                self.endpoints[e].ep.handle_timeout(now);
+                self.pump(e);
             }
-            TimerEntry::Reschedule(at) => self.queue.schedule(at, Event::SenderTimer(f as u32)),
+            TimerEntry::Reschedule(t) => self.queue.schedule(t, ev),
             TimerEntry::Stale => {}
         }
     }
 
-    fn on_receiver_timer(&mut self, f: usize) {
-        let now = self.now;
-        let t = self.tcp(f);
-        match t.rcv_timer.on_entry(now) {
-            TimerEntry::Fire => {
-                t.receiver.handle_timeout(now);
-                self.pump_receiver(f);
-            }
-            TimerEntry::Reschedule(at) => self.queue.schedule(at, Event::ReceiverTimer(f as u32)),
-            TimerEntry::Stale => {}
-        }
-    }
-
-    fn on_flow_start(&mut self, f: usize) {
-        let now = self.now;
-        match &mut self.flows[f].endpoints {
-            Endpoints::Tcp(t) => {
-                t.sender.start(now);
-                let (cwnd, ssthresh) = (t.sender.st.cwnd, t.sender.st.ssthresh);
-                self.traces.cwnd(now, f as u32, cwnd, ssthresh);
-                self.pump_sender(f);
-            }
-            Endpoints::Udp { .. } => self.on_cbr_send(f),
-        }
-    }
-
-    fn on_cbr_send(&mut self, f: usize) {
-        let now = self.now;
-        let src = self.flows[f].src;
-        let Endpoints::Udp { source, .. } = &mut self.flows[f].endpoints else { unreachable!("flow {f} is not CBR") };
-        let interval = source.interval();
-        if let Some(p) = source.emit(now) {
-            self.inject(src, p);
-            self.queue.schedule(now + interval, Event::CbrSend(f as u32));
-        }
+    /// Bytes flow `f`'s application has received in order.
+    pub(crate) fn delivered(&self, f: usize) -> u64 {
+        self.endpoints[2 * f + 1].ep.progress().delivered
     }
 
     /// Marks a finite application finished once every byte has been delivered.
     fn check_finished(&mut self, f: usize) {
+        let delivered = self.delivered(f);
         let flow = &mut self.flows[f];
-        if flow.finished_at.is_none() && flow.total_bytes.is_some_and(|n| flow.delivered() >= n) {
+        if flow.finished_at.is_none() && flow.total_bytes.is_some_and(|n| delivered >= n) {
             flow.finished_at = Some(self.now);
             self.unfinished -= 1;
         }
@@ -362,7 +339,7 @@ impl World {
     fn on_sample(&mut self) {
         let secs = self.sample_interval.as_secs_f64();
         for f in 0..self.flows.len() {
-            let bytes = self.flows[f].delivered();
+            let bytes = self.delivered(f);
             let bps = (bytes - self.flows[f].sampled_bytes) as f64 * 8.0 / secs;
             self.flows[f].sampled_bytes = bytes;
             self.traces.throughput(self.now, f as u32, bps);
@@ -370,44 +347,30 @@ impl World {
         self.queue.schedule(self.now + self.sample_interval, Event::Sample);
     }
 
-    // ---- invariants -------------------------------------------------------------
+    // ---- network actions --------------------------------------------------------
 
-    /// Whole-run checks (DESIGN.md "Tests at three depths"): every packet injected is
-    /// delivered, dropped, or still in the network; every byte delivered was sent, in
-    /// order, once.
-    pub fn check_invariants(&self) -> Result<()> {
-        let c = &self.counters;
-        let held: u64 = self.dirs.iter().map(|d| d.held() as u64).sum();
-        let propagating = self.queue.pending().filter(|e| matches!(e, Event::Arrive { .. })).count() as u64;
-        let accounted = c.delivered + c.queue_dropped + c.channel_lost + c.absorbed + held + propagating;
-        if c.injected != accounted {
-            return Err(Error::Invariant(format!(
-                "packets not conserved: injected {} != delivered {} + queue drops {} + channel losses {} + absorbed {} + queued {} + propagating {}",
-                c.injected, c.delivered, c.queue_dropped, c.channel_lost, c.absorbed, held, propagating
-            )));
+    /// Applies scheduled change `k`: the attachment changes, what the link held is
+    /// dropped, routes are rebuilt and the agents at both ends are told.
+    fn apply_change(&mut self, k: usize) {
+        let NetChange { segment, node, up, .. } = self.changes[k];
+        let s = segment as usize;
+        if !self.segments[s].seg.set_attached(self.now, node, up, &mut self.net_out) {
+            return;
         }
-        let link_drops: u64 = self.dirs.iter().map(|d| d.counters.queue_drops).sum();
-        let link_losses: u64 = self.dirs.iter().map(|d| d.counters.channel_losses).sum();
-        if link_drops != c.queue_dropped || link_losses != c.channel_lost {
-            return Err(Error::Invariant("link counters disagree with the world's".into()));
+        let first = self.segments[s].first_port as usize;
+        let mut ends = Vec::new();
+        for (i, p) in self.segments[s].seg.ports().iter().enumerate() {
+            self.hops[first + i].up = self.segments[s].seg.port_up(i);
+            ends.push((p.from, p.to));
         }
-        for flow in &self.flows {
-            if let Endpoints::Tcp(t) = &flow.endpoints {
-                let (r, s) = (&t.receiver, &t.sender);
-                if r.delivered != r.rcv_nxt() {
-                    return Err(Error::Invariant(format!("{}: delivered {} != rcv_nxt {}", flow.name, r.delivered, r.rcv_nxt())));
-                }
-                if r.rcv_nxt() > s.st.snd_max {
-                    return Err(Error::Invariant(format!("{}: received bytes never sent", flow.name)));
-                }
-                if s.st.snd_una > r.rcv_nxt() {
-                    return Err(Error::Invariant(format!("{}: sender saw an ACK beyond what was delivered", flow.name)));
-                }
-                if flow.total_bytes.is_some_and(|n| r.delivered > n) {
-                    return Err(Error::Invariant(format!("{}: delivered more than the file", flow.name)));
-                }
+        self.routes = Routes::build(self.node_names.len(), &self.hops);
+        self.rearm_segment(s);
+        self.take_drops();
+        for (from, to) in ends {
+            for i in self.chain_of(from) {
+                let a = self.chain[i] as usize;
+                self.run_agent(a, |agent, now, out| agent.on_link_change(now, to, up, out));
             }
         }
-        Ok(())
     }
 }

@@ -6,7 +6,7 @@
 
 use super::{Agent, AgentOutput, Verdict};
 use crate::intervals::IntervalSet;
-use crate::packet::{Flags, Kind, NodeId, Packet};
+use crate::packet::{Flags, Header, NodeId, Packet, TcpData};
 use crate::time::SimTime;
 
 /// Bytes to hold one sequence number (32-bit TCP sequence space).
@@ -35,7 +35,8 @@ impl Connection {
 }
 
 pub struct ElnAgent {
-    wireless: NodeId,
+    /// `wireless[n]`: node `n` is across a wireless hop from the agent's node.
+    wireless: Vec<bool>,
     connections: Vec<Connection>,
     state_bytes: u64,
     marked: u64,
@@ -43,9 +44,14 @@ pub struct ElnAgent {
 }
 
 impl ElnAgent {
-    pub fn new(wireless: NodeId, n_flows: usize) -> Self {
+    /// An agent whose wireless neighbours are `wireless` (node ids below `n_nodes`).
+    pub fn new(wireless: &[NodeId], n_nodes: usize, n_flows: usize) -> Self {
+        let mut is_wireless = vec![false; n_nodes];
+        for &w in wireless {
+            is_wireless[w as usize] = true;
+        }
         ElnAgent {
-            wireless,
+            wireless: is_wireless,
             connections: (0..n_flows).map(|_| Connection::default()).collect(),
             state_bytes: 0,
             marked: 0,
@@ -60,9 +66,13 @@ impl ElnAgent {
         self.state_bytes = self.state_bytes - before + c.state_bytes();
     }
 
-    fn on_data(&mut self, pkt: &Packet) {
-        let (start, end) = (pkt.seq, pkt.end_seq());
-        self.with_connection(pkt.flow as usize, |c| {
+    fn is_wireless(&self, n: NodeId) -> bool {
+        self.wireless[n as usize]
+    }
+
+    fn on_data(&mut self, flow: usize, d: TcpData) {
+        let (start, end) = (d.seq, d.end_seq());
+        self.with_connection(flow, |c| {
             c.seen = true;
             if start > c.highest {
                 // Segments between the highest seen and this one never arrived.
@@ -74,8 +84,7 @@ impl ElnAgent {
         });
     }
 
-    fn on_ack(&mut self, pkt: &mut Packet) {
-        let a = pkt.ack;
+    fn on_ack(&mut self, pkt: &mut Packet, a: u64) {
         let mut mark = false;
         let mut congestion = false;
         self.with_connection(pkt.flow as usize, |c| {
@@ -104,18 +113,18 @@ impl ElnAgent {
 
 impl Agent for ElnAgent {
     fn on_forward(&mut self, _now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, _out: &mut AgentOutput) -> Verdict {
-        match pkt.kind {
-            Kind::Data if to == self.wireless => self.on_data(pkt),
-            Kind::Ack if from == self.wireless => self.on_ack(pkt),
+        match pkt.header {
+            Header::TcpData(d) if self.is_wireless(to) => self.on_data(pkt.flow as usize, d),
+            Header::TcpAck(a) if self.is_wireless(from) => self.on_ack(pkt, a.ack),
             _ => {}
         }
         Verdict::Forward
     }
 
     fn on_queue_drop(&mut self, _now: SimTime, pkt: &Packet, to: NodeId) {
-        if pkt.kind == Kind::Data && to == self.wireless {
+        if let (Header::TcpData(d), true) = (pkt.header, self.is_wireless(to)) {
             // Dropped in our own queue: congestion, so it is a hole, not a wireless loss.
-            let (start, end) = (pkt.seq, pkt.end_seq());
+            let (start, end) = (d.seq, d.end_seq());
             self.with_connection(pkt.flow as usize, |c| {
                 c.holes.insert(start, end);
             });
@@ -139,11 +148,15 @@ mod tests {
     const MH: NodeId = 2; // wireless side
 
     fn data(seq: u64) -> Packet {
-        Packet { uid: 0, flow: 0, src: 0, dst: 2, kind: Kind::Data, seq, ack: 0, wnd: 0, len: 1000, size: 1040, flags: Flags::default(), sent_at: SimTime::ZERO }
+        Packet::tcp_data(0, 0, 2, seq, 1000, 1040)
     }
 
     fn ack(n: u64) -> Packet {
-        Packet { kind: Kind::Ack, seq: 0, ack: n, len: 0, size: 40, src: 2, dst: 0, ..data(0) }
+        Packet::tcp_ack(0, 2, 0, n, 65535, 40)
+    }
+
+    fn agent() -> ElnAgent {
+        ElnAgent::new(&[MH], 3, 1)
     }
 
     fn pass(a: &mut ElnAgent, p: Packet, from: NodeId, to: NodeId) -> Packet {
@@ -155,7 +168,7 @@ mod tests {
 
     #[test]
     fn wireless_loss_gets_eln_on_duplicates() {
-        let mut a = ElnAgent::new(MH, 1);
+        let mut a = agent();
         for k in 0..5 {
             pass(&mut a, data(k * 1000), BS_UP, MH);
         }
@@ -169,7 +182,7 @@ mod tests {
 
     #[test]
     fn upstream_loss_is_a_hole_and_gets_no_eln() {
-        let mut a = ElnAgent::new(MH, 1);
+        let mut a = agent();
         pass(&mut a, data(0), BS_UP, MH);
         // 1000 never reaches the base station.
         for k in 2..5 {
@@ -191,7 +204,7 @@ mod tests {
 
     #[test]
     fn a_drop_in_the_base_station_queue_counts_as_congestion() {
-        let mut a = ElnAgent::new(MH, 1);
+        let mut a = agent();
         pass(&mut a, data(0), BS_UP, MH);
         let p = pass(&mut a, data(1000), BS_UP, MH);
         a.on_queue_drop(SimTime::ZERO, &p, MH);
@@ -202,7 +215,7 @@ mod tests {
 
     #[test]
     fn traffic_in_the_other_direction_is_ignored() {
-        let mut a = ElnAgent::new(MH, 1);
+        let mut a = agent();
         pass(&mut a, data(5000), MH, BS_UP);
         assert_eq!(a.state_bytes(), 0);
     }

@@ -1,10 +1,12 @@
 //! Base-station agents: middleboxes that watch (and may change, absorb or emit) the
 //! packets crossing one node. ELN is the first; Snoop and the Syndrome counter use the
-//! same seam. The engine calls an agent for every transit packet at its node; an agent
-//! never sees the clock or the queue except through these calls.
+//! same seam. A node's agents form an ordered chain: the world hands every transit packet
+//! to each in scenario order until one absorbs it. An agent never sees the clock or the
+//! queue except through these calls.
 
 pub mod eln;
 
+use crate::closed::closed_enum;
 use crate::packet::{NodeId, Packet};
 use crate::time::SimTime;
 use schemars::JsonSchema;
@@ -18,22 +20,27 @@ pub enum Verdict {
     Absorb,
 }
 
-/// Packets an agent wants the node to send, each toward a neighbour.
+/// Packets an agent wants its node to send (routed from the node like any other).
 #[derive(Default)]
 pub struct AgentOutput {
-    pub packets: Vec<(Packet, NodeId)>,
+    pub packets: Vec<Packet>,
 }
 
 pub trait Agent {
     /// `pkt` crosses the agent's node from neighbour `from` toward neighbour `to`.
     fn on_forward(&mut self, now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, out: &mut AgentOutput) -> Verdict;
-    /// The output queue toward `to` dropped `pkt` after `on_forward` let it pass.
+    /// The output queue toward `to` dropped `pkt` after the node's agents let it pass.
     fn on_queue_drop(&mut self, _now: SimTime, _pkt: &Packet, _to: NodeId) {}
+    /// The link between the agent's node and `neighbor` went down or came up (a
+    /// hand-off, a failure); routes have been rebuilt already.
+    fn on_link_change(&mut self, _now: SimTime, _neighbor: NodeId, _up: bool, _out: &mut AgentOutput) {}
+    /// Called after every packet the agent sees: must be O(1).
     fn next_timeout(&self) -> Option<SimTime> {
         None
     }
     fn handle_timeout(&mut self, _now: SimTime, _out: &mut AgentOutput) {}
-    /// Bytes of per-connection state the agent holds now (a cost the papers compare).
+    /// Bytes of per-connection state the agent holds now (a cost the papers compare);
+    /// called after every packet the agent sees: must be O(1).
     fn state_bytes(&self) -> u64;
     /// Agent-specific counters for the run summary.
     fn counters(&self) -> Vec<(&'static str, u64)>;
@@ -50,7 +57,12 @@ pub enum AgentConfig {
         /// The node the agent runs on (the base station).
         node: String,
         /// The neighbour across the wireless hop (the mobile host side).
-        wireless_neighbor: String,
+        #[serde(default)]
+        wireless_neighbor: Option<String>,
+        /// Several wireless neighbours (mobile hosts of one base station); give this or
+        /// `wireless_neighbor`, not both.
+        #[serde(default)]
+        wireless_neighbors: Vec<String>,
     },
 }
 
@@ -68,40 +80,36 @@ impl AgentConfig {
     }
 }
 
-/// The built-in agents (closed enum: no boxing on the per-packet path).
-pub enum AnyAgent {
-    Eln(eln::ElnAgent),
+closed_enum! {
+    /// The built-in agents (closed enum: no boxing on the per-packet path).
+    pub enum AnyAgent via each_agent {
+        Eln(eln::ElnAgent),
+    }
 }
 
 impl Agent for AnyAgent {
+    #[inline]
     fn on_forward(&mut self, now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, out: &mut AgentOutput) -> Verdict {
-        match self {
-            AnyAgent::Eln(a) => a.on_forward(now, pkt, from, to, out),
-        }
+        each_agent!(self, a => a.on_forward(now, pkt, from, to, out))
     }
     fn on_queue_drop(&mut self, now: SimTime, pkt: &Packet, to: NodeId) {
-        match self {
-            AnyAgent::Eln(a) => a.on_queue_drop(now, pkt, to),
-        }
+        each_agent!(self, a => a.on_queue_drop(now, pkt, to))
     }
+    fn on_link_change(&mut self, now: SimTime, neighbor: NodeId, up: bool, out: &mut AgentOutput) {
+        each_agent!(self, a => a.on_link_change(now, neighbor, up, out))
+    }
+    #[inline]
     fn next_timeout(&self) -> Option<SimTime> {
-        match self {
-            AnyAgent::Eln(a) => a.next_timeout(),
-        }
+        each_agent!(self, a => a.next_timeout())
     }
     fn handle_timeout(&mut self, now: SimTime, out: &mut AgentOutput) {
-        match self {
-            AnyAgent::Eln(a) => a.handle_timeout(now, out),
-        }
+        each_agent!(self, a => a.handle_timeout(now, out))
     }
+    #[inline]
     fn state_bytes(&self) -> u64 {
-        match self {
-            AnyAgent::Eln(a) => a.state_bytes(),
-        }
+        each_agent!(self, a => a.state_bytes())
     }
     fn counters(&self) -> Vec<(&'static str, u64)> {
-        match self {
-            AnyAgent::Eln(a) => a.counters(),
-        }
+        each_agent!(self, a => a.counters())
     }
 }

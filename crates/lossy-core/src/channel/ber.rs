@@ -6,9 +6,8 @@
 //! packet costs no draw at all, a packet with errors O(1) draws (O(errors) when they are
 //! counted per codeword).
 
-use super::{check_probability, LossProcess};
+use super::{TxSpan, check_probability, LossProcess};
 use crate::rng::RngStream;
-use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -105,13 +104,13 @@ impl Ber {
 
 impl LossProcess for Ber {
     #[inline]
-    fn lost(&mut self, _now: SimTime, bits: u64, rng: &mut RngStream) -> bool {
-        self.gaps.any(self.ber, bits, rng)
+    fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool {
+        self.gaps.any(self.ber, tx.bits, rng)
     }
 
     fn codeword_errors(
         &mut self,
-        _now: SimTime,
+        _tx: TxSpan,
         codeword_bits: u32,
         errors: &mut [u32],
         rng: &mut RngStream,
@@ -135,6 +134,7 @@ impl LossProcess for Ber {
 
 #[cfg(test)]
 mod tests {
+    use crate::time::SimTime;
     use super::*;
     use crate::channel::testutil::{assert_within, measure};
     use crate::time::SimDuration;
@@ -174,7 +174,7 @@ mod tests {
         let (mut sum, mut sq, mut count, mut lost_packets) = (0f64, 0f64, 0u64, 0u64);
         let packets = 200_000;
         for _ in 0..packets {
-            ch.codeword_errors(SimTime::ZERO, n, &mut cw, &mut rng);
+            ch.codeword_errors(TxSpan::at(SimTime::ZERO, 0), n, &mut cw, &mut rng);
             lost_packets += cw.iter().any(|&e| e > 0) as u64;
             for &e in &cw {
                 sum += e as f64;
@@ -215,12 +215,12 @@ mod tests {
         let mut clean = Ber::new(&BerConfig { ber: 0.0 });
         let mut dirty = Ber::new(&BerConfig { ber: 1.0 });
         let mut cw = [5u32; 3];
-        assert!(!clean.lost(SimTime::ZERO, 1 << 40, &mut rng));
-        clean.codeword_errors(SimTime::ZERO, 127, &mut cw, &mut rng);
+        assert!(!clean.lost(TxSpan::at(SimTime::ZERO, 1 << 40), &mut rng));
+        clean.codeword_errors(TxSpan::at(SimTime::ZERO, 0), 127, &mut cw, &mut rng);
         assert_eq!(cw, [0; 3]);
-        assert!(dirty.lost(SimTime::ZERO, 1, &mut rng));
-        assert!(!dirty.lost(SimTime::ZERO, 0, &mut rng));
-        dirty.codeword_errors(SimTime::ZERO, 127, &mut cw, &mut rng);
+        assert!(dirty.lost(TxSpan::at(SimTime::ZERO, 1), &mut rng));
+        assert!(!dirty.lost(TxSpan::at(SimTime::ZERO, 0), &mut rng));
+        dirty.codeword_errors(TxSpan::at(SimTime::ZERO, 0), 127, &mut cw, &mut rng);
         assert_eq!(cw, [127; 3]);
     }
 }

@@ -2,9 +2,8 @@
 //! with probability `p` whatever its size or time. Loss = p; a run of losses is geometric
 //! with mean 1/(1 − p).
 
-use super::{check_probability, LossProcess};
+use super::{TxSpan, check_probability, LossProcess};
 use crate::rng::RngStream;
-use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +36,7 @@ impl Bernoulli {
 
 impl LossProcess for Bernoulli {
     #[inline]
-    fn lost(&mut self, _now: SimTime, _bits: u64, rng: &mut RngStream) -> bool {
+    fn lost(&mut self, _tx: TxSpan, rng: &mut RngStream) -> bool {
         rng.bernoulli(self.p)
     }
 
@@ -53,6 +52,7 @@ impl LossProcess for Bernoulli {
 
 #[cfg(test)]
 mod tests {
+    use crate::time::SimTime;
     use super::*;
     use crate::channel::testutil::{assert_within, measure};
     use crate::time::SimDuration;
@@ -83,8 +83,8 @@ mod tests {
         let mut never = Bernoulli::new(&BernoulliConfig { p: 0.0 });
         let mut always = Bernoulli::new(&BernoulliConfig { p: 1.0 });
         for _ in 0..1000 {
-            assert!(!never.lost(SimTime::ZERO, 100, &mut rng));
-            assert!(always.lost(SimTime::ZERO, 100, &mut rng));
+            assert!(!never.lost(TxSpan::at(SimTime::ZERO, 100), &mut rng));
+            assert!(always.lost(TxSpan::at(SimTime::ZERO, 100), &mut rng));
         }
         assert_eq!(never.mean_burst(100), None);
         assert_eq!(always.mean_burst(100), Some(f64::INFINITY));

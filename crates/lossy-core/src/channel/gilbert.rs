@@ -23,9 +23,8 @@
 
 use super::ber::ErrorGaps;
 use super::two_state::TwoState;
-use super::{any_error_prob, chance, check_probability, one, LossProcess};
+use super::{TxSpan, any_error_prob, chance, check_probability, one, LossProcess};
 use crate::rng::RngStream;
-use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -161,7 +160,8 @@ impl Gilbert {
 }
 
 impl LossProcess for Gilbert {
-    fn lost(&mut self, _now: SimTime, bits: u64, rng: &mut RngStream) -> bool {
+    fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool {
+        let bits = tx.bits;
         match self.cfg.unit {
             GilbertUnit::Packet => {
                 let (e, _) = self.next_segment(1, rng);
@@ -183,7 +183,7 @@ impl LossProcess for Gilbert {
     /// error gap is drawn wherever the state (hence the BER) changes (memoryless).
     fn codeword_errors(
         &mut self,
-        _now: SimTime,
+        _tx: TxSpan,
         codeword_bits: u32,
         errors: &mut [u32],
         rng: &mut RngStream,
@@ -229,6 +229,7 @@ impl LossProcess for Gilbert {
 
 #[cfg(test)]
 mod tests {
+    use crate::time::SimTime;
     use super::*;
     use crate::channel::testutil::{assert_within, measure};
     use crate::time::SimDuration;
@@ -326,7 +327,7 @@ mod tests {
         for _ in 0..100 {
             let mut in_batch = 0u64;
             for _ in 0..2_000 {
-                ch.codeword_errors(SimTime::ZERO, n, &mut cw, &mut rng);
+                ch.codeword_errors(TxSpan::at(SimTime::ZERO, 0), n, &mut cw, &mut rng);
                 in_batch += cw.iter().map(|&e| e as u64).sum::<u64>();
                 codewords += 8;
             }
@@ -368,7 +369,7 @@ mod tests {
         let mut cw = [0u32; 4];
         let mut seen = [false; 2];
         for _ in 0..200 {
-            ch.codeword_errors(SimTime::ZERO, 127, &mut cw, &mut rng);
+            ch.codeword_errors(TxSpan::at(SimTime::ZERO, 0), 127, &mut cw, &mut rng);
             assert!(cw == [0; 4] || cw == [127; 4], "{cw:?}");
             seen[(cw[0] == 0) as usize] = true;
         }

@@ -18,9 +18,8 @@
 //! (REFERENCES.md "Channels"); with k = 1, h = 0 the mean loss run is 1/r.
 
 use super::two_state::TwoState;
-use super::{chance, check_probability, one, LossProcess};
+use super::{TxSpan, chance, check_probability, one, LossProcess};
 use crate::rng::RngStream;
-use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -82,7 +81,7 @@ impl GilbertElliott {
 
 impl LossProcess for GilbertElliott {
     #[inline]
-    fn lost(&mut self, _now: SimTime, _bits: u64, rng: &mut RngStream) -> bool {
+    fn lost(&mut self, _tx: TxSpan, rng: &mut RngStream) -> bool {
         let c = &self.cfg;
         let bad = match self.bad {
             Some(b) => b,
@@ -111,6 +110,7 @@ impl LossProcess for GilbertElliott {
 
 #[cfg(test)]
 mod tests {
+    use crate::time::SimTime;
     use super::*;
     use crate::channel::testutil::{assert_within, measure};
     use crate::time::SimDuration;
@@ -152,7 +152,7 @@ mod tests {
     fn frozen_chain_stays_good() {
         let mut ch = ge(0.0, 0.0, 1.0, 0.0);
         let mut rng = RngStream::new(1, 0, "ge");
-        assert!((0..10_000).all(|_| !ch.lost(SimTime::ZERO, 8000, &mut rng)));
+        assert!((0..10_000).all(|_| !ch.lost(TxSpan::at(SimTime::ZERO, 8000), &mut rng)));
         assert_eq!(ch.stationary_loss(8000), Some(0.0));
         assert_eq!(ch.mean_burst(8000), None);
     }

@@ -11,7 +11,7 @@
 //! the first packet (Chen does not say; ns-2's two-state model starts in state 0).
 
 use super::two_state::TwoState;
-use super::{chance, check_positive, check_probability, LossProcess};
+use super::{TxSpan, chance, check_positive, check_probability, LossProcess};
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 use crate::units::Duration;
@@ -133,8 +133,9 @@ impl Markov {
 
 impl LossProcess for Markov {
     #[inline]
-    fn lost(&mut self, now: SimTime, _bits: u64, rng: &mut RngStream) -> bool {
-        self.advance(now, rng);
+    fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool {
+        // The state when the transmission ends decides (as before time entered the span).
+        self.advance(tx.end, rng);
         chance(rng, if self.in_b { self.loss_b } else { self.loss_a })
     }
 

@@ -1,9 +1,10 @@
 //! Loss processes behind one trait (DESIGN.md "Channels are given time and size").
 //!
-//! A channel is asked, once per packet and in time order, whether the packet whose
-//! transmission ends at `now` and which is `bits` long is lost ([`LossProcess::lost`]),
-//! or how many bit errors each of its FEC codewords holds
-//! ([`LossProcess::codeword_errors`]). Every draw comes from the caller's stream.
+//! A channel is asked, once per transmission and in time order, whether the frame sent
+//! over the [`TxSpan`] (start, end, bits) is lost ([`LossProcess::lost`]), or how many
+//! bit errors each of its FEC codewords holds ([`LossProcess::codeword_errors`]). Every
+//! draw comes from the caller's stream. Models indexed by time read the span's end
+//! (fading over the span comes with the Rayleigh channel).
 //!
 //! Models, one per file: [`bernoulli`], [`ber`] (independent bit errors),
 //! [`gilbert_elliott`] (netem's 4-parameter model, per packet), [`gilbert`] (Miyoshi §5,
@@ -19,6 +20,7 @@ pub mod markov;
 pub mod trace;
 mod two_state;
 
+use crate::closed::closed_enum;
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::units::Duration;
@@ -36,11 +38,26 @@ pub use trace::{Trace, TraceConfig};
 /// models write into every codeword of a lost packet.
 pub const UNCORRECTABLE: u32 = u32::MAX;
 
-/// A loss process: decides the fate of each packet offered to a link.
+/// One transmission on a channel: when it starts and ends, and how many bits it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TxSpan {
+    pub start: SimTime,
+    pub end: SimTime,
+    pub bits: u64,
+}
+
+impl TxSpan {
+    /// A span of `bits` bits that ends at `end` and takes no time (for packet-level
+    /// models and tests, where only the end matters).
+    pub fn at(end: SimTime, bits: u64) -> Self {
+        TxSpan { start: end, end, bits }
+    }
+}
+
+/// A loss process: decides the fate of each transmission on a link.
 pub trait LossProcess {
-    /// Is a packet of `bits` bits, whose transmission ends at `now`, lost? Called once
-    /// per packet, in time order.
-    fn lost(&mut self, now: SimTime, bits: u64, rng: &mut RngStream) -> bool;
+    /// Is the frame sent over `tx` lost? Called once per transmission, in time order.
+    fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool;
 
     /// Fills `errors[i]` with the number of bit errors in codeword `i` of the
     /// `errors.len()` consecutive codewords of `codeword_bits` bits that make up one
@@ -49,13 +66,13 @@ pub trait LossProcess {
     /// codeword of a lost packet and 0 otherwise.
     fn codeword_errors(
         &mut self,
-        now: SimTime,
+        tx: TxSpan,
         codeword_bits: u32,
         errors: &mut [u32],
         rng: &mut RngStream,
     ) {
         let bits = codeword_bits as u64 * errors.len() as u64;
-        let value = if self.lost(now, bits, rng) {
+        let value = if self.lost(TxSpan { bits, ..tx }, rng) {
             UNCORRECTABLE
         } else {
             0
@@ -79,10 +96,10 @@ pub trait LossProcess {
 pub struct NoLoss;
 
 impl LossProcess for NoLoss {
-    fn lost(&mut self, _now: SimTime, _bits: u64, _rng: &mut RngStream) -> bool {
+    fn lost(&mut self, _tx: TxSpan, _rng: &mut RngStream) -> bool {
         false
     }
-    fn codeword_errors(&mut self, _: SimTime, _: u32, errors: &mut [u32], _: &mut RngStream) {
+    fn codeword_errors(&mut self, _: TxSpan, _: u32, errors: &mut [u32], _: &mut RngStream) {
         errors.fill(0);
     }
     fn stationary_loss(&self, _bits: u64) -> Option<f64> {
@@ -93,52 +110,40 @@ impl LossProcess for NoLoss {
     }
 }
 
-/// Every built-in loss model, dispatched by `match` (no boxing on the per-packet path).
-#[derive(Clone, Debug)]
-pub enum Channel {
-    None(NoLoss),
-    Bernoulli(Bernoulli),
-    Ber(Ber),
-    GilbertElliott(GilbertElliott),
-    Gilbert(Gilbert),
-    Markov(Markov),
-    Trace(Trace),
-}
-
-macro_rules! dispatch {
-    ($self:expr, $m:ident => $body:expr) => {
-        match $self {
-            Channel::None($m) => $body,
-            Channel::Bernoulli($m) => $body,
-            Channel::Ber($m) => $body,
-            Channel::GilbertElliott($m) => $body,
-            Channel::Gilbert($m) => $body,
-            Channel::Markov($m) => $body,
-            Channel::Trace($m) => $body,
-        }
-    };
+closed_enum! {
+    /// Every built-in loss model, dispatched by `match` (no boxing on the per-packet path).
+    #[derive(Clone, Debug)]
+    pub enum Channel via each_channel {
+        None(NoLoss),
+        Bernoulli(Bernoulli),
+        Ber(Ber),
+        GilbertElliott(GilbertElliott),
+        Gilbert(Gilbert),
+        Markov(Markov),
+        Trace(Trace),
+    }
 }
 
 impl LossProcess for Channel {
     #[inline]
-    fn lost(&mut self, now: SimTime, bits: u64, rng: &mut RngStream) -> bool {
-        dispatch!(self, m => m.lost(now, bits, rng))
+    fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool {
+        each_channel!(self, m => m.lost(tx, rng))
     }
     #[inline]
     fn codeword_errors(
         &mut self,
-        now: SimTime,
+        tx: TxSpan,
         codeword_bits: u32,
         errors: &mut [u32],
         rng: &mut RngStream,
     ) {
-        dispatch!(self, m => m.codeword_errors(now, codeword_bits, errors, rng))
+        each_channel!(self, m => m.codeword_errors(tx, codeword_bits, errors, rng))
     }
     fn stationary_loss(&self, bits: u64) -> Option<f64> {
-        dispatch!(self, m => m.stationary_loss(bits))
+        each_channel!(self, m => m.stationary_loss(bits))
     }
     fn mean_burst(&self, bits: u64) -> Option<f64> {
-        dispatch!(self, m => m.mean_burst(bits))
+        each_channel!(self, m => m.mean_burst(bits))
     }
 }
 
@@ -283,7 +288,7 @@ pub(crate) mod testutil {
             let mut lost_batch = 0u64;
             for _ in 0..per_batch {
                 now += spacing;
-                if ch.lost(now, bits, &mut rng) {
+                if ch.lost(super::TxSpan::at(now, bits), &mut rng) {
                     lost_batch += 1;
                     run += 1;
                 } else if run > 0 {
@@ -453,9 +458,9 @@ mod tests {
                 for i in 0..20_000u64 {
                     now += SimDuration::from_micros(400);
                     if i % 2 == 0 {
-                        out.push(ch.lost(now, 8000, &mut rng) as u32);
+                        out.push(ch.lost(super::TxSpan::at(now, 8000), &mut rng) as u32);
                     } else {
-                        ch.codeword_errors(now, 2000, &mut cw, &mut rng);
+                        ch.codeword_errors(super::TxSpan::at(now, 0), 2000, &mut cw, &mut rng);
                         out.extend_from_slice(&cw);
                     }
                 }
@@ -476,9 +481,9 @@ mod tests {
     fn none_never_loses() {
         let mut ch = LossConfig::None {}.build();
         let mut rng = RngStream::new(1, 0, "none");
-        assert!((0..1000).all(|i| !ch.lost(SimTime(i), 8000, &mut rng)));
+        assert!((0..1000).all(|i| !ch.lost(super::TxSpan::at(SimTime(i), 8000), &mut rng)));
         let mut cw = [9u32; 3];
-        ch.codeword_errors(SimTime(5), 127, &mut cw, &mut rng);
+        ch.codeword_errors(super::TxSpan::at(SimTime(5), 0), 127, &mut cw, &mut rng);
         assert_eq!(cw, [0; 3]);
         assert_eq!(ch.stationary_loss(8000), Some(0.0));
         assert_eq!(ch.mean_burst(8000), None);
@@ -491,7 +496,7 @@ mod tests {
         let mut seen = [false; 2];
         for _ in 0..100 {
             let mut cw = [7u32; 5];
-            ch.codeword_errors(SimTime::ZERO, 127, &mut cw, &mut rng);
+            ch.codeword_errors(super::TxSpan::at(SimTime::ZERO, 0), 127, &mut cw, &mut rng);
             assert!(cw == [0; 5] || cw == [UNCORRECTABLE; 5], "{cw:?}");
             seen[(cw[0] == 0) as usize] = true;
         }

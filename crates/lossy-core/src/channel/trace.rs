@@ -4,7 +4,7 @@
 //! one packet lose only that packet). Lists may be given in any order; they are sorted
 //! (and indices deduplicated) when the process is built. Draws no random numbers.
 
-use super::LossProcess;
+use super::{LossProcess, TxSpan};
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::units::Duration;
@@ -74,7 +74,8 @@ impl Trace {
 }
 
 impl LossProcess for Trace {
-    fn lost(&mut self, now: SimTime, _bits: u64, _rng: &mut RngStream) -> bool {
+    fn lost(&mut self, tx: TxSpan, _rng: &mut RngStream) -> bool {
+        let now = tx.end;
         let index = self.offered;
         self.offered += 1;
         if !self.packets.is_empty() {
@@ -110,7 +111,7 @@ mod tests {
         let mut rng = RngStream::new(0, 0, "trace");
         times_ms
             .iter()
-            .map(|&t| ch.lost(SimTime::ZERO + SimDuration::from_millis(t), 8000, &mut rng))
+            .map(|&t| ch.lost(TxSpan::at(SimTime::ZERO + SimDuration::from_millis(t), 8000), &mut rng))
             .collect()
     }
 

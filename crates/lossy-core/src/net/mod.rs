@@ -1,10 +1,148 @@
-//! Nodes are plain indices; links are pairs of `LinkDir`s; routes are static.
+//! Segments (DESIGN.md "The world and its three kinds of entity"): what carries packets
+//! between nodes. A segment offers ports (directions from one attached node to another),
+//! takes packets with `send`, keeps every packet it holds (queues, frames on the air,
+//! packets propagating) and wakes at its own deadlines; what comes out goes into a
+//! [`NetOut`] that the world drains. Routing picks a port per (node, destination).
 
-pub mod link;
+pub mod p2p;
 pub mod pipeline;
 pub mod queue;
 pub mod routing;
 
-pub use link::{LinkCounters, LinkDir};
-pub use queue::DropTail;
+use crate::closed::closed_enum;
+use crate::engine::{Key, Tickets};
+use crate::packet::{NodeId, Packet};
+use crate::result::LinkSummary;
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+pub use p2p::PointToPoint;
 pub use routing::Routes;
+
+/// Why the network dropped a packet (DESIGN.md "Conservation with every path named").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropCause {
+    /// The queue discipline refused it.
+    Queue,
+    /// The channel corrupted it and nothing repaired it.
+    Channel,
+    /// A retrying link layer gave up on it.
+    LinkRetry,
+    /// It was on, or sent to, a link that went down.
+    LinkDown,
+    /// No route led to its destination.
+    NoRoute,
+}
+
+/// A packet reaching `node` from neighbour `from`.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub node: NodeId,
+    pub from: NodeId,
+    pub pkt: Packet,
+}
+
+/// A packet the network dropped on the way from `from` toward `to`.
+#[derive(Clone, Copy, Debug)]
+pub struct Dropped {
+    pub pkt: Packet,
+    pub cause: DropCause,
+    pub from: NodeId,
+    pub to: NodeId,
+}
+
+/// What segments hand back to the world; drained by the world with a work queue.
+#[derive(Default)]
+pub struct NetOut {
+    pub arrivals: VecDeque<Arrival>,
+    pub drops: Vec<Dropped>,
+}
+
+/// Per-cause counts a segment keeps, summed by the world for the conservation check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub queue_drops: u64,
+    pub channel_losses: u64,
+    pub link_retry_drops: u64,
+    pub link_down_drops: u64,
+    /// Copies the network created (duplication).
+    pub duplicated: u64,
+    /// Packets held now.
+    pub held: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, o: &Tally) {
+        self.queue_drops += o.queue_drops;
+        self.channel_losses += o.channel_losses;
+        self.link_retry_drops += o.link_retry_drops;
+        self.link_down_drops += o.link_down_drops;
+        self.duplicated += o.duplicated;
+        self.held += o.held;
+    }
+}
+
+/// One direction a segment offers: from an attached node to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortEnds {
+    pub from: NodeId,
+    pub to: NodeId,
+}
+
+pub trait Segment {
+    /// The ports, in a fixed order; a port's index is its `iface`.
+    fn ports(&self) -> Vec<PortEnds>;
+    /// Whether port `iface` carries packets now.
+    fn port_up(&self, iface: usize) -> bool;
+    /// `pkt` leaves through port `iface` at `now`.
+    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut);
+    /// The next deadline inside the segment.
+    fn next_wake(&self) -> Option<Key>;
+    /// Acts on the deadline `key` (and only on it).
+    fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut);
+    /// Attaches or detaches `node`; a detached node's ports stop, and what they held is
+    /// dropped (`LinkDown`). Returns whether anything changed.
+    fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool;
+    /// Per-cause counts and packets held.
+    fn tally(&self) -> Tally;
+    /// One summary row per direction.
+    fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>);
+}
+
+closed_enum! {
+    /// Every built-in segment.
+    pub enum AnySegment via each_segment {
+        PointToPoint(Box<PointToPoint>),
+    }
+}
+
+impl Segment for AnySegment {
+    fn ports(&self) -> Vec<PortEnds> {
+        each_segment!(self, s => s.ports())
+    }
+    #[inline]
+    fn port_up(&self, iface: usize) -> bool {
+        each_segment!(self, s => s.port_up(iface))
+    }
+    #[inline]
+    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) {
+        each_segment!(self, s => s.send(now, iface, pkt, tickets, out))
+    }
+    #[inline]
+    fn next_wake(&self) -> Option<Key> {
+        each_segment!(self, s => s.next_wake())
+    }
+    #[inline]
+    fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) {
+        each_segment!(self, s => s.wake(now, key, tickets, out))
+    }
+    fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
+        each_segment!(self, s => s.set_attached(now, node, up, out))
+    }
+    fn tally(&self) -> Tally {
+        each_segment!(self, s => s.tally())
+    }
+    fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
+        each_segment!(self, s => s.report(end_s, out))
+    }
+}

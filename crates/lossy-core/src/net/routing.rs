@@ -1,51 +1,116 @@
-//! Static shortest-path routing: a next-hop table built once by breadth-first search
-//! (fewest hops; ties go to the link listed first in the scenario).
+//! Shortest-path routing over the ports that are up: fewest hops, ties to the port
+//! listed first (links in scenario order). Rebuilt whenever a link goes down or up.
+//!
+//! Only routers keep a row. A node with at most one port up (a host, a mobile host
+//! behind its base station) sends everything through that port, and its neighbour's
+//! row says whether the destination is reachable; so 10,000 hosts behind one base
+//! station cost one row of 10,000 entries, not 10⁸.
 
 use crate::packet::NodeId;
 use std::collections::VecDeque;
 
-/// `next[from][to]` = index of the link direction to take, `None` if unreachable.
+/// Index of a port in the world's port table.
+pub type PortId = u32;
+const NONE: u32 = u32::MAX;
+
+/// A port as routing sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub up: bool,
+}
+
 pub struct Routes {
-    next: Vec<Vec<Option<usize>>>,
+    n: usize,
+    /// Row of each router, `NONE` for a host.
+    row_of: Vec<u32>,
+    /// A host's one port up, `NONE` if it has none (or is a router).
+    host_port: Vec<PortId>,
+    /// `rows[row * n + to]`: the port a router takes toward `to`.
+    rows: Vec<PortId>,
 }
 
 impl Routes {
-    /// `dirs[i] = (from, to)` for each link direction, in scenario order.
-    pub fn build(n_nodes: usize, dirs: &[(NodeId, NodeId)]) -> Self {
-        let mut out: Vec<Vec<usize>> = vec![Vec::new(); n_nodes];
-        for (i, &(a, _)) in dirs.iter().enumerate() {
-            out[a as usize].push(i);
+    /// Routes over `ports` (in scenario order) among `n_nodes` nodes.
+    pub fn build(n_nodes: usize, ports: &[Hop]) -> Self {
+        let mut out: Vec<Vec<PortId>> = vec![Vec::new(); n_nodes];
+        for (i, p) in ports.iter().enumerate().filter(|(_, p)| p.up) {
+            out[p.from as usize].push(i as PortId);
         }
-        let mut next = vec![vec![None; n_nodes]; n_nodes];
-        for (src, row) in next.iter_mut().enumerate() {
-            // BFS from src, remembering the first hop used to reach each node.
-            let mut seen = vec![false; n_nodes];
-            seen[src] = true;
-            let mut q = VecDeque::new();
-            for &d in &out[src] {
-                let to = dirs[d].1 as usize;
-                if !seen[to] {
-                    seen[to] = true;
-                    row[to] = Some(d);
-                    q.push_back((to, d));
-                }
-            }
-            while let Some((u, first)) = q.pop_front() {
-                for &d in &out[u] {
-                    let to = dirs[d].1 as usize;
-                    if !seen[to] {
-                        seen[to] = true;
-                        row[to] = Some(first);
-                        q.push_back((to, first));
-                    }
+        let mut row_of = vec![NONE; n_nodes];
+        let mut host_port = vec![NONE; n_nodes];
+        let mut routers = Vec::new();
+        for (node, o) in out.iter().enumerate() {
+            match o.len() {
+                0 => {}
+                1 => host_port[node] = o[0],
+                _ => {
+                    row_of[node] = routers.len() as u32;
+                    routers.push(node);
                 }
             }
         }
-        Routes { next }
+        let mut rows = vec![NONE; routers.len() * n_nodes];
+        let mut seen = vec![false; n_nodes];
+        let mut queue = VecDeque::new();
+        for (r, &src) in routers.iter().enumerate() {
+            let row = &mut rows[r * n_nodes..(r + 1) * n_nodes];
+            bfs(src, ports, &out, row, &mut seen, &mut queue);
+        }
+        Routes { n: n_nodes, row_of, host_port, rows }
     }
 
-    pub fn next_hop(&self, from: NodeId, to: NodeId) -> Option<usize> {
-        self.next[from as usize][to as usize]
+    /// The port to take from `from` toward `to`, if `to` is reachable.
+    #[inline]
+    pub fn next_hop(&self, from: NodeId, to: NodeId, ports: &[Hop]) -> Option<PortId> {
+        if from == to {
+            return None;
+        }
+        let row = self.row_of[from as usize];
+        if row != NONE {
+            let p = self.rows[row as usize * self.n + to as usize];
+            return (p != NONE).then_some(p);
+        }
+        let p = self.host_port[from as usize];
+        if p == NONE {
+            return None;
+        }
+        // A host: its one port, if the neighbour is the destination or a router that can
+        // reach it (a route from the router never comes back through a host).
+        let nb = ports[p as usize].to;
+        let nb_row = self.row_of[nb as usize];
+        (nb == to || (nb_row != NONE && self.rows[nb_row as usize * self.n + to as usize] != NONE)).then_some(p)
+    }
+
+    /// Bytes the tables take (a scale metric).
+    pub fn table_bytes(&self) -> usize {
+        4 * (self.rows.len() + self.row_of.len() + self.host_port.len())
+    }
+}
+
+/// Breadth-first search from `src`, writing into `row` the first port used to reach
+/// each node.
+fn bfs(src: usize, ports: &[Hop], out: &[Vec<PortId>], row: &mut [PortId], seen: &mut [bool], queue: &mut VecDeque<(usize, PortId)>) {
+    seen.fill(false);
+    seen[src] = true;
+    for &p in &out[src] {
+        let to = ports[p as usize].to as usize;
+        if !seen[to] {
+            seen[to] = true;
+            row[to] = p;
+            queue.push_back((to, p));
+        }
+    }
+    while let Some((u, first)) = queue.pop_front() {
+        for &p in &out[u] {
+            let to = ports[p as usize].to as usize;
+            if !seen[to] {
+                seen[to] = true;
+                row[to] = first;
+                queue.push_back((to, first));
+            }
+        }
     }
 }
 
@@ -53,27 +118,76 @@ impl Routes {
 mod tests {
     use super::*;
 
+    fn hops(pairs: &[(NodeId, NodeId)]) -> Vec<Hop> {
+        pairs.iter().map(|&(from, to)| Hop { from, to, up: true }).collect()
+    }
+
     #[test]
     fn chain_routes_through_the_middle() {
-        // 0 <-> 1 <-> 2, directions: 0:0->1, 1:1->0, 2:1->2, 3:2->1
-        let r = Routes::build(3, &[(0, 1), (1, 0), (1, 2), (2, 1)]);
-        assert_eq!(r.next_hop(0, 2), Some(0));
-        assert_eq!(r.next_hop(1, 2), Some(2));
-        assert_eq!(r.next_hop(2, 0), Some(3));
-        assert_eq!(r.next_hop(0, 0), None);
+        // 0 <-> 1 <-> 2, ports: 0:0->1, 1:1->0, 2:1->2, 3:2->1
+        let p = hops(&[(0, 1), (1, 0), (1, 2), (2, 1)]);
+        let r = Routes::build(3, &p);
+        assert_eq!(r.next_hop(0, 2, &p), Some(0));
+        assert_eq!(r.next_hop(1, 2, &p), Some(2));
+        assert_eq!(r.next_hop(2, 0, &p), Some(3));
+        assert_eq!(r.next_hop(0, 0, &p), None);
     }
 
     #[test]
     fn shortest_path_wins_over_a_detour() {
         // 0->1->2 and a direct 0->2 listed last.
-        let r = Routes::build(3, &[(0, 1), (1, 2), (0, 2)]);
-        assert_eq!(r.next_hop(0, 2), Some(2));
+        let p = hops(&[(0, 1), (1, 2), (0, 2)]);
+        let r = Routes::build(3, &p);
+        assert_eq!(r.next_hop(0, 2, &p), Some(2));
     }
 
     #[test]
     fn unreachable_is_none() {
-        let r = Routes::build(3, &[(0, 1)]);
-        assert_eq!(r.next_hop(1, 0), None);
-        assert_eq!(r.next_hop(0, 2), None);
+        let p = hops(&[(0, 1)]);
+        let r = Routes::build(3, &p);
+        assert_eq!(r.next_hop(1, 0, &p), None);
+        assert_eq!(r.next_hop(0, 2, &p), None);
+    }
+
+    #[test]
+    fn a_port_down_reroutes_and_a_detached_host_has_no_route() {
+        // Star: hub 0 with hosts 1, 2, 3; host 3 also has a link to 2 (down).
+        let mut p = hops(&[(0, 1), (1, 0), (0, 2), (2, 0), (0, 3), (3, 0), (2, 3), (3, 2)]);
+        p[6].up = false;
+        p[7].up = false;
+        let r = Routes::build(4, &p);
+        assert_eq!(r.next_hop(1, 3, &p), Some(1));
+        assert_eq!(r.next_hop(3, 1, &p), Some(5));
+        // Host 3 hands over from 0 to 2.
+        for i in [4, 5] {
+            p[i].up = false;
+        }
+        for i in [6, 7] {
+            p[i].up = true;
+        }
+        let r = Routes::build(4, &p);
+        assert_eq!(r.next_hop(1, 3, &p), Some(1));
+        assert_eq!(r.next_hop(0, 3, &p), Some(2));
+        assert_eq!(r.next_hop(3, 1, &p), Some(7));
+        // Detached entirely.
+        p[6].up = false;
+        p[7].up = false;
+        let r = Routes::build(4, &p);
+        assert_eq!(r.next_hop(3, 1, &p), None);
+        assert_eq!(r.next_hop(1, 3, &p), None);
+    }
+
+    #[test]
+    fn hosts_keep_no_rows() {
+        let n = 10_002;
+        let mut pairs = vec![(0, 1), (1, 0)];
+        for h in 2..n as NodeId {
+            pairs.extend([(1, h), (h, 1)]);
+        }
+        let p = hops(&pairs);
+        let r = Routes::build(n, &p);
+        assert!(r.table_bytes() < 200_000, "{}", r.table_bytes());
+        assert_eq!(r.next_hop(5, 0, &p), Some(2 * 5 - 1));
+        assert_eq!(r.next_hop(0, 9_000, &p), Some(0));
     }
 }

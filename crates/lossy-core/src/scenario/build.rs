@@ -1,39 +1,51 @@
 //! Checks a parsed scenario against itself (names, routes, ranges) and builds the
 //! `World`. Every error names the field path, the value and what is allowed.
 
-use super::Scenario;
-use crate::agents::{eln::ElnAgent, AgentConfig, AnyAgent};
-use crate::engine::{EventQueue, Timer};
+use super::actions::{self, Names};
+use super::{LinkConfig, Scenario};
+use crate::agents::{eln::ElnAgent, AgentConfig, AgentOutput, AnyAgent};
+use crate::apps::AppConfig;
+use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
-use crate::net::{DropTail, LinkDir, Routes};
+use crate::link::Plain;
+use crate::net::p2p::{DirCounters, Direction};
+use crate::net::pipeline::Pipeline;
+use crate::net::routing::Hop;
+use crate::net::{NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
 use crate::trace::TraceRecorder;
 use crate::transport::udp::{CbrSource, UdpSink};
-use crate::world::{AgentSlot, Endpoints, Flow, PacketCounters, TcpFlow, World};
-use crate::apps::AppConfig;
-use crate::agents::AgentOutput;
+use crate::transport::{AnyEndpoint, Endpoint};
+use crate::world::{AgentSlot, EndpointSlot, Flow, NetChange, Port, SegmentSlot, World};
+use std::collections::HashMap;
 
-fn node_index(s: &Scenario, path: &str, name: &str) -> Result<NodeId> {
-    s.nodes.iter().position(|n| n == name).map(|i| i as NodeId).ok_or_else(|| {
-        Error::scenario(path, format!("\"{name}\" is not a node; nodes are {}", s.nodes.join(", ")))
+/// IPv4's total length is 16 bits: no packet on the wire is larger.
+const MAX_PACKET: u64 = 65_535;
+
+/// The id of node `name`, or an error at `path` listing the nodes.
+pub(super) fn lookup(nodes: &HashMap<&str, NodeId>, path: &str, name: &str, s: &Scenario) -> Result<NodeId> {
+    nodes.get(name).copied().ok_or_else(|| {
+        let list = if s.nodes.len() <= 12 { s.nodes.join(", ") } else { format!("{}, ... ({} in all)", s.nodes[..12].join(", "), s.nodes.len()) };
+        Error::scenario(path, format!("\"{name}\" is not a node; nodes are {list}"))
     })
 }
 
-fn check_nodes(s: &Scenario) -> Result<()> {
+fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
     if s.nodes.len() < 2 {
         return Err(Error::scenario("nodes", format!("{} node(s) given; a network needs at least 2", s.nodes.len())));
     }
     if s.nodes.len() > NodeId::MAX as usize {
         return Err(Error::scenario("nodes", format!("{} nodes given; at most {}", s.nodes.len(), NodeId::MAX)));
     }
+    let mut names = HashMap::with_capacity(s.nodes.len());
     for (i, n) in s.nodes.iter().enumerate() {
         if n.is_empty() {
             return Err(Error::scenario(format!("nodes[{i}]"), "an empty name is not allowed"));
         }
-        if s.nodes[..i].contains(n) {
+        if names.insert(n.as_str(), i as NodeId).is_some() {
             return Err(Error::scenario(format!("nodes[{i}]"), format!("\"{n}\" is listed twice; node names must be unique")));
         }
     }
@@ -46,95 +58,188 @@ fn check_nodes(s: &Scenario) -> Result<()> {
     if s.duration.0.as_nanos() == 0 {
         return Err(Error::scenario("duration", "0 s is not a run; use a positive duration such as \"100 s\""));
     }
-    Ok(())
+    Ok(names)
+}
+
+/// One point-to-point segment per link; `streams` seeds each direction's channel and
+/// impairments from its own named stream (DESIGN.md "Seeds").
+fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream) -> Result<PointToPoint> {
+    for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
+        loss.validate().map_err(|m| Error::nested(&format!("links[{i}].{field}"), m))?;
+    }
+    for (field, imp) in [("impair", &l.impair), ("reverse_impair", &l.reverse_impair)] {
+        imp.validate().map_err(|m| Error::nested(&format!("links[{i}].{field}"), m))?;
+    }
+    let (a, b) = ends;
+    let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp| {
+        let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
+        Direction {
+            from,
+            to,
+            delay: l.delay.0,
+            queue: l.queue.0.build(),
+            link: Plain::new(l.rate.0).into(),
+            channel: loss.build(),
+            channel_rng: streams(&format!("link:{name}:channel")),
+            pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
+            counters: DirCounters::default(),
+            name,
+        }
+    };
+    Ok(PointToPoint::new([dir(a, b, &l.loss, &l.impair), dir(b, a, &l.reverse_loss, &l.reverse_impair)], l.up))
+}
+
+/// The flow's two endpoints; sizes on the wire are checked against IPv4's limit.
+fn build_endpoints(i: usize, fc: &super::FlowConfig, src: NodeId, dst: NodeId, start: SimTime) -> Result<[AnyEndpoint; 2]> {
+    let too_big = |field: &str, what: &str, n: u64| {
+        Error::scenario(format!("flows[{i}].{field}"), format!("{n} B on the wire with {what}; IPv4 allows at most {MAX_PACKET} B"))
+    };
+    let f = i as u32;
+    if let AppConfig::Cbr { rate, packet_size, header, packets } = &fc.app {
+        if packet_size.0 + header.0 > MAX_PACKET {
+            return Err(too_big("app.packet_size", "the header", packet_size.0 + header.0));
+        }
+        let source = CbrSource::new(f, src, dst, start, rate.0, packet_size.0 as u32, header.0 as u32, *packets);
+        return Ok([source.into(), UdpSink::new(packet_size.0 as u32).into()]);
+    }
+    let t = &fc.tcp;
+    t.validate().map_err(|m| Error::nested(&format!("flows[{i}].tcp"), m))?;
+    if t.mss.0 + t.header.0 > MAX_PACKET {
+        return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
+    }
+    if t.ack_size.0 > MAX_PACKET {
+        return Err(too_big("tcp.ack_size", "nothing else", t.ack_size.0));
+    }
+    let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
+    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0));
+    Ok([Box::new(sender).into(), Box::new(receiver).into()])
+}
+
+/// The agents in chain order per node: (agents, chain_start, chain).
+fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)]) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>)> {
+    let mut agents = Vec::with_capacity(s.agents.len());
+    for (i, ac) in s.agents.iter().enumerate() {
+        let node = lookup(names, &format!("agents[{i}].node"), ac.node(), s)?;
+        let agent = match ac {
+            AgentConfig::Eln { wireless_neighbor, wireless_neighbors, .. } => {
+                let given: Vec<(String, &String)> = match (wireless_neighbor, wireless_neighbors.is_empty()) {
+                    (Some(w), true) => vec![(format!("agents[{i}].wireless_neighbor"), w)],
+                    (None, false) => wireless_neighbors.iter().enumerate().map(|(k, w)| (format!("agents[{i}].wireless_neighbors[{k}]"), w)).collect(),
+                    (Some(_), false) => return Err(Error::scenario(format!("agents[{i}].wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
+                    (None, true) => return Err(Error::scenario(format!("agents[{i}].wireless_neighbor"), "missing; name the neighbour across the wireless hop")),
+                };
+                let mut wireless = Vec::with_capacity(given.len());
+                for (path, w) in given {
+                    let id = lookup(names, &path, w, s)?;
+                    if !links.iter().any(|&(a, b)| (a, b) == (node, id) || (a, b) == (id, node)) {
+                        return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", ac.node())));
+                    }
+                    wireless.push(id);
+                }
+                AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), s.flows.len()))
+            }
+        };
+        agents.push(AgentSlot { agent, node, timer: Timer::default(), state_max: 0, state_sum: 0.0, packets_seen: 0 });
+    }
+    // Chains: agents grouped by node, in scenario order within a node.
+    let mut order: Vec<u32> = (0..agents.len() as u32).collect();
+    order.sort_by_key(|&a| agents[a as usize].node);
+    let mut chain_start = vec![0u32; s.nodes.len() + 1];
+    for a in &agents {
+        chain_start[a.node as usize + 1] += 1;
+    }
+    for n in 0..s.nodes.len() {
+        chain_start[n + 1] += chain_start[n];
+    }
+    Ok((agents, chain_start, order))
+}
+
+/// Every flow must have a route both ways at some time (at the start or after some
+/// scheduled change); a flow that never has one is an error naming it.
+fn check_routes(s: &Scenario, flows: &[Flow], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+    let mut hops = hops.to_vec();
+    let mut ok = vec![false; flows.len()];
+    let mut k = 0;
+    loop {
+        let routes = Routes::build(s.nodes.len(), &hops);
+        for (f, flow) in flows.iter().enumerate() {
+            ok[f] = ok[f] || (routes.next_hop(flow.src, flow.dst, &hops).is_some() && routes.next_hop(flow.dst, flow.src, &hops).is_some());
+        }
+        if k == changes.len() {
+            break;
+        }
+        let at = changes[k].at;
+        while k < changes.len() && changes[k].at == at {
+            // A point-to-point link is up or down as a whole: both of its ports follow.
+            let seg = changes[k].segment as usize;
+            hops[2 * seg].up = changes[k].up;
+            hops[2 * seg + 1].up = changes[k].up;
+            k += 1;
+        }
+    }
+    match ok.iter().position(|&o| !o) {
+        None => Ok(()),
+        Some(f) => Err(Error::scenario(
+            format!("flows[{f}].to"),
+            format!(
+                "no route from \"{}\" to \"{}\" at any time; connect them with links",
+                s.nodes[flows[f].src as usize], s.nodes[flows[f].dst as usize]
+            ),
+        )),
+    }
 }
 
 /// Builds the world for replication `replication` of master seed `seed`.
 pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
-    check_nodes(s)?;
-    let mut dirs = Vec::with_capacity(2 * s.links.len());
+    let names = check_nodes(s)?;
+    let streams = |name: &str| RngStream::new(seed, replication, name);
+    let mut links = Vec::with_capacity(s.links.len());
+    let (mut segments, mut ports, mut hops) = (Vec::with_capacity(s.links.len()), Vec::new(), Vec::new());
     for (i, l) in s.links.iter().enumerate() {
-        let a = node_index(s, &format!("links[{i}].between[0]"), &l.between[0])?;
-        let b = node_index(s, &format!("links[{i}].between[1]"), &l.between[1])?;
+        let a = lookup(&names, &format!("links[{i}].between[0]"), &l.between[0], s)?;
+        let b = lookup(&names, &format!("links[{i}].between[1]"), &l.between[1], s)?;
         if a == b {
             return Err(Error::scenario(format!("links[{i}].between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
         }
-        for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
-            loss.validate().map_err(|m| Error::nested(&format!("links[{i}].{field}"), m))?;
+        let seg = build_link(s, i, l, (a, b), &streams)?;
+        links.push((a, b));
+        for (iface, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
+            ports.push(Port { segment: i as u32, iface: iface as u32 });
+            hops.push(Hop { from, to, up: l.up });
         }
-        for (from, to, loss) in [(a, b, &l.loss), (b, a, &l.reverse_loss)] {
-            let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
-            // DESIGN.md "Seeds": the stream name, not the scheme, picks the stream.
-            let rng = RngStream::new(seed, replication, &format!("link:{name}:channel"));
-            dirs.push(LinkDir::new(name, from, to, l.rate.0, l.delay.0, DropTail::new(l.queue), loss.build(), rng));
-        }
+        segments.push(SegmentSlot { seg: Box::new(seg).into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
     }
-    let pairs: Vec<(NodeId, NodeId)> = dirs.iter().map(|d| (d.from, d.to)).collect();
-    let routes = Routes::build(s.nodes.len(), &pairs);
 
     let mut flows = Vec::with_capacity(s.flows.len());
+    let mut endpoints = Vec::with_capacity(2 * s.flows.len());
     for (i, fc) in s.flows.iter().enumerate() {
-        let src = node_index(s, &format!("flows[{i}].from"), &fc.from)?;
-        let dst = node_index(s, &format!("flows[{i}].to"), &fc.to)?;
+        let src = lookup(&names, &format!("flows[{i}].from"), &fc.from, s)?;
+        let dst = lookup(&names, &format!("flows[{i}].to"), &fc.to, s)?;
         if src == dst {
             return Err(Error::scenario(format!("flows[{i}].to"), format!("\"{}\" is also the sender; a flow needs two different nodes", fc.to)));
         }
-        for (a, b, field) in [(src, dst, "to"), (dst, src, "from")] {
-            if routes.next_hop(a, b).is_none() {
-                return Err(Error::scenario(
-                    format!("flows[{i}].{field}"),
-                    format!("no route from \"{}\" to \"{}\"; connect them with links", s.nodes[a as usize], s.nodes[b as usize]),
-                ));
-            }
-        }
         fc.app.validate().map_err(|m| Error::nested(&format!("flows[{i}].app"), m))?;
-        let name = fc.name.clone().unwrap_or_else(|| format!("flow{i}"));
-        let endpoints = if fc.app.is_tcp() {
-            fc.tcp.validate().map_err(|m| Error::nested(&format!("flows[{i}].tcp"), m))?;
-            let t = &fc.tcp;
-            Endpoints::Tcp(Box::new(TcpFlow {
-                sender: TcpSender::new(t, i as u32, src, dst, fc.app.tcp_bytes()),
-                receiver: TcpReceiver::new(i as u32, dst, src, t.mss.0 as u32, t.ack_size.0 as u32, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)),
-                snd_timer: Timer::default(),
-                rcv_timer: Timer::default(),
-            }))
-        } else {
-            let AppConfig::Cbr { rate, packet_size, header, packets } = &fc.app else { unreachable!() };
-            Endpoints::Udp {
-                source: CbrSource::new(i as u32, src, dst, rate.0, packet_size.0 as u32, header.0 as u32, *packets),
-                sink: UdpSink::default(),
+        let start = SimTime::ZERO + fc.start.0;
+        let [sender, receiver] = build_endpoints(i, fc, src, dst, start)?;
+        for (mut ep, node) in [(sender, src), (receiver, dst)] {
+            if s.traces.cwnd || s.traces.seq {
+                ep.enable_events();
             }
-        };
+            endpoints.push(EndpointSlot { ep, node, timer: Timer::default() });
+        }
         let total_bytes = match &fc.app {
             AppConfig::Bulk => None,
             AppConfig::File { size } => Some(size.0),
             AppConfig::Cbr { packet_size, packets, .. } => packets.map(|n| n * packet_size.0),
         };
-        flows.push(Flow { name, src, dst, start: SimTime::ZERO + fc.start.0, total_bytes, finished_at: None, endpoints, sampled_bytes: 0 });
+        let name = fc.name.clone().unwrap_or_else(|| format!("flow{i}"));
+        flows.push(Flow { name, src, dst, start, total_bytes, finished_at: None, sampled_bytes: 0 });
     }
 
-    let mut node_agent = vec![None; s.nodes.len()];
-    let mut agents = Vec::with_capacity(s.agents.len());
-    for (i, ac) in s.agents.iter().enumerate() {
-        let node = node_index(s, &format!("agents[{i}].node"), ac.node())?;
-        if node_agent[node as usize].is_some() {
-            return Err(Error::scenario(format!("agents[{i}].node"), format!("\"{}\" already has an agent; one agent per node", ac.node())));
-        }
-        let agent = match ac {
-            AgentConfig::Eln { wireless_neighbor, .. } => {
-                let w = node_index(s, &format!("agents[{i}].wireless_neighbor"), wireless_neighbor)?;
-                if !pairs.contains(&(node, w)) {
-                    return Err(Error::scenario(
-                        format!("agents[{i}].wireless_neighbor"),
-                        format!("\"{wireless_neighbor}\" is not linked to \"{}\"; name a neighbour of the agent's node", ac.node()),
-                    ));
-                }
-                AnyAgent::Eln(ElnAgent::new(w, flows.len()))
-            }
-        };
-        node_agent[node as usize] = Some(i as u32);
-        agents.push(AgentSlot { agent, node, timer: Timer::default(), state_max: 0, state_sum: 0.0, packets_seen: 0 });
-    }
+    let (agents, chain_start, chain) = build_agents(s, &names, &links)?;
+    let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
+    check_routes(s, &flows, &hops, &changes)?;
+    let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();
     let sample_interval = s.traces.throughput_interval.0;
@@ -145,16 +250,22 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         now: SimTime::ZERO,
         queue: EventQueue::new(),
         node_names: s.nodes.clone(),
-        node_agent,
-        dirs,
+        chain_start,
+        chain,
+        segments,
+        ports,
+        hops,
         routes,
         all_finite: unfinished == flows.len(),
         flows,
+        endpoints,
         agents,
+        changes,
+        net_out: NetOut::default(),
         agent_out: AgentOutput::default(),
         stop_at: SimTime::ZERO + s.duration.0,
         next_uid: 0,
-        counters: PacketCounters::default(),
+        counters: Default::default(),
         traces: TraceRecorder::new(&s.traces),
         sample_interval,
         unfinished,

@@ -1,15 +1,19 @@
 //! The scenario: plain serde structs with documented defaults (DESIGN.md "Config"),
 //! parsed with field paths for errors, checked, then built into a `World`.
 
+mod actions;
 mod build;
 mod parse;
 
+pub use actions::ActionConfig;
 pub use build::build_world;
 pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
 use crate::channel::LossConfig;
+use crate::net::pipeline::ImpairConfig;
+use crate::net::queue::QueueConfig;
 use crate::tcp::TcpConfig;
 use crate::units::{Duration, QueueLimit, Rate};
 use schemars::JsonSchema;
@@ -34,6 +38,9 @@ pub struct Scenario {
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
     pub agents: Vec<AgentConfig>,
+    /// Changes of the network at given times: links going down or up, hand-offs.
+    #[serde(default)]
+    pub actions: Vec<ActionConfig>,
     #[serde(default)]
     pub traces: TraceConfig,
 }
@@ -52,20 +59,35 @@ pub struct LinkConfig {
     pub rate: Rate,
     /// Propagation delay, one way.
     pub delay: Duration,
-    /// DropTail limit of each direction's output queue (ns-3's point-to-point default:
-    /// 100 packets).
+    /// Each direction's output queue: a DropTail limit (ns-3's point-to-point default:
+    /// 100 packets) or a queue discipline table with a `kind`.
     #[serde(default = "default_queue")]
-    pub queue: QueueLimit,
+    pub queue: QueueConfig,
     /// Loss process on the forward direction (first → second node).
     #[serde(default)]
     pub loss: LossConfig,
     /// Loss process on the reverse direction (second → first node).
     #[serde(default)]
     pub reverse_loss: LossConfig,
+    /// Reordering and duplication on the forward direction (Chen §6), each from the
+    /// direction's own random stream.
+    #[serde(default)]
+    pub impair: ImpairConfig,
+    /// Reordering and duplication on the reverse direction.
+    #[serde(default)]
+    pub reverse_impair: ImpairConfig,
+    /// Whether the link is up at the start (a mobile host's link to the base station it
+    /// hands over to starts down).
+    #[serde(default = "default_up")]
+    pub up: bool,
 }
 
-fn default_queue() -> QueueLimit {
-    QueueLimit::Packets(100)
+fn default_queue() -> QueueConfig {
+    QueueConfig::drop_tail(QueueLimit::Packets(100))
+}
+
+fn default_up() -> bool {
+    true
 }
 
 /// One transfer from a sender node to a receiver node.

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod congestion;
+mod endpoint;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;

@@ -3,14 +3,16 @@
 //! the byte stream in order and exactly once.
 
 use crate::intervals::IntervalSet;
-use crate::packet::{Flags, FlowId, Kind, NodeId, Packet};
+use crate::packet::{FlowId, NodeId, Packet, TcpData};
+use crate::result::FlowSummary;
 use crate::time::{SimDuration, SimTime};
+use crate::transport::{Endpoint, Progress};
 
 pub struct TcpReceiver {
     flow: FlowId,
     node: NodeId,
     peer: NodeId,
-    ack_size: u32,
+    ack_size: u16,
     wnd: u32,
     delayed_ack: Option<SimDuration>,
     /// Next byte expected (RCV.NXT).
@@ -31,7 +33,7 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    pub fn new(flow: FlowId, node: NodeId, peer: NodeId, mss: u32, ack_size: u32, wnd: u32, delayed_ack: Option<SimDuration>) -> Self {
+    pub fn new(flow: FlowId, node: NodeId, peer: NodeId, mss: u32, ack_size: u16, wnd: u32, delayed_ack: Option<SimDuration>) -> Self {
         TcpReceiver {
             flow,
             node,
@@ -61,12 +63,7 @@ impl TcpReceiver {
         self.ooo.covered()
     }
 
-    pub fn next_timeout(&self) -> Option<SimTime> {
-        self.delack_deadline
-    }
-
-    pub fn handle_data(&mut self, now: SimTime, pkt: &Packet) {
-        debug_assert_eq!(pkt.kind, Kind::Data);
+    pub fn handle_data(&mut self, now: SimTime, pkt: &TcpData) {
         self.segments_received += 1;
         let (start, end) = (pkt.seq, pkt.end_seq());
         let in_order = start <= self.rcv_nxt && end > self.rcv_nxt;
@@ -131,14 +128,17 @@ impl TcpReceiver {
         absorbed
     }
 
-    pub fn handle_timeout(&mut self, now: SimTime) {
-        if self.delack_deadline.is_some_and(|d| d <= now) {
-            self.ack_now = true;
+}
+
+impl Endpoint for TcpReceiver {
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
+        if let Some(d) = pkt.tcp_data_header() {
+            self.handle_data(now, &d);
         }
     }
 
     /// The ACK to send now, if one is due.
-    pub fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
         if !self.ack_now {
             return None;
         }
@@ -146,20 +146,32 @@ impl TcpReceiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.acks_sent += 1;
-        Some(Packet {
-            uid: 0,
-            flow: self.flow,
-            src: self.node,
-            dst: self.peer,
-            kind: Kind::Ack,
-            seq: 0,
-            ack: self.rcv_nxt,
-            wnd: self.wnd,
-            len: 0,
-            size: self.ack_size,
-            flags: Flags::default(),
-            sent_at: now,
-        })
+        Some(Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, self.ack_size))
+    }
+
+    fn next_timeout(&self) -> Option<SimTime> {
+        self.delack_deadline
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        if self.delack_deadline.is_some_and(|d| d <= now) {
+            self.ack_now = true;
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        Progress { delivered: self.delivered, ..Progress::default() }
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        if self.delivered != self.rcv_nxt {
+            return Err(format!("delivered {} != rcv_nxt {}", self.delivered, self.rcv_nxt));
+        }
+        Ok(())
+    }
+
+    fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
+        out.duplicate_bytes = self.duplicate_bytes;
     }
 }
 
@@ -167,8 +179,8 @@ impl TcpReceiver {
 mod tests {
     use super::*;
 
-    fn seg(seq: u64, len: u32) -> Packet {
-        Packet { uid: 0, flow: 0, src: 0, dst: 1, kind: Kind::Data, seq, ack: 0, wnd: 0, len, size: len + 40, flags: Flags::default(), sent_at: SimTime::ZERO }
+    fn seg(seq: u64, len: u32) -> TcpData {
+        Packet::tcp_data(0, 0, 1, seq, len, len as u16 + 40).tcp_data_header().unwrap()
     }
 
     fn rx(delay: Option<SimDuration>) -> TcpReceiver {
@@ -176,7 +188,7 @@ mod tests {
     }
 
     fn acks(r: &mut TcpReceiver, now: SimTime) -> Vec<u64> {
-        std::iter::from_fn(|| r.poll_transmit(now)).map(|p| p.ack).collect()
+        std::iter::from_fn(|| r.poll_transmit(now)).map(|p| p.tcp_ack_header().unwrap().ack).collect()
     }
 
     #[test]

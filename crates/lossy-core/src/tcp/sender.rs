@@ -6,7 +6,8 @@ use super::congestion::{Aimd, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
 use super::rtt::{RtoConfig, RttEstimator};
 use super::state::{RetxCause, SenderState, Signal};
-use crate::packet::{Flags, FlowId, Kind, NodeId, Packet};
+use crate::packet::{Flags, FlowId, NodeId, Packet};
+use crate::transport::EventLog;
 use crate::time::{SimDuration, SimTime};
 
 /// RTT samples and the time-weighted window, for the run summary.
@@ -47,6 +48,8 @@ pub struct TcpSender {
     respond_to_eln: bool,
     /// Total bytes the application will write; `None` = unlimited (bulk).
     app_limit: Option<u64>,
+    /// When the application starts writing.
+    start_at: SimTime,
     started: bool,
     /// The one segment being timed: (its end sequence, when it was sent). Karn: cleared
     /// by any retransmission so a sample never comes from a resent segment.
@@ -56,10 +59,12 @@ pub struct TcpSender {
     /// snd_una when the timer last expired, to spot repeated expiry (RFC 5681 §3.1).
     last_timeout_una: Option<u64>,
     pub metrics: SenderMetrics,
+    /// Trace events for `Endpoint::poll_event`.
+    pub(crate) events: EventLog,
 }
 
 impl TcpSender {
-    pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, app_limit: Option<u64>) -> Self {
+    pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, start_at: SimTime, app_limit: Option<u64>) -> Self {
         let mss = cfg.mss.0;
         let iw = cfg.initial_window_segments() as u64 * mss;
         let recovery = match cfg.variant {
@@ -85,12 +90,14 @@ impl TcpSender {
             limited_transmit: cfg.limited_transmit,
             respond_to_eln: cfg.eln,
             app_limit,
+            start_at,
             started: false,
             timing: None,
             peer_wnd: cfg.max_window.0,
             rto_deadline: None,
             last_timeout_una: None,
             metrics: SenderMetrics { rtt_min_s: f64::INFINITY, ..Default::default() },
+            events: EventLog::default(),
         }
     }
 
@@ -105,8 +112,13 @@ impl TcpSender {
         self.app_limit.is_some_and(|n| self.st.snd_una >= n)
     }
 
-    pub fn next_timeout(&self) -> Option<SimTime> {
-        self.rto_deadline
+    /// The application's start until it has started, then the retransmission timer.
+    pub fn timer(&self) -> Option<SimTime> {
+        if self.started {
+            self.rto_deadline
+        } else {
+            Some(self.start_at)
+        }
     }
 
     pub fn rto(&self) -> SimDuration {
@@ -137,7 +149,8 @@ impl TcpSender {
         self.metrics.cwnd_since = None;
     }
 
-    pub fn handle_ack(&mut self, now: SimTime, ack: &Packet) {
+    pub fn handle_ack(&mut self, now: SimTime, pkt: &Packet) {
+        let Some(ack) = pkt.tcp_ack_header() else { return };
         if !self.started || ack.ack > self.st.snd_max {
             return; // acknowledges nothing we sent
         }
@@ -148,7 +161,7 @@ impl TcpSender {
         } else if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max {
             // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding.
             self.st.dupacks += 1;
-            let signal = if self.respond_to_eln && ack.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
+            let signal = if self.respond_to_eln && pkt.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
             self.recovery.on_dupack(&mut self.st, &mut self.cc, signal);
         }
         self.note_cwnd();
@@ -192,8 +205,17 @@ impl TcpSender {
         m.rtt_max_s = m.rtt_max_s.max(s);
     }
 
+    /// The timer expired: the application starts, or a retransmission timeout.
+    pub fn on_timer(&mut self, now: SimTime) {
+        if !self.started {
+            self.start(now);
+        } else {
+            self.on_rto(now);
+        }
+    }
+
     /// The retransmission timer expired (RFC 6298 §5.4-5.6, RFC 5681 §3.1).
-    pub fn handle_timeout(&mut self, now: SimTime) {
+    pub fn on_rto(&mut self, now: SimTime) {
         if self.st.snd_una >= self.st.snd_max {
             self.rto_deadline = None;
             return;
@@ -214,7 +236,7 @@ impl TcpSender {
     }
 
     /// The next segment to send now, if the window allows one.
-    pub fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+    pub fn transmit(&mut self, now: SimTime) -> Option<Packet> {
         if !self.started {
             return None;
         }
@@ -268,31 +290,23 @@ impl TcpSender {
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
-        Packet {
-            uid: 0,
-            flow: self.flow,
-            src: self.src,
-            dst: self.dst,
-            kind: Kind::Data,
-            seq,
-            ack: 0,
-            wnd: 0,
-            len: len as u32,
-            size: len as u32 + self.header,
-            flags,
-            sent_at: now,
-        }
+        // mss + header <= 65,535 was checked when the scenario was built (IPv4 length).
+        let mut p = Packet::tcp_data(self.flow, self.src, self.dst, seq, len as u32, (len as u32 + self.header) as u16);
+        p.flags = flags;
+        p
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Header;
+    use crate::transport::Endpoint;
     use crate::units::{Bytes, Duration};
 
     fn sender(variant: Variant) -> TcpSender {
         let cfg = TcpConfig { variant, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
-        let mut s = TcpSender::new(&cfg, 0, 0, 1, None);
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
         s.start(SimTime::ZERO);
         s
     }
@@ -302,7 +316,16 @@ mod tests {
         if eln {
             flags.set(Flags::ELN);
         }
-        Packet { uid: 0, flow: 0, src: 1, dst: 0, kind: Kind::Ack, seq: 0, ack: n, wnd: 1 << 20, len: 0, size: 40, flags, sent_at: SimTime::ZERO }
+        let mut p = Packet::tcp_ack(0, 1, 0, n, 1 << 20, 40);
+        p.flags = flags;
+        p
+    }
+
+    fn seq_of(p: &Packet) -> u64 {
+        match p.header {
+            Header::TcpData(d) => d.seq,
+            _ => panic!("not data"),
+        }
     }
 
     fn drain(s: &mut TcpSender, now: SimTime) -> Vec<Packet> {
@@ -314,7 +337,7 @@ mod tests {
         let mut s = sender(Variant::Newreno);
         let sent = drain(&mut s, SimTime::ZERO);
         assert_eq!(sent.len(), 4);
-        assert_eq!(sent[3].seq, 3000);
+        assert_eq!(seq_of(&sent[3]), 3000);
         assert_eq!(sent[0].size, 1040);
         assert_eq!(s.next_timeout(), Some(SimTime::ZERO + SimDuration::from_secs(1)));
     }
@@ -341,12 +364,12 @@ mod tests {
         let t = SimTime(1);
         s.handle_ack(t, &ack(0, false));
         // Limited transmit: one new segment per early duplicate.
-        assert_eq!(drain(&mut s, t).iter().map(|p| p.seq).collect::<Vec<_>>(), vec![4000]);
+        assert_eq!(drain(&mut s, t).iter().map(seq_of).collect::<Vec<_>>(), vec![4000]);
         s.handle_ack(t, &ack(0, false));
-        assert_eq!(drain(&mut s, t).iter().map(|p| p.seq).collect::<Vec<_>>(), vec![5000]);
+        assert_eq!(drain(&mut s, t).iter().map(seq_of).collect::<Vec<_>>(), vec![5000]);
         s.handle_ack(t, &ack(0, false));
         let out = drain(&mut s, t);
-        assert_eq!(out[0].seq, 0);
+        assert_eq!(seq_of(&out[0]), 0);
         assert!(out[0].flags.has(Flags::RETX));
         assert_eq!(s.st.counters.retransmits_fast, 1);
         assert_eq!(s.st.counters.fast_recoveries, 1);
@@ -361,7 +384,7 @@ mod tests {
             s.handle_ack(SimTime(1), &ack(0, true));
         }
         let out = drain(&mut s, SimTime(1));
-        assert_eq!(out[0].seq, 0);
+        assert_eq!(seq_of(&out[0]), 0);
         assert_eq!(s.st.counters.retransmits_eln, 1);
         assert_eq!(s.st.counters.window_reductions, 0);
         s.handle_ack(SimTime(2), &ack(6000, false));
@@ -371,7 +394,7 @@ mod tests {
     #[test]
     fn eln_ignored_when_switched_off() {
         let cfg = TcpConfig { eln: false, initial_window: Some(4), ..Default::default() };
-        let mut s = TcpSender::new(&cfg, 0, 0, 1, None);
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
         s.start(SimTime::ZERO);
         drain(&mut s, SimTime::ZERO);
         for _ in 0..3 {
@@ -391,7 +414,7 @@ mod tests {
         assert_eq!((s.st.cwnd, s.st.ssthresh), (1000, 2000));
         let out = drain(&mut s, t1);
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].seq, 0);
+        assert_eq!(seq_of(&out[0]), 0);
         assert_eq!(s.st.counters.retransmits_timeout, 1);
         // Backoff: the next expiry is 2 s later.
         assert_eq!(s.next_timeout(), Some(t1 + SimDuration::from_secs(2)));
@@ -400,7 +423,7 @@ mod tests {
         assert_eq!(s.metrics.rtt_samples, 0);
         // Go-back-N continues from 1000 and counts as timeout retransmissions.
         let out = drain(&mut s, t1 + SimDuration::from_millis(100));
-        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![1000, 2000]);
+        assert_eq!(out.iter().map(seq_of).collect::<Vec<_>>(), vec![1000, 2000]);
         assert_eq!(s.st.counters.retransmits_timeout, 3);
     }
 
@@ -421,10 +444,10 @@ mod tests {
     #[test]
     fn file_transfer_finishes_with_a_short_last_segment() {
         let cfg = TcpConfig { initial_window: Some(4), min_rto: Duration::from_millis(200), ..Default::default() };
-        let mut s = TcpSender::new(&cfg, 0, 0, 1, Some(2500));
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, Some(2500));
         s.start(SimTime::ZERO);
         let out = drain(&mut s, SimTime::ZERO);
-        assert_eq!(out.iter().map(|p| p.len).collect::<Vec<_>>(), vec![1000, 1000, 500]);
+        assert_eq!(out.iter().map(|p| p.payload()).collect::<Vec<_>>(), vec![1000, 1000, 500]);
         s.handle_ack(SimTime(5), &ack(2500, false));
         assert!(s.finished());
         assert_eq!(s.next_timeout(), None);
@@ -433,12 +456,9 @@ mod tests {
     #[test]
     fn window_is_limited_by_the_receiver() {
         let mut s = sender(Variant::Newreno);
-        let mut a = ack(0, false);
-        a.wnd = 2000;
         drain(&mut s, SimTime::ZERO);
         s.handle_ack(SimTime(1), &ack(4000, false));
-        a.ack = 4000;
-        s.handle_ack(SimTime(2), &a);
+        s.handle_ack(SimTime(2), &Packet::tcp_ack(0, 1, 0, 4000, 2000, 40));
         assert_eq!(drain(&mut s, SimTime(2)).len(), 2);
     }
 }

@@ -1,3 +1,160 @@
-//! Transports other than TCP.
+//! Endpoints (DESIGN.md "The world and its three kinds of entity"): one per side of a
+//! flow, each a sans-IO state machine. The world hands an endpoint the packets
+//! addressed to it, drains what it wants to send and the trace events it produced, and
+//! keeps one timer for it at `next_timeout`. It never names a transport: TCP, UDP and
+//! (later) FECTCP are variants of [`AnyEndpoint`].
 
 pub mod udp;
+
+use crate::closed::closed_enum;
+use crate::packet::Packet;
+use crate::result::FlowSummary;
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::time::SimTime;
+use udp::{CbrSource, UdpSink};
+
+/// What an endpoint reports for traces (recorded only when a trace is switched on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// The congestion window and slow-start threshold, in bytes.
+    Cwnd { cwnd: u64, ssthresh: u64 },
+    /// A segment sent, resent or cumulatively acknowledged (`trace::SEQ_*`).
+    Seq { event: u8, seq: u64 },
+}
+
+/// How far a flow's byte stream has got at one endpoint, for the whole-run checks that
+/// pair a sender with its receiver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// One past the highest byte sent (senders).
+    pub highest_sent: u64,
+    /// Bytes the peer acknowledged (senders with acknowledgements).
+    pub acked: u64,
+    /// Bytes delivered to the application in order (receivers).
+    pub delivered: u64,
+}
+
+pub trait Endpoint {
+    /// A packet addressed to this endpoint arrived.
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet);
+    /// The next packet to send now, if any; called until it returns `None`.
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet>;
+    /// The next trace event, if any; called until it returns `None`.
+    fn poll_event(&mut self) -> Option<TraceEvent> {
+        None
+    }
+    /// Asks the endpoint to produce trace events (off by default: they cost memory).
+    fn enable_events(&mut self) {}
+    /// When the endpoint next wants `handle_timeout` (its start, a retransmission
+    /// timer, a delayed ACK, the next datagram).
+    fn next_timeout(&self) -> Option<SimTime>;
+    fn handle_timeout(&mut self, now: SimTime);
+    /// Progress of the byte stream at this end.
+    fn progress(&self) -> Progress;
+    /// Checks the endpoint's own state at the end of a run.
+    fn check_invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// Fills this side's part of the flow's summary at the end of the run.
+    fn report(&mut self, end: SimTime, out: &mut FlowSummary);
+}
+
+closed_enum! {
+    /// Every built-in endpoint.
+    pub enum AnyEndpoint via each_endpoint {
+        TcpSender(Box<TcpSender>),
+        TcpReceiver(Box<TcpReceiver>),
+        CbrSource(CbrSource),
+        UdpSink(UdpSink),
+    }
+}
+
+impl Endpoint for AnyEndpoint {
+    #[inline]
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
+        each_endpoint!(self, e => e.handle_packet(now, pkt))
+    }
+    #[inline]
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        each_endpoint!(self, e => e.poll_transmit(now))
+    }
+    #[inline]
+    fn poll_event(&mut self) -> Option<TraceEvent> {
+        each_endpoint!(self, e => e.poll_event())
+    }
+    fn enable_events(&mut self) {
+        each_endpoint!(self, e => e.enable_events())
+    }
+    #[inline]
+    fn next_timeout(&self) -> Option<SimTime> {
+        each_endpoint!(self, e => e.next_timeout())
+    }
+    fn handle_timeout(&mut self, now: SimTime) {
+        each_endpoint!(self, e => e.handle_timeout(now))
+    }
+    #[inline]
+    fn progress(&self) -> Progress {
+        each_endpoint!(self, e => e.progress())
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        each_endpoint!(self, e => e.check_invariants())
+    }
+    fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
+        each_endpoint!(self, e => e.report(end, out))
+    }
+}
+
+impl<T: Endpoint + ?Sized> Endpoint for Box<T> {
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
+        (**self).handle_packet(now, pkt)
+    }
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        (**self).poll_transmit(now)
+    }
+    fn poll_event(&mut self) -> Option<TraceEvent> {
+        (**self).poll_event()
+    }
+    fn enable_events(&mut self) {
+        (**self).enable_events()
+    }
+    fn next_timeout(&self) -> Option<SimTime> {
+        (**self).next_timeout()
+    }
+    fn handle_timeout(&mut self, now: SimTime) {
+        (**self).handle_timeout(now)
+    }
+    fn progress(&self) -> Progress {
+        (**self).progress()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        (**self).check_invariants()
+    }
+    fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
+        (**self).report(end, out)
+    }
+}
+
+/// The trace events an endpoint has produced and not yet handed over; records nothing
+/// until enabled, so runs without traces pay one branch per event.
+#[derive(Debug, Default)]
+pub struct EventLog {
+    enabled: bool,
+    queue: std::collections::VecDeque<TraceEvent>,
+}
+
+impl EventLog {
+    pub fn enable(&mut self) {
+        self.enabled = true;
+    }
+
+    #[inline]
+    pub fn record(&mut self, e: TraceEvent) {
+        if self.enabled {
+            self.queue.push_back(e);
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<TraceEvent> {
+        self.queue.pop_front()
+    }
+}

@@ -1,6 +1,9 @@
-//! UDP with a constant-bit-rate source: one datagram every packet_size·8/rate seconds.
+//! UDP with a constant-bit-rate source: one datagram every packet_size·8/rate seconds,
+//! from the flow's start; and the sink that counts what arrives.
 
-use crate::packet::{Flags, FlowId, Kind, NodeId, Packet};
+use super::{Endpoint, Progress};
+use crate::packet::{FlowId, Header, NodeId, Packet};
+use crate::result::FlowSummary;
 use crate::time::{serialization_delay, SimDuration, SimTime};
 
 pub struct CbrSource {
@@ -11,12 +14,17 @@ pub struct CbrSource {
     header: u32,
     interval: SimDuration,
     remaining: Option<u64>,
+    /// When the next datagram leaves; `None` once the source has sent all it was asked to.
+    next_send: Option<SimTime>,
+    /// A datagram due now, waiting for `poll_transmit`.
+    pending: bool,
     next_seq: u64,
     pub datagrams_sent: u64,
 }
 
 impl CbrSource {
-    pub fn new(flow: FlowId, src: NodeId, dst: NodeId, rate_bps: u64, payload: u32, header: u32, packets: Option<u64>) -> Self {
+    #[allow(clippy::too_many_arguments)] // one per property of the application; called once per flow
+    pub fn new(flow: FlowId, src: NodeId, dst: NodeId, start: SimTime, rate_bps: u64, payload: u32, header: u32, packets: Option<u64>) -> Self {
         CbrSource {
             flow,
             src,
@@ -25,6 +33,8 @@ impl CbrSource {
             header,
             interval: serialization_delay(payload as u64 * 8, rate_bps),
             remaining: packets,
+            next_send: Some(start),
+            pending: false,
             next_seq: 0,
             datagrams_sent: 0,
         }
@@ -41,46 +51,107 @@ impl CbrSource {
     pub fn bytes_sent(&self) -> u64 {
         self.next_seq
     }
+}
 
-    /// The next datagram, unless the source has sent all it was asked to.
-    pub fn emit(&mut self, now: SimTime) -> Option<Packet> {
-        if let Some(n) = self.remaining.as_mut() {
-            if *n == 0 {
-                return None;
-            }
-            *n -= 1;
+impl Endpoint for CbrSource {
+    fn handle_packet(&mut self, _now: SimTime, _pkt: &Packet) {
+        // Nothing comes back to a CBR source.
+    }
+
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+        if !self.pending {
+            return None;
         }
+        self.pending = false;
         let seq = self.next_seq;
         self.next_seq += self.payload as u64;
         self.datagrams_sent += 1;
-        Some(Packet {
-            uid: 0,
-            flow: self.flow,
-            src: self.src,
-            dst: self.dst,
-            kind: Kind::Udp,
-            seq,
-            ack: 0,
-            wnd: 0,
-            len: self.payload,
-            size: self.payload + self.header,
-            flags: Flags::default(),
-            sent_at: now,
-        })
+        // Sizes were checked against IPv4's 65,535-byte limit when the scenario was built.
+        Some(Packet::udp(self.flow, self.src, self.dst, seq, self.payload, (self.payload + self.header) as u16))
+    }
+
+    fn next_timeout(&self) -> Option<SimTime> {
+        self.next_send
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        if self.next_send.is_none_or(|t| t > now) {
+            return;
+        }
+        if let Some(n) = self.remaining.as_mut() {
+            *n -= 1;
+        }
+        self.pending = true;
+        self.next_send = (!self.finished()).then(|| now + self.interval);
+    }
+
+    fn progress(&self) -> Progress {
+        Progress { highest_sent: self.next_seq, ..Progress::default() }
+    }
+
+    fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
+        out.counters.bytes_sent = self.bytes_sent();
+        out.counters.segments_sent = self.datagrams_sent;
     }
 }
 
-/// Counts what arrives.
+/// Counts what arrives. Datagrams the network duplicated are counted apart: a bit per
+/// datagram index says which were seen.
 #[derive(Default)]
 pub struct UdpSink {
+    payload: u32,
+    seen: Vec<u64>,
     pub datagrams: u64,
+    /// Payload bytes of distinct datagrams.
     pub bytes: u64,
+    pub duplicate_bytes: u64,
 }
 
 impl UdpSink {
-    pub fn handle(&mut self, p: &Packet) {
+    /// A sink for datagrams of `payload` bytes.
+    pub fn new(payload: u32) -> Self {
+        UdpSink { payload: payload.max(1), ..Default::default() }
+    }
+
+    /// Marks datagram `i` seen; false if it was seen before.
+    fn first_time(&mut self, i: u64) -> bool {
+        let (word, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        if self.seen.len() <= word {
+            self.seen.resize(word + 1, 0);
+        }
+        let fresh = self.seen[word] & bit == 0;
+        self.seen[word] |= bit;
+        fresh
+    }
+}
+
+impl Endpoint for UdpSink {
+    fn handle_packet(&mut self, _now: SimTime, p: &Packet) {
+        let Header::Udp(u) = p.header else { return };
         self.datagrams += 1;
-        self.bytes += p.len as u64;
+        if self.first_time(u.seq / self.payload as u64) {
+            self.bytes += u.len as u64;
+        } else {
+            self.duplicate_bytes += u.len as u64;
+        }
+    }
+
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+        None
+    }
+
+    fn next_timeout(&self) -> Option<SimTime> {
+        None
+    }
+
+    fn handle_timeout(&mut self, _now: SimTime) {}
+
+    fn progress(&self) -> Progress {
+        Progress { delivered: self.bytes, ..Progress::default() }
+    }
+
+    fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
+        out.duplicate_bytes = self.duplicate_bytes;
     }
 }
 
@@ -90,11 +161,26 @@ mod tests {
 
     #[test]
     fn interval_matches_the_rate_and_count_stops() {
-        let mut s = CbrSource::new(0, 0, 1, 1_000_000, 1000, 28, Some(2));
+        let mut s = CbrSource::new(0, 0, 1, SimTime::ZERO, 1_000_000, 1000, 28, Some(2));
         assert_eq!(s.interval(), SimDuration::from_millis(8));
-        assert_eq!(s.emit(SimTime::ZERO).unwrap().size, 1028);
-        assert_eq!(s.emit(SimTime::ZERO).unwrap().seq, 1000);
-        assert!(s.emit(SimTime::ZERO).is_none());
+        assert_eq!(s.next_timeout(), Some(SimTime::ZERO));
+        s.handle_timeout(SimTime::ZERO);
+        assert_eq!(s.poll_transmit(SimTime::ZERO).unwrap().size, 1028);
+        assert!(s.poll_transmit(SimTime::ZERO).is_none());
+        let t = SimTime::ZERO + s.interval();
+        assert_eq!(s.next_timeout(), Some(t));
+        s.handle_timeout(t);
+        assert_eq!(s.poll_transmit(t).unwrap().header, crate::packet::Header::Udp(crate::packet::Udp { seq: 1000, len: 1000 }));
         assert!(s.finished());
+        assert_eq!(s.next_timeout(), None);
+    }
+
+    #[test]
+    fn sink_counts_payload_and_duplicates_apart() {
+        let mut k = UdpSink::new(500);
+        k.handle_packet(SimTime::ZERO, &Packet::udp(0, 0, 1, 0, 500, 528));
+        k.handle_packet(SimTime::ZERO, &Packet::udp(0, 0, 1, 500, 500, 528));
+        k.handle_packet(SimTime::ZERO, &Packet::udp(0, 0, 1, 0, 500, 528));
+        assert_eq!((k.datagrams, k.progress().delivered, k.duplicate_bytes), (3, 1000, 500));
     }
 }

@@ -1,0 +1,211 @@
+//! The point-to-point segment: a full-duplex link whose two directions each run
+//! `QueueDisc → LinkLayer → LossProcess → Pipeline` (DESIGN.md "Seams inside the
+//! entities"). Port 0 is the first node toward the second, port 1 the way back.
+
+use super::pipeline::Pipeline;
+use super::queue::{AnyQueueDisc, QueueDisc};
+use super::{Arrival, DropCause, Dropped, NetOut, PortEnds, Segment, Tally};
+use crate::channel::Channel;
+use crate::engine::{Key, Tickets};
+use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer, LinkOutcome};
+use crate::packet::{NodeId, Packet};
+use crate::result::LinkSummary;
+use crate::rng::RngStream;
+use crate::time::{SimDuration, SimTime};
+
+/// Counts of one direction, for its summary row and the conservation check.
+#[derive(Clone, Debug, Default)]
+pub struct DirCounters {
+    /// Packets offered to the direction (queued or refused).
+    pub offered: u64,
+    pub queue_drops: u64,
+    pub channel_losses: u64,
+    pub link_retry_drops: u64,
+    pub link_down_drops: u64,
+    /// Packets that crossed the channel.
+    pub delivered: u64,
+    pub bytes_delivered: u64,
+}
+
+/// One direction of the link.
+pub struct Direction {
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub delay: SimDuration,
+    pub queue: AnyQueueDisc,
+    pub link: AnyLinkLayer,
+    pub channel: Channel,
+    /// The channel's own stream (`link:A->B:channel`).
+    pub channel_rng: RngStream,
+    pub pipeline: Pipeline<Packet>,
+    pub counters: DirCounters,
+}
+
+impl Direction {
+    fn drop(&mut self, pkt: Packet, cause: DropCause, out: &mut NetOut) {
+        let c = &mut self.counters;
+        match cause {
+            DropCause::Queue => c.queue_drops += 1,
+            DropCause::Channel => c.channel_losses += 1,
+            DropCause::LinkRetry => c.link_retry_drops += 1,
+            DropCause::LinkDown | DropCause::NoRoute => c.link_down_drops += 1,
+        }
+        out.drops.push(Dropped { pkt, cause, from: self.from, to: self.to });
+    }
+
+    fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) {
+        self.counters.offered += 1;
+        if let Err(p) = self.queue.enqueue(now, pkt) {
+            self.drop(p, DropCause::Queue, out);
+        }
+        self.pull(now, tickets);
+    }
+
+    /// Hands the link layer the next queued packet when it can take one.
+    fn pull(&mut self, now: SimTime, tickets: &mut Tickets) {
+        if self.link.ready() {
+            if let Some(p) = self.queue.dequeue(now) {
+                self.link.begin(now, p, tickets);
+            }
+        }
+    }
+
+    fn next_wake(&self) -> Option<Key> {
+        let pipe = self.pipeline.next_wake().map(|(time, ticket)| Key { time, ticket });
+        match (self.link.next_wake(), pipe) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Acts on `key` if it is one of this direction's deadlines.
+    fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) -> bool {
+        if self.link.next_wake() == Some(key) {
+            let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
+            match self.link.on_wake(now, key, &mut ctx) {
+                Some(LinkOutcome::Delivered(p)) => {
+                    self.counters.delivered += 1;
+                    self.counters.bytes_delivered += p.size as u64;
+                    self.pipeline.push(now + self.delay, tickets.draw(), p);
+                }
+                Some(LinkOutcome::Lost(p, cause)) => self.drop(p, cause, out),
+                None => {}
+            }
+            self.pull(now, tickets);
+            return true;
+        }
+        if self.pipeline.next_wake() == Some((key.time, key.ticket)) {
+            let (node, from) = (self.to, self.from);
+            self.pipeline.wake((key.time, key.ticket), |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
+            return true;
+        }
+        false
+    }
+
+    /// Drops everything the direction holds (the link went down).
+    fn flush(&mut self, out: &mut NetOut) {
+        let mut lost = Vec::new();
+        self.queue.drain(&mut |p| lost.push(p));
+        self.link.drain(&mut |p| lost.push(p));
+        self.pipeline.drain(|p| lost.push(p));
+        for p in lost {
+            self.drop(p, DropCause::LinkDown, out);
+        }
+    }
+
+    fn held(&self) -> u64 {
+        (self.queue.len() + self.link.held() + self.pipeline.held()) as u64
+    }
+}
+
+pub struct PointToPoint {
+    dirs: [Direction; 2],
+    up: bool,
+}
+
+impl PointToPoint {
+    /// `dirs[0]` runs from the first node to the second, `dirs[1]` back.
+    pub fn new(dirs: [Direction; 2], up: bool) -> Self {
+        debug_assert!(dirs[0].from == dirs[1].to && dirs[0].to == dirs[1].from);
+        PointToPoint { dirs, up }
+    }
+}
+
+impl Segment for PointToPoint {
+    fn ports(&self) -> Vec<PortEnds> {
+        self.dirs.iter().map(|d| PortEnds { from: d.from, to: d.to }).collect()
+    }
+
+    fn port_up(&self, _iface: usize) -> bool {
+        self.up
+    }
+
+    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) {
+        let d = &mut self.dirs[iface];
+        if self.up {
+            d.send(now, pkt, tickets, out);
+        } else {
+            d.counters.offered += 1;
+            d.drop(pkt, DropCause::LinkDown, out);
+        }
+    }
+
+    fn next_wake(&self) -> Option<Key> {
+        match (self.dirs[0].next_wake(), self.dirs[1].next_wake()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) {
+        let [a, b] = &mut self.dirs;
+        if !a.wake(now, key, tickets, out) {
+            b.wake(now, key, tickets, out);
+        }
+    }
+
+    fn set_attached(&mut self, _now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
+        let ends = self.dirs[0].from == node || self.dirs[0].to == node;
+        if !ends || self.up == up {
+            return false;
+        }
+        self.up = up;
+        if !up {
+            self.dirs.iter_mut().for_each(|d| d.flush(out));
+        }
+        true
+    }
+
+    fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for d in &self.dirs {
+            let c = &d.counters;
+            t.add(&Tally {
+                queue_drops: c.queue_drops,
+                channel_losses: c.channel_losses,
+                link_retry_drops: c.link_retry_drops,
+                link_down_drops: c.link_down_drops,
+                duplicated: d.pipeline.counters.duplicated,
+                held: d.held(),
+            });
+        }
+        t
+    }
+
+    fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
+        for d in &self.dirs {
+            let c = &d.counters;
+            let on_channel = c.delivered + c.channel_losses;
+            out.push(LinkSummary {
+                name: d.name.clone(),
+                packets_offered: c.offered,
+                queue_drops: c.queue_drops,
+                channel_losses: c.channel_losses,
+                packets_delivered: c.delivered,
+                throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
+                loss_rate: if on_channel > 0 { c.channel_losses as f64 / on_channel as f64 } else { 0.0 },
+            });
+        }
+    }
+}

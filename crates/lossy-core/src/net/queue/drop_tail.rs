@@ -1,0 +1,92 @@
+//! DropTail: first in, first out; an arrival that does not fit is dropped (ns-2's
+//! `DropTail`, ns-3's `DropTailQueue`), with a limit in packets or bytes that does not
+//! count the packet being sent.
+
+use super::QueueDisc;
+use crate::packet::Packet;
+use crate::time::SimTime;
+use crate::units::QueueLimit;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug)]
+pub struct DropTail {
+    buf: VecDeque<Packet>,
+    limit: QueueLimit,
+    bytes: u64,
+}
+
+impl DropTail {
+    /// An empty queue; its buffer grows with use (a link that never queues costs nothing,
+    /// which matters with thousands of links) and then keeps its capacity.
+    pub fn new(limit: QueueLimit) -> Self {
+        DropTail { buf: VecDeque::new(), limit, bytes: 0 }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl QueueDisc for DropTail {
+    fn enqueue(&mut self, _now: SimTime, p: Packet) -> Result<(), Packet> {
+        let full = match self.limit {
+            QueueLimit::Packets(n) => self.buf.len() as u64 >= n,
+            QueueLimit::Bytes(b) => self.bytes + p.size as u64 > b,
+        };
+        if full {
+            return Err(p);
+        }
+        self.bytes += p.size as u64;
+        self.buf.push_back(p);
+        Ok(())
+    }
+
+    fn dequeue(&mut self, _now: SimTime) -> Option<Packet> {
+        let p = self.buf.pop_front()?;
+        self.bytes -= p.size as u64;
+        Some(p)
+    }
+
+    fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
+        self.bytes = 0;
+        self.buf.drain(..).for_each(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkt(size: u16) -> Packet {
+        Packet::udp(0, 0, 1, 0, size as u32, size)
+    }
+
+    const T: SimTime = SimTime::ZERO;
+
+    #[test]
+    fn packet_limit_drops_the_arrival() {
+        let mut q = DropTail::new(QueueLimit::Packets(2));
+        assert!(q.enqueue(T, pkt(10)).is_ok());
+        assert!(q.enqueue(T, pkt(10)).is_ok());
+        assert!(q.enqueue(T, pkt(10)).is_err());
+        assert_eq!(q.len(), 2);
+    }
+
+    #[test]
+    fn byte_limit_counts_sizes_fifo() {
+        let mut q = DropTail::new(QueueLimit::Bytes(100));
+        assert!(q.enqueue(T, pkt(60)).is_ok());
+        assert!(q.enqueue(T, pkt(50)).is_err());
+        assert!(q.enqueue(T, pkt(40)).is_ok());
+        assert_eq!(q.bytes(), 100);
+        assert_eq!(q.dequeue(T).unwrap().size, 60);
+        assert_eq!(q.bytes(), 40);
+        let mut n = 0;
+        q.drain(&mut |_| n += 1);
+        assert_eq!((n, q.len(), q.bytes()), (1, 0, 0));
+    }
+}

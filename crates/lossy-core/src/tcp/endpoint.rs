@@ -1,0 +1,79 @@
+//! The TCP sender as an `Endpoint`: what the world sees of it (packets in and out, its
+//! one timer, trace events, its part of the flow summary).
+
+use super::sender::TcpSender;
+use crate::packet::{Flags, Packet};
+use crate::result::FlowSummary;
+use crate::time::SimTime;
+use crate::trace::{SEQ_ACKED, SEQ_RESENT, SEQ_SENT};
+use crate::transport::{Endpoint, Progress, TraceEvent};
+
+impl TcpSender {
+    fn record_cwnd(&mut self) {
+        let (cwnd, ssthresh) = (self.st.cwnd, self.st.ssthresh);
+        self.events.record(TraceEvent::Cwnd { cwnd, ssthresh });
+    }
+}
+
+impl Endpoint for TcpSender {
+    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
+        self.handle_ack(now, pkt);
+        let una = self.st.snd_una;
+        self.events.record(TraceEvent::Seq { event: SEQ_ACKED, seq: una });
+        self.record_cwnd();
+    }
+
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        let p = self.transmit(now)?;
+        if let Some(d) = p.tcp_data_header() {
+            let event = if p.flags.has(Flags::RETX) { SEQ_RESENT } else { SEQ_SENT };
+            self.events.record(TraceEvent::Seq { event, seq: d.seq });
+        }
+        Some(p)
+    }
+
+    fn poll_event(&mut self) -> Option<TraceEvent> {
+        self.events.pop()
+    }
+
+    fn enable_events(&mut self) {
+        self.events.enable();
+    }
+
+    fn next_timeout(&self) -> Option<SimTime> {
+        self.timer()
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.on_timer(now);
+        self.record_cwnd();
+    }
+
+    fn progress(&self) -> Progress {
+        Progress { highest_sent: self.st.snd_max, acked: self.st.snd_una, delivered: 0 }
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let st = &self.st;
+        if !(st.snd_una <= st.snd_nxt && st.snd_nxt <= st.snd_max) {
+            return Err(format!("sender out of order: snd_una {} snd_nxt {} snd_max {}", st.snd_una, st.snd_nxt, st.snd_max));
+        }
+        Ok(())
+    }
+
+    fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
+        self.finish_metrics(end);
+        let m = &self.metrics;
+        let mss = self.st.mss as f64;
+        out.counters = self.st.counters.clone();
+        out.cwnd_mean_segments = m.cwnd_mean() / mss;
+        out.cwnd_max_segments = m.cwnd_max as f64 / mss;
+        out.rtt_samples = m.rtt_samples;
+        if m.rtt_samples > 0 {
+            out.rtt_mean_s = Some(m.rtt_sum_s / m.rtt_samples as f64);
+            out.rtt_min_s = Some(m.rtt_min_s);
+            out.rtt_max_s = Some(m.rtt_max_s);
+        }
+        out.rto_final_s = Some(self.rto().as_secs_f64());
+    }
+}

@@ -1,0 +1,95 @@
+//! Accounting and the whole-run checks (DESIGN.md "Conservation with every path
+//! named"): every packet injected or created by the network is delivered, dropped for a
+//! named cause, absorbed by an agent or still held in a segment; every byte delivered
+//! was sent, in order, once.
+
+use crate::error::{Error, Result};
+use crate::net::{DropCause, Segment, Tally};
+use crate::transport::Endpoint;
+use crate::world::World;
+
+/// Packet accounting kept by the world.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PacketCounters {
+    pub injected: u64,
+    pub delivered: u64,
+    /// Deliveries that carried application data (TCP segments, UDP datagrams).
+    pub data_delivered: u64,
+    pub absorbed: u64,
+    pub queue_drops: u64,
+    pub channel_losses: u64,
+    pub link_retry_drops: u64,
+    pub link_down_drops: u64,
+    pub no_route_drops: u64,
+}
+
+impl PacketCounters {
+    pub fn count_drop(&mut self, cause: DropCause) {
+        match cause {
+            DropCause::Queue => self.queue_drops += 1,
+            DropCause::Channel => self.channel_losses += 1,
+            DropCause::LinkRetry => self.link_retry_drops += 1,
+            DropCause::LinkDown => self.link_down_drops += 1,
+            DropCause::NoRoute => self.no_route_drops += 1,
+        }
+    }
+}
+
+impl World {
+    /// The segments' counts summed.
+    pub(crate) fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for s in &self.segments {
+            t.add(&s.seg.tally());
+        }
+        t
+    }
+
+    /// Whole-run checks; an error names what broke.
+    pub fn check_invariants(&self) -> Result<()> {
+        self.check_conservation()?;
+        for (f, flow) in self.flows.iter().enumerate() {
+            let (s, r) = (&self.endpoints[2 * f].ep, &self.endpoints[2 * f + 1].ep);
+            let fail = |m: String| Error::Invariant(format!("{}: {m}", flow.name));
+            s.check_invariants().map_err(fail)?;
+            r.check_invariants().map_err(fail)?;
+            let (s, r) = (s.progress(), r.progress());
+            if r.delivered > s.highest_sent {
+                return Err(fail(format!("received {} bytes, only {} ever sent", r.delivered, s.highest_sent)));
+            }
+            if s.acked > r.delivered {
+                return Err(fail(format!("sender saw an ACK of {} beyond the {} delivered", s.acked, r.delivered)));
+            }
+            if flow.total_bytes.is_some_and(|n| r.delivered > n) {
+                return Err(fail("delivered more than the file".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// injected + duplicated = delivered + drops by cause + absorbed + held.
+    fn check_conservation(&self) -> Result<()> {
+        let c = &self.counters;
+        let t = self.tally();
+        let accounted = c.delivered
+            + c.queue_drops
+            + c.channel_losses
+            + c.link_retry_drops
+            + c.link_down_drops
+            + c.no_route_drops
+            + c.absorbed
+            + t.held;
+        if c.injected + t.duplicated != accounted {
+            return Err(Error::Invariant(format!(
+                "packets not conserved: injected {} + duplicated {} != delivered {} + queue drops {} + channel losses {} + link-retry drops {} + link-down drops {} + no-route drops {} + absorbed {} + held {}",
+                c.injected, t.duplicated, c.delivered, c.queue_drops, c.channel_losses, c.link_retry_drops, c.link_down_drops, c.no_route_drops, c.absorbed, t.held
+            )));
+        }
+        let by_segments = (t.queue_drops, t.channel_losses, t.link_retry_drops, t.link_down_drops);
+        let by_world = (c.queue_drops, c.channel_losses, c.link_retry_drops, c.link_down_drops);
+        if by_segments != by_world {
+            return Err(Error::Invariant(format!("segment drop counts {by_segments:?} disagree with the world's {by_world:?}")));
+        }
+        Ok(())
+    }
+}
