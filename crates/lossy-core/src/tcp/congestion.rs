@@ -21,7 +21,25 @@ pub struct Aimd;
 impl Aimd {
     /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
     fn halved(st: &SenderState) -> u64 {
-        (st.flight_size() / 2).max(2 * st.mss)
+        Self::half_of(st.flight_size(), st.mss)
+    }
+
+    fn half_of(flight: u64, mss: u64) -> u64 {
+        (flight / 2).max(2 * mss)
+    }
+
+    /// ssthresh on a first expiry. RFC 5681 §3.1 sets it to "no more than" eq. 4. In
+    /// fast recovery the duplicate ACKs have inflated cwnd and sent new data, so the
+    /// FlightSize now is not the window that met congestion: halve the FlightSize at
+    /// recovery entry instead (what entry set for a loss; Linux's tcp_enter_loss keeps
+    /// ssthresh in CA_Recovery), and never exceed eq. 4 on the FlightSize now.
+    fn timeout_ssthresh(st: &SenderState) -> u64 {
+        let now = Self::halved(st);
+        if st.in_recovery {
+            now.min(Self::half_of(st.recovery_flight, st.mss))
+        } else {
+            now
+        }
     }
 }
 
@@ -53,7 +71,7 @@ impl CongestionControl for Aimd {
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
         // RFC 5681 §3.1: on a second expiry for the same segment ssthresh is held.
         if !repeated {
-            st.ssthresh = Self::halved(st);
+            st.ssthresh = Self::timeout_ssthresh(st);
         }
         // RFC 5681 §3.1: cwnd = loss window = 1 SMSS.
         st.cwnd = st.mss;
@@ -151,5 +169,57 @@ mod tests {
         st.snd_max = 2000;
         Aimd.on_timeout(&mut st, true);
         assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+
+    /// In recovery after a loss at FlightSize 10 segments (ssthresh 5), with FlightSize
+    /// since inflated to `flight_now` segments.
+    fn in_loss_recovery(flight_now: u64) -> SenderState {
+        let mut st = state(10);
+        st.snd_max = 10_000;
+        st.recovery_flight = st.flight_size();
+        Aimd.on_congestion(&mut st, Signal::Loss);
+        st.in_recovery = true;
+        st.cwnd = 40_000;
+        st.snd_una = 1000;
+        st.snd_max = 1000 + flight_now * 1000;
+        st
+    }
+
+    #[test]
+    fn timeout_in_recovery_keeps_the_ssthresh_of_recovery_entry() {
+        let mut st = in_loss_recovery(38);
+        Aimd.on_timeout(&mut st, false);
+        // Not 38 000 / 2: the inflated FlightSize does not raise ssthresh.
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+
+    #[test]
+    fn timeout_in_recovery_is_still_capped_by_the_flight_size_now() {
+        // NewReno partial ACKs shrank FlightSize to 6 segments: eq. 4 gives 3 segments.
+        let mut st = in_loss_recovery(6);
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!(st.ssthresh, 3000);
+    }
+
+    #[test]
+    fn timeout_in_eln_recovery_halves_the_flight_size_at_entry() {
+        let mut st = state(10);
+        st.snd_max = 10_000;
+        st.recovery_flight = st.flight_size();
+        let target = Aimd.on_congestion(&mut st, Signal::Eln);
+        st.in_recovery = true;
+        st.cwnd = target + 20_000;
+        st.snd_max = 30_000;
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+
+    #[test]
+    fn timeout_outside_recovery_ignores_an_old_recovery_flight_size() {
+        let mut st = state(10);
+        st.recovery_flight = 4000;
+        st.snd_max = 30_000;
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!(st.ssthresh, 15_000);
     }
 }

@@ -405,6 +405,23 @@ mod tests {
     }
 
     #[test]
+    fn timeout_during_fast_recovery_keeps_the_entry_ssthresh() {
+        let mut s = sender(Variant::Newreno);
+        drain(&mut s, SimTime::ZERO);
+        for _ in 0..20 {
+            s.handle_ack(SimTime(1), &ack(0, false));
+            drain(&mut s, SimTime(1));
+        }
+        // Entry at 6 segments in flight (4 + 2 limited transmit): ssthresh 3 segments.
+        let entry = s.st.ssthresh;
+        assert_eq!(entry, 3000);
+        assert!(s.st.in_recovery && s.st.flight_size() > 6 * entry, "{}", s.st.flight_size());
+        s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
+        assert_eq!((s.st.ssthresh, s.st.cwnd), (entry, 1000));
+        assert!(!s.st.in_recovery);
+    }
+
+    #[test]
     fn tahoe_fast_retransmit_restarts_from_one_segment() {
         let mut s = sender(Variant::Tahoe);
         drain(&mut s, SimTime::ZERO);

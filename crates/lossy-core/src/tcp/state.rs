@@ -69,6 +69,9 @@ pub struct SenderState {
     /// cwnd for an ELN, which is not congestion).
     pub recovery_target: u64,
     pub recovery_cause: RetxCause,
+    /// FlightSize when the last fast retransmit began (RFC 5681 §3.2 step 2 halves it);
+    /// an RTO during recovery halves this, not the FlightSize inflated since.
+    pub recovery_flight: u64,
     /// A request to resend the segment at `snd_una` at the next transmit opportunity.
     pub retransmit: Option<RetxCause>,
     /// The cause charged for go-back-N resends below `snd_max`.
@@ -93,6 +96,7 @@ impl SenderState {
             in_recovery: false,
             recovery_target: initial_cwnd,
             recovery_cause: RetxCause::Fast,
+            recovery_flight: 0,
             retransmit: None,
             go_back_cause: RetxCause::Timeout,
             counters: SenderCounters::default(),
