@@ -2,7 +2,7 @@
 //! Window growth lives in `congestion`, loss recovery in `recovery`, RTO in `rtt`.
 
 use super::config::{TcpConfig, Variant};
-use super::congestion::{Aimd, Congestion, CongestionControl};
+use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
 use super::rtt::{RtoConfig, RttEstimator};
 use super::state::{RetxCause, SenderState, Signal};
@@ -69,7 +69,10 @@ impl TcpSender {
         };
         TcpSender {
             st: SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold),
-            cc: Congestion::Aimd(Aimd),
+            cc: match cfg.abc.limit_segments() {
+                None => Congestion::Aimd(Aimd),
+                Some(l) => Congestion::ByteCounting(ByteCounting::new(l)),
+            },
             recovery,
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
@@ -332,6 +335,20 @@ mod tests {
         // One timed segment gave one RTT sample of 100 ms.
         assert_eq!(s.metrics.rtt_samples, 1);
         assert_eq!(s.srtt(), Some(SimDuration::from_millis(100)));
+    }
+
+    #[test]
+    fn abc_option_counts_the_bytes_of_delayed_acks() {
+        use crate::tcp::config::Abc;
+        for (abc, cwnd) in [(Abc::Off, 6000), (Abc::Limit(2), 8000)] {
+            let cfg = TcpConfig { abc, initial_window: Some(4), ..Default::default() };
+            let mut s = TcpSender::new(&cfg, 0, 0, 1, None);
+            s.start(SimTime::ZERO);
+            drain(&mut s, SimTime::ZERO);
+            s.handle_ack(SimTime(1), &ack(2000, false));
+            s.handle_ack(SimTime(2), &ack(4000, false));
+            assert_eq!(s.st.cwnd, cwnd, "{abc:?}");
+        }
     }
 
     #[test]
