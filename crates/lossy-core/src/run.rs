@@ -61,6 +61,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             bytes_delivered: delivered,
             counters: SenderCounters::default(),
             cwnd_mean_segments: 0.0,
+            cwnd_inflated_mean_segments: 0.0,
             cwnd_max_segments: 0.0,
             rtt_samples: 0,
             rtt_mean_s: None,
@@ -77,6 +78,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
                 let mss = t.sender.st.mss as f64;
                 fs.counters = t.sender.st.counters.clone();
                 fs.cwnd_mean_segments = m.cwnd_mean() / mss;
+                fs.cwnd_inflated_mean_segments = m.cwnd_inflated_mean() / mss;
                 fs.cwnd_max_segments = m.cwnd_max as f64 / mss;
                 fs.rtt_samples = m.rtt_samples;
                 if m.rtt_samples > 0 {

@@ -108,6 +108,16 @@ impl SenderState {
         self.snd_max - self.snd_una
     }
 
+    /// cwnd without fast-recovery inflation: in recovery, the window recovery returns to
+    /// (ns-3's CongestionWindow trace; cwnd itself is its CongestionWindowInflated).
+    pub fn cwnd_uninflated(&self) -> u64 {
+        if self.in_recovery {
+            self.recovery_target
+        } else {
+            self.cwnd
+        }
+    }
+
     /// Goes back to `snd_una` and resends everything from there (timeout, Tahoe).
     pub fn go_back_n(&mut self, cause: RetxCause) {
         self.snd_nxt = self.snd_una;
