@@ -33,8 +33,13 @@ pub struct FlowSummary {
     /// Bytes and segments sent, retransmissions by cause, timeouts, recoveries.
     #[serde(flatten)]
     pub counters: SenderCounters,
-    /// Time-weighted mean of cwnd, in segments.
+    /// Time-weighted mean of cwnd without fast-recovery inflation (in recovery, the
+    /// window it returns to; ns-3's CongestionWindow), in segments.
     pub cwnd_mean_segments: f64,
+    /// Time-weighted mean of cwnd with fast-recovery inflation (ns-3's
+    /// CongestionWindowInflated), in segments.
+    pub cwnd_inflated_mean_segments: f64,
+    /// Largest cwnd without fast-recovery inflation, in segments.
     pub cwnd_max_segments: f64,
     pub rtt_samples: u64,
     pub rtt_mean_s: Option<f64>,

@@ -63,6 +63,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             bytes_delivered: delivered,
             counters: SenderCounters::default(),
             cwnd_mean_segments: 0.0,
+            cwnd_inflated_mean_segments: 0.0,
             cwnd_max_segments: 0.0,
             rtt_samples: 0,
             rtt_mean_s: None,

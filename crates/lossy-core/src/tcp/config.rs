@@ -2,8 +2,11 @@
 //! runs differ (1-segment initial window, 500 ms tick) they set the field.
 
 use crate::units::{Bytes, Duration};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
@@ -15,6 +18,90 @@ pub enum Variant {
     /// RFC 6582: Reno with partial-ACK handling.
     #[default]
     Newreno,
+}
+
+/// Appropriate byte counting (RFC 3465): off, or the slow-start limit L in segments.
+/// A scenario writes `abc = false` or `abc = 2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Abc {
+    /// RFC 5681 §3.1: growth counted per ACK.
+    #[default]
+    Off,
+    /// L = n·SMSS with n = 1 or 2 (RFC 3465 §2.3: L > 2·SMSS MUST NOT be used).
+    Limit(u8),
+}
+
+impl Abc {
+    /// L in segments, or `None` when off.
+    pub fn limit_segments(self) -> Option<u64> {
+        match self {
+            Abc::Off => None,
+            Abc::Limit(n) => Some(n as u64),
+        }
+    }
+
+    /// The one check of L, for parsing and `TcpConfig::validate` alike.
+    fn limit(n: u64) -> Result<Abc, String> {
+        match n {
+            1 | 2 => Ok(Abc::Limit(n as u8)),
+            _ => Err(format!("{n} is not allowed; use false, 1 or 2")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Abc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Abc;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("false, 1 or 2")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Abc, E> {
+                match v {
+                    false => Ok(Abc::Off),
+                    true => Err(E::custom("true is not allowed; use 2 (L = 2 segments, the most RFC 3465 allows), 1 or false")),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Abc, E> {
+                Abc::limit(v).map_err(E::custom)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Abc, E> {
+                Err(E::custom(format!("{v} is not allowed; use false, 1 or 2")))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Abc, E> {
+                Err(E::custom(format!("{v} is not allowed; use false, 1 or 2")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Abc, E> {
+                Err(E::custom(format!("\"{v}\" is not allowed; use false, 1 or 2")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Serialize for Abc {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Abc::Off => s.serialize_bool(false),
+            Abc::Limit(n) => s.serialize_u8(*n),
+        }
+    }
+}
+
+impl JsonSchema for Abc {
+    fn schema_name() -> Cow<'static, str> {
+        "Abc".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Appropriate byte counting (RFC 3465): false, or the limit L in segments (1 or 2)",
+            "anyOf": [
+                {"type": "boolean", "const": false},
+                {"type": "integer", "enum": [1, 2]}
+            ]
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
@@ -45,6 +132,10 @@ pub struct TcpConfig {
     pub timer_granularity: Duration,
     /// RFC 3042 limited transmit: send new data on the first two duplicate ACKs.
     pub limited_transmit: bool,
+    /// RFC 3465 appropriate byte counting: `false` (RFC 5681 §3.1 growth per ACK) or
+    /// L = 1 or 2 segments: slow start adds min(bytes acked, L·SMSS) per ACK, congestion
+    /// avoidance one SMSS per cwnd of bytes acked, so delayed ACKs no longer halve growth.
+    pub abc: Abc,
     /// Delay ACKs by up to this long, ACKing at least every second full segment
     /// (RFC 5681 §4.2); unset = an ACK for every segment, as in the papers.
     pub delayed_ack: Option<Duration>,
@@ -68,6 +159,7 @@ impl Default for TcpConfig {
             max_rto: Duration::from_secs(60),
             timer_granularity: Duration::from_millis(1),
             limited_transmit: true,
+            abc: Abc::Off,
             delayed_ack: None,
             eln: true,
         }
@@ -120,6 +212,9 @@ impl TcpConfig {
         if self.max_rto.0.as_nanos() == 0 {
             return Err("max_rto: 0 s is not allowed; use a positive duration such as \"60 s\"".into());
         }
+        if let Abc::Limit(n) = self.abc {
+            Abc::limit(n as u64).map_err(|m| format!("abc: {m}"))?;
+        }
         if self.delayed_ack.is_some_and(|d| d.0.as_nanos() == 0) {
             return Err("delayed_ack: 0 s is not allowed; leave it unset for an ACK per segment".into());
         }
@@ -153,5 +248,58 @@ mod tests {
     fn validation_names_the_field() {
         let c = TcpConfig { dupack_threshold: 0, ..Default::default() };
         assert!(c.validate().unwrap_err().starts_with("dupack_threshold:"));
+    }
+
+    fn abc_from(json: &str) -> Result<Abc, String> {
+        let text = format!(r#"{{"abc": {json}}}"#);
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        serde_path_to_error::deserialize::<_, TcpConfig>(de).map(|c| c.abc).map_err(|e| {
+            let path = e.path().to_string();
+            format!("{path}: {}", e.into_inner())
+        })
+    }
+
+    #[test]
+    fn abc_accepts_false_1_and_2_and_defaults_to_off() {
+        assert_eq!(TcpConfig::default().abc, Abc::Off);
+        assert_eq!(abc_from("false"), Ok(Abc::Off));
+        assert_eq!(abc_from("1"), Ok(Abc::Limit(1)));
+        assert_eq!(abc_from("2").map(Abc::limit_segments), Ok(Some(2)));
+        let c = TcpConfig { abc: Abc::Limit(2), ..Default::default() };
+        let back: TcpConfig = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back.abc, Abc::Limit(2));
+        assert!(serde_json::to_string(&TcpConfig::default()).unwrap().contains(r#""abc":false"#));
+    }
+
+    #[test]
+    fn abc_rejects_anything_else_naming_the_value() {
+        // RFC 3465 §2.3: L > 2·SMSS MUST NOT be used.
+        assert!(abc_from("3").unwrap_err().starts_with("abc: 3 is not allowed; use false, 1 or 2"));
+        assert!(abc_from("0").unwrap_err().starts_with("abc: 0 is not allowed; use false, 1 or 2"));
+        assert!(abc_from("-1").unwrap_err().starts_with("abc: -1 is not allowed"));
+        assert!(abc_from("1.5").unwrap_err().starts_with("abc: 1.5 is not allowed"));
+        assert!(abc_from(r#""2""#).unwrap_err().starts_with(r#"abc: "2" is not allowed"#));
+        assert!(abc_from("true").unwrap_err().starts_with("abc: true is not allowed; use 2"));
+        let c = TcpConfig { abc: Abc::Limit(3), ..Default::default() };
+        assert_eq!(c.validate().unwrap_err(), "abc: 3 is not allowed; use false, 1 or 2");
+    }
+
+    #[test]
+    fn abc_error_in_a_scenario_names_the_path() {
+        let scenario = r#"{"nodes": ["a", "b"], "links": [{"between": ["a", "b"], "rate": "2 Mbps", "delay": "5 ms"}],
+            "flows": [{"from": "a", "to": "b", "tcp": {"abc": 3}}]}"#;
+        let e = crate::scenario::parse_json(scenario).unwrap_err().to_string();
+        assert_eq!(e, "flows[0].tcp.abc: 3 is not allowed; use false, 1 or 2");
+        let ok = scenario.replace(r#""abc": 3"#, r#""abc": 2"#);
+        assert_eq!(crate::scenario::parse_json(&ok).unwrap().flows[0].tcp.abc, Abc::Limit(2));
+    }
+
+    #[test]
+    fn abc_schema_allows_false_1_and_2() {
+        let schema = serde_json::to_value(schemars::schema_for!(TcpConfig)).unwrap();
+        let abc = &schema["$defs"]["Abc"]["anyOf"];
+        assert_eq!(abc[0]["const"], false);
+        assert_eq!(abc[1]["enum"], serde_json::json!([1, 2]));
+        assert!(schema["properties"]["abc"]["description"].as_str().unwrap().contains("RFC 3465"));
     }
 }

@@ -21,7 +21,31 @@ pub struct Aimd;
 impl Aimd {
     /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
     fn halved(st: &SenderState) -> u64 {
-        (st.flight_size() / 2).max(2 * st.mss)
+        Self::half_of(st.flight_size(), st.mss)
+    }
+
+    fn half_of(flight: u64, mss: u64) -> u64 {
+        (flight / 2).max(2 * mss)
+    }
+
+    /// ssthresh on a first expiry. RFC 5681 §3.1 sets it to "no more than" eq. 4. In
+    /// fast recovery the duplicate ACKs have inflated cwnd and sent new data, so the
+    /// FlightSize now is not the window that met congestion: halve the FlightSize at
+    /// recovery entry instead (what entry set for a loss; Linux's tcp_enter_loss keeps
+    /// ssthresh in CA_Recovery), and never exceed eq. 4 on the FlightSize now.
+    fn timeout_ssthresh(st: &SenderState) -> u64 {
+        let now = Self::halved(st);
+        if st.in_recovery {
+            now.min(Self::half_of(st.recovery_flight, st.mss))
+        } else {
+            now
+        }
+    }
+
+    /// Adds `inc` to cwnd. Growth stops at W_max: a window the receiver would never allow
+    /// is meaningless.
+    fn grow(st: &mut SenderState, inc: u64) {
+        st.cwnd = (st.cwnd + inc).min(st.max_cwnd.max(st.cwnd));
     }
 }
 
@@ -34,8 +58,7 @@ impl CongestionControl for Aimd {
             // RFC 5681 §3.1 eq. 3: congestion avoidance, cwnd += SMSS·SMSS/cwnd (at least 1 byte).
             (st.mss * st.mss / st.cwnd.max(1)).max(1)
         };
-        // Growth stops at W_max: a window the receiver would never allow is meaningless.
-        st.cwnd = (st.cwnd + inc).min(st.max_cwnd.max(st.cwnd));
+        Self::grow(st, inc);
     }
 
     fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
@@ -53,7 +76,7 @@ impl CongestionControl for Aimd {
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
         // RFC 5681 §3.1: on a second expiry for the same segment ssthresh is held.
         if !repeated {
-            st.ssthresh = Self::halved(st);
+            st.ssthresh = Self::timeout_ssthresh(st);
         }
         // RFC 5681 §3.1: cwnd = loss window = 1 SMSS.
         st.cwnd = st.mss;
@@ -61,26 +84,90 @@ impl CongestionControl for Aimd {
     }
 }
 
+/// `Aimd` with RFC 3465 appropriate byte counting: an ACK grows the window by the bytes
+/// it acknowledges, not by its mere arrival, so delayed ACKs no longer halve growth.
+/// Reductions are `Aimd`'s.
+#[derive(Clone, Debug)]
+pub struct ByteCounting {
+    /// L in segments (RFC 3465 §2.3: 1 or 2).
+    limit: u64,
+    /// RFC 3465 §2.1: bytes acknowledged in congestion avoidance not yet turned into cwnd.
+    bytes_acked: u64,
+    /// HighData at the last RTO: ACKs from below it acknowledge go-back-N resends.
+    rto_high: u64,
+}
+
+impl ByteCounting {
+    pub fn new(limit_segments: u64) -> Self {
+        ByteCounting { limit: limit_segments, bytes_acked: 0, rto_high: 0 }
+    }
+
+    /// RFC 3465 §2.1: when bytes_acked reaches cwnd, subtract cwnd and add one SMSS.
+    fn avoidance_increment(&mut self, st: &SenderState, counted: u64) -> u64 {
+        self.bytes_acked += counted;
+        if self.bytes_acked < st.cwnd {
+            return 0;
+        }
+        self.bytes_acked -= st.cwnd;
+        st.mss
+    }
+}
+
+impl CongestionControl for ByteCounting {
+    fn on_ack(&mut self, st: &mut SenderState, acked: u64) {
+        // RFC 3465 §2.3: L = 1·SMSS in the slow start after an RTO, whose cumulative ACKs
+        // may cover data the receiver held while one segment left the network. Until all
+        // sent before the RTO is acked an ACK counts at most one SMSS (as Linux's ABC in
+        // CA_Loss), which also keeps avoidance within one SMSS per RTT (RFC 5681 §3.1).
+        let counted = if st.snd_una - acked < self.rto_high { acked.min(st.mss) } else { acked };
+        let inc = if st.cwnd < st.ssthresh {
+            // RFC 3465 §2.2: slow start, cwnd += min(N, L·SMSS).
+            counted.min(self.limit * st.mss)
+        } else {
+            self.avoidance_increment(st, counted)
+        };
+        Aimd::grow(st, inc);
+    }
+
+    fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
+        // The count restarts with the reduced window; an ELN does not reduce it.
+        if signal == Signal::Loss {
+            self.bytes_acked = 0;
+        }
+        Aimd.on_congestion(st, signal)
+    }
+
+    fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
+        self.bytes_acked = 0;
+        self.rto_high = st.snd_max;
+        Aimd.on_timeout(st, repeated);
+    }
+}
+
 /// The window rules a scenario can pick (a closed enum: dispatch without boxing).
 #[derive(Clone, Debug)]
 pub enum Congestion {
     Aimd(Aimd),
+    ByteCounting(ByteCounting),
 }
 
 impl CongestionControl for Congestion {
     fn on_ack(&mut self, st: &mut SenderState, acked: u64) {
         match self {
             Congestion::Aimd(c) => c.on_ack(st, acked),
+            Congestion::ByteCounting(c) => c.on_ack(st, acked),
         }
     }
     fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
         match self {
             Congestion::Aimd(c) => c.on_congestion(st, signal),
+            Congestion::ByteCounting(c) => c.on_congestion(st, signal),
         }
     }
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
         match self {
             Congestion::Aimd(c) => c.on_timeout(st, repeated),
+            Congestion::ByteCounting(c) => c.on_timeout(st, repeated),
         }
     }
 }
@@ -151,5 +238,137 @@ mod tests {
         st.snd_max = 2000;
         Aimd.on_timeout(&mut st, true);
         assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+
+    /// In recovery after a loss at FlightSize 10 segments (ssthresh 5), with FlightSize
+    /// since inflated to `flight_now` segments.
+    fn in_loss_recovery(flight_now: u64) -> SenderState {
+        let mut st = state(10);
+        st.snd_max = 10_000;
+        st.recovery_flight = st.flight_size();
+        Aimd.on_congestion(&mut st, Signal::Loss);
+        st.in_recovery = true;
+        st.cwnd = 40_000;
+        st.snd_una = 1000;
+        st.snd_max = 1000 + flight_now * 1000;
+        st
+    }
+
+    #[test]
+    fn timeout_in_recovery_keeps_the_ssthresh_of_recovery_entry() {
+        let mut st = in_loss_recovery(38);
+        Aimd.on_timeout(&mut st, false);
+        // Not 38 000 / 2: the inflated FlightSize does not raise ssthresh.
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+
+    #[test]
+    fn timeout_in_recovery_is_still_capped_by_the_flight_size_now() {
+        // NewReno partial ACKs shrank FlightSize to 6 segments: eq. 4 gives 3 segments.
+        let mut st = in_loss_recovery(6);
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!(st.ssthresh, 3000);
+    }
+
+    #[test]
+    fn timeout_in_eln_recovery_halves_the_flight_size_at_entry() {
+        let mut st = state(10);
+        st.snd_max = 10_000;
+        st.recovery_flight = st.flight_size();
+        let target = Aimd.on_congestion(&mut st, Signal::Eln);
+        st.in_recovery = true;
+        st.cwnd = target + 20_000;
+        st.snd_max = 30_000;
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 5000));
+    }
+
+    #[test]
+    fn timeout_outside_recovery_ignores_an_old_recovery_flight_size() {
+        let mut st = state(10);
+        st.recovery_flight = 4000;
+        st.snd_max = 30_000;
+        Aimd.on_timeout(&mut st, false);
+        assert_eq!(st.ssthresh, 15_000);
+    }
+    /// One ACK per `per_ack` bytes until `total` bytes are acknowledged.
+    fn acks(cc: &mut dyn CongestionControl, st: &mut SenderState, total: u64, per_ack: u64) {
+        for _ in 0..total / per_ack {
+            st.snd_una += per_ack;
+            st.snd_max = st.snd_max.max(st.snd_una);
+            cc.on_ack(st, per_ack);
+        }
+    }
+
+    #[test]
+    fn abc_slow_start_counts_the_bytes_of_a_delayed_ack() {
+        // An ACK covering 2 segments: 2 SMSS with ABC (RFC 3465 §2.2), 1 without.
+        let mut st = state(2);
+        acks(&mut ByteCounting::new(2), &mut st, 2000, 2000);
+        assert_eq!(st.cwnd, 4000);
+        let mut st = state(2);
+        acks(&mut Aimd, &mut st, 2000, 2000);
+        assert_eq!(st.cwnd, 3000);
+        // L caps a stretch ACK: 4 segments add 2 SMSS with L = 2, 1 SMSS with L = 1.
+        let mut st = state(2);
+        acks(&mut ByteCounting::new(2), &mut st, 4000, 4000);
+        assert_eq!(st.cwnd, 4000);
+        let mut st = state(2);
+        acks(&mut ByteCounting::new(1), &mut st, 4000, 4000);
+        assert_eq!(st.cwnd, 3000);
+    }
+
+    #[test]
+    fn abc_avoidance_adds_one_smss_per_window_of_bytes_whatever_the_acks() {
+        // RFC 3465 §2.1, at cwnd = ssthresh = 10 segments.
+        for per_ack in [500, 1000, 3000, 9000] {
+            let mut st = state(10);
+            st.ssthresh = 10_000;
+            let mut cc = ByteCounting::new(2);
+            acks(&mut cc, &mut st, 9000, per_ack);
+            assert_eq!(st.cwnd, 10_000, "{per_ack} B per ACK");
+            acks(&mut cc, &mut st, 1000, per_ack.min(1000));
+            assert_eq!(st.cwnd, 11_000, "{per_ack} B per ACK");
+            assert_eq!(cc.bytes_acked, 0);
+        }
+        // Without ABC, delayed ACKs (2 segments each) give about half an SMSS per window.
+        let mut st = state(10);
+        st.ssthresh = 10_000;
+        acks(&mut Aimd, &mut st, 10_000, 2000);
+        assert!(st.cwnd < 10_600, "{}", st.cwnd);
+    }
+
+    #[test]
+    fn abc_count_restarts_after_a_loss_or_timeout_but_not_an_eln() {
+        let mut st = state(10);
+        st.ssthresh = 10_000;
+        st.snd_max = 20_000;
+        let mut cc = ByteCounting::new(2);
+        acks(&mut cc, &mut st, 6000, 1000);
+        cc.on_congestion(&mut st, Signal::Eln);
+        assert_eq!(cc.bytes_acked, 6000);
+        cc.on_congestion(&mut st, Signal::Loss);
+        assert_eq!(cc.bytes_acked, 0);
+        acks(&mut cc, &mut st, 3000, 1000);
+        cc.on_timeout(&mut st, false);
+        assert_eq!((cc.bytes_acked, st.cwnd), (0, 1000));
+    }
+
+    #[test]
+    fn abc_counts_one_smss_per_ack_until_the_data_sent_before_an_rto_is_acked() {
+        // RFC 3465 §2.3: L = 1·SMSS in the slow start after an RTO.
+        let mut st = state(10);
+        st.snd_max = 20_000;
+        let mut cc = ByteCounting::new(2);
+        cc.on_timeout(&mut st, false);
+        assert_eq!((st.cwnd, st.ssthresh), (1000, 10_000));
+        // The resend of the first segment is acked with 5 held segments: one SMSS.
+        acks(&mut cc, &mut st, 6000, 6000);
+        assert_eq!(st.cwnd, 2000);
+        acks(&mut cc, &mut st, 14_000, 2000);
+        assert_eq!(st.cwnd, 9000);
+        // Everything sent before the RTO is acked: back to L = 2 segments.
+        acks(&mut cc, &mut st, 2000, 2000);
+        assert_eq!(st.cwnd, 11_000);
     }
 }

@@ -67,6 +67,7 @@ impl Endpoint for TcpSender {
         let mss = self.st.mss as f64;
         out.counters = self.st.counters.clone();
         out.cwnd_mean_segments = m.cwnd_mean() / mss;
+        out.cwnd_inflated_mean_segments = m.cwnd_inflated_mean() / mss;
         out.cwnd_max_segments = m.cwnd_max as f64 / mss;
         out.rtt_samples = m.rtt_samples;
         if m.rtt_samples > 0 {

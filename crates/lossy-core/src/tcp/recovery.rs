@@ -34,6 +34,7 @@ fn cause_of(signal: Signal) -> RetxCause {
 /// steps 2-4): set ssthresh, resend the first unacknowledged segment, and inflate the
 /// window by the K segments that have left the network.
 fn enter_fast_recovery(st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
+    st.recovery_flight = st.flight_size();
     st.recovery_target = cc.on_congestion(st, signal);
     st.recovery_cause = cause_of(signal);
     st.retransmit = Some(st.recovery_cause);
@@ -57,6 +58,7 @@ impl LossRecovery for Tahoe {
             return;
         }
         st.recover = Some(st.snd_max);
+        st.recovery_flight = st.flight_size();
         let target = cc.on_congestion(st, signal);
         match signal {
             Signal::Loss => {
@@ -330,5 +332,50 @@ mod tests {
         st.snd_una = 1000;
         let _ = reno.on_new_ack(&mut st, 1000);
         assert_eq!(st.cwnd, 10_000, "Reno+ELN returns to the window it had");
+    }
+
+    /// Enters recovery at FlightSize 10 segments, then 30 more duplicate ACKs inflate cwnd
+    /// and 30 new segments go out; then the timer expires (congestion rule first, as in
+    /// `TcpSender::handle_timeout`).
+    fn timeout_after_inflation(r: &mut dyn LossRecovery, signal: Signal) -> SenderState {
+        let mut st = outstanding();
+        dupacks(r, &mut st, 33, signal);
+        assert!(st.in_recovery);
+        st.snd_max += 30_000;
+        st.snd_nxt = st.snd_max;
+        Aimd.on_timeout(&mut st, false);
+        r.on_timeout(&mut st);
+        st
+    }
+
+    #[test]
+    fn timeout_in_fast_recovery_keeps_the_entry_ssthresh() {
+        // RFC 5681 §3.1: ssthresh no more than eq. 4, here from the 10 segments at entry
+        // rather than the 40 in flight at the timeout.
+        let st = timeout_after_inflation(&mut Reno, Signal::Loss);
+        assert_eq!((st.ssthresh, st.cwnd, st.recovery_flight), (5000, 1000, 10_000));
+        assert!(!st.in_recovery);
+        let st = timeout_after_inflation(&mut NewReno::default(), Signal::Loss);
+        assert_eq!((st.ssthresh, st.cwnd), (5000, 1000));
+        assert!(!st.in_recovery);
+    }
+
+    #[test]
+    fn timeout_in_eln_recovery_halves_the_entry_flight_size() {
+        // ELN did not cut the window at entry; the timeout halves the 10 segments then.
+        let st = timeout_after_inflation(&mut Reno, Signal::Eln);
+        assert_eq!((st.ssthresh, st.cwnd), (5000, 1000));
+        let st = timeout_after_inflation(&mut NewReno::default(), Signal::Eln);
+        assert_eq!((st.ssthresh, st.cwnd), (5000, 1000));
+    }
+
+    #[test]
+    fn every_fast_retransmit_records_the_flight_size() {
+        let mut st = outstanding();
+        dupacks(&mut Tahoe, &mut st, 3, Signal::Eln);
+        assert_eq!(st.recovery_flight, 10_000);
+        let mut st = outstanding();
+        dupacks(&mut Tahoe, &mut st, 3, Signal::Loss);
+        assert_eq!(st.recovery_flight, 10_000);
     }
 }

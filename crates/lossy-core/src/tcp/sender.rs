@@ -2,7 +2,7 @@
 //! Window growth lives in `congestion`, loss recovery in `recovery`, RTO in `rtt`.
 
 use super::config::{TcpConfig, Variant};
-use super::congestion::{Aimd, Congestion, CongestionControl};
+use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
 use super::rtt::{RtoConfig, RttEstimator};
 use super::state::{RetxCause, SenderState, Signal};
@@ -17,17 +17,35 @@ pub struct SenderMetrics {
     pub rtt_sum_s: f64,
     pub rtt_min_s: f64,
     pub rtt_max_s: f64,
+    /// Largest window without fast-recovery inflation, as `cwnd_mean` counts it: the
+    /// inflation is an accounting device of recovery, not a window the path sustained.
     pub cwnd_max: u64,
-    /// Integral of cwnd over time, in byte-seconds.
+    /// Largest cwnd, fast-recovery inflation included.
+    pub cwnd_inflated_max: u64,
+    /// Integral of the window without inflation (`SenderState::cwnd_uninflated`) over
+    /// time, in byte-seconds.
     cwnd_area: f64,
+    /// Integral of cwnd, inflation included, in byte-seconds.
+    cwnd_inflated_area: f64,
     cwnd_since: Option<SimTime>,
     active_s: f64,
 }
 
 impl SenderMetrics {
+    /// Time-weighted mean window without fast-recovery inflation: during Reno/NewReno
+    /// recovery the window recovery returns to (ssthresh after a loss), else cwnd.
     pub fn cwnd_mean(&self) -> f64 {
+        self.time_mean(self.cwnd_area)
+    }
+
+    /// Time-weighted mean of cwnd with fast-recovery inflation, as the sender uses it.
+    pub fn cwnd_inflated_mean(&self) -> f64 {
+        self.time_mean(self.cwnd_inflated_area)
+    }
+
+    fn time_mean(&self, area: f64) -> f64 {
         if self.active_s > 0.0 {
-            self.cwnd_area / self.active_s
+            area / self.active_s
         } else {
             0.0
         }
@@ -74,7 +92,10 @@ impl TcpSender {
         };
         TcpSender {
             st: SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold),
-            cc: Congestion::Aimd(Aimd),
+            cc: match cfg.abc.limit_segments() {
+                None => Congestion::Aimd(Aimd),
+                Some(l) => Congestion::ByteCounting(ByteCounting::new(l)),
+            },
             recovery,
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
@@ -105,6 +126,7 @@ impl TcpSender {
         self.started = true;
         self.metrics.cwnd_since = Some(now);
         self.metrics.cwnd_max = self.st.cwnd;
+        self.metrics.cwnd_inflated_max = self.st.cwnd;
     }
 
     /// All application data has been acknowledged.
@@ -133,14 +155,16 @@ impl TcpSender {
     fn account_cwnd(&mut self, now: SimTime) {
         if let Some(since) = self.metrics.cwnd_since {
             let dt = (now - since).as_secs_f64();
-            self.metrics.cwnd_area += self.st.cwnd as f64 * dt;
+            self.metrics.cwnd_area += self.st.cwnd_uninflated() as f64 * dt;
+            self.metrics.cwnd_inflated_area += self.st.cwnd as f64 * dt;
             self.metrics.active_s += dt;
             self.metrics.cwnd_since = Some(now);
         }
     }
 
     fn note_cwnd(&mut self) {
-        self.metrics.cwnd_max = self.metrics.cwnd_max.max(self.st.cwnd);
+        self.metrics.cwnd_max = self.metrics.cwnd_max.max(self.st.cwnd_uninflated());
+        self.metrics.cwnd_inflated_max = self.metrics.cwnd_inflated_max.max(self.st.cwnd);
     }
 
     /// Closes the window integral at the end of the run.
@@ -358,6 +382,20 @@ mod tests {
     }
 
     #[test]
+    fn abc_option_counts_the_bytes_of_delayed_acks() {
+        use crate::tcp::config::Abc;
+        for (abc, cwnd) in [(Abc::Off, 6000), (Abc::Limit(2), 8000)] {
+            let cfg = TcpConfig { abc, initial_window: Some(4), ..Default::default() };
+            let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+            s.start(SimTime::ZERO);
+            drain(&mut s, SimTime::ZERO);
+            s.handle_ack(SimTime(1), &ack(2000, false));
+            s.handle_ack(SimTime(2), &ack(4000, false));
+            assert_eq!(s.st.cwnd, cwnd, "{abc:?}");
+        }
+    }
+
+    #[test]
     fn third_duplicate_ack_retransmits_the_first_unacked_segment() {
         let mut s = sender(Variant::Reno);
         drain(&mut s, SimTime::ZERO);
@@ -425,6 +463,46 @@ mod tests {
         let out = drain(&mut s, t1 + SimDuration::from_millis(100));
         assert_eq!(out.iter().map(seq_of).collect::<Vec<_>>(), vec![1000, 2000]);
         assert_eq!(s.st.counters.retransmits_timeout, 3);
+    }
+
+    #[test]
+    fn timeout_during_fast_recovery_keeps_the_entry_ssthresh() {
+        let mut s = sender(Variant::Newreno);
+        drain(&mut s, SimTime::ZERO);
+        for _ in 0..20 {
+            s.handle_ack(SimTime(1), &ack(0, false));
+            drain(&mut s, SimTime(1));
+        }
+        // Entry at 6 segments in flight (4 + 2 limited transmit): ssthresh 3 segments.
+        let entry = s.st.ssthresh;
+        assert_eq!(entry, 3000);
+        assert!(s.st.in_recovery && s.st.flight_size() > 6 * entry, "{}", s.st.flight_size());
+        s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
+        assert_eq!((s.st.ssthresh, s.st.cwnd), (entry, 1000));
+        assert!(!s.st.in_recovery);
+    }
+
+    #[test]
+    fn cwnd_mean_counts_the_recovery_target_not_the_inflation() {
+        let mut s = sender(Variant::Reno);
+        let ms = |n| SimTime::ZERO + SimDuration::from_millis(n);
+        drain(&mut s, ms(0));
+        // 100 ms at 4 segments; then recovery from 6 in flight (4 + 2 limited transmit):
+        // target = ssthresh = 3 segments, cwnd inflated to 10 by 7 duplicates in all.
+        for _ in 0..7 {
+            s.handle_ack(ms(100), &ack(0, false));
+            drain(&mut s, ms(100));
+        }
+        assert_eq!((s.st.recovery_target, s.st.cwnd), (3000, 10_000));
+        // 200 ms in recovery; the ACK of new data ends it at 3 segments for 100 ms more.
+        s.handle_ack(ms(300), &ack(6000, false));
+        assert!(!s.st.in_recovery);
+        s.finish_metrics(ms(400));
+        let m = &s.metrics;
+        // (4000·0.1 + 3000·0.2 + 3000·0.1) / 0.4 and (4000·0.1 + 10 000·0.2 + 3000·0.1) / 0.4.
+        assert!((m.cwnd_mean() - 3250.0).abs() < 1e-6, "{}", m.cwnd_mean());
+        assert!((m.cwnd_inflated_mean() - 6750.0).abs() < 1e-6, "{}", m.cwnd_inflated_mean());
+        assert_eq!((m.cwnd_max, m.cwnd_inflated_max), (4000, 10_000));
     }
 
     #[test]

@@ -69,6 +69,9 @@ pub struct SenderState {
     /// cwnd for an ELN, which is not congestion).
     pub recovery_target: u64,
     pub recovery_cause: RetxCause,
+    /// FlightSize when the last fast retransmit began (RFC 5681 §3.2 step 2 halves it);
+    /// an RTO during recovery halves this, not the FlightSize inflated since.
+    pub recovery_flight: u64,
     /// A request to resend the segment at `snd_una` at the next transmit opportunity.
     pub retransmit: Option<RetxCause>,
     /// The cause charged for go-back-N resends below `snd_max`.
@@ -93,6 +96,7 @@ impl SenderState {
             in_recovery: false,
             recovery_target: initial_cwnd,
             recovery_cause: RetxCause::Fast,
+            recovery_flight: 0,
             retransmit: None,
             go_back_cause: RetxCause::Timeout,
             counters: SenderCounters::default(),
@@ -102,6 +106,16 @@ impl SenderState {
     /// FlightSize (RFC 5681 §2): data sent and not yet acknowledged.
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
+    }
+
+    /// cwnd without fast-recovery inflation: in recovery, the window recovery returns to
+    /// (ns-3's CongestionWindow trace; cwnd itself is its CongestionWindowInflated).
+    pub fn cwnd_uninflated(&self) -> u64 {
+        if self.in_recovery {
+            self.recovery_target
+        } else {
+            self.cwnd
+        }
     }
 
     /// Goes back to `snd_una` and resends everything from there (timeout, Tahoe).
