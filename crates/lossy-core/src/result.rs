@@ -17,6 +17,18 @@ pub struct Summary {
     pub sim_s_per_wall_s: f64,
     /// Data packets (TCP segments and UDP datagrams) that reached their receivers.
     pub packets_delivered: u64,
+    /// Conservation (DESIGN.md): injected + duplicated = delivered (all packets) + the
+    /// drops by cause + absorbed + held at the end.
+    pub packets_injected: u64,
+    pub packets_duplicated: u64,
+    pub packets_delivered_all: u64,
+    pub drops_queue: u64,
+    pub drops_channel: u64,
+    pub drops_link_retry: u64,
+    pub drops_link_down: u64,
+    pub drops_no_route: u64,
+    pub packets_absorbed: u64,
+    pub packets_held_at_end: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -64,6 +76,13 @@ pub struct LinkSummary {
     pub throughput_bps: f64,
     /// channel_losses / packets sent on the channel.
     pub loss_rate: f64,
+    /// Packets a retrying link layer gave up on.
+    pub link_retry_drops: u64,
+    /// Packets dropped because the link was or went down.
+    pub link_down_drops: u64,
+    /// Packets the pipeline delivered out of order, and copies it created.
+    pub reordered: u64,
+    pub duplicated: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

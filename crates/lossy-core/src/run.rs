@@ -96,6 +96,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             counters: a.agent.counters().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         })
         .collect();
+    let tally = w.tally();
     let summary = Summary {
         scenario: s.name.clone(),
         seed,
@@ -106,6 +107,16 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
         sim_s_per_wall_s: if wall_s > 0.0 { end_s / wall_s } else { 0.0 },
         packets_delivered: w.counters.data_delivered,
+        packets_injected: w.counters.injected,
+        packets_duplicated: tally.duplicated,
+        packets_delivered_all: w.counters.delivered,
+        drops_queue: w.counters.queue_drops,
+        drops_channel: w.counters.channel_losses,
+        drops_link_retry: w.counters.link_retry_drops,
+        drops_link_down: w.counters.link_down_drops,
+        drops_no_route: w.counters.no_route_drops,
+        packets_absorbed: w.counters.absorbed,
+        packets_held_at_end: tally.held,
     };
     let traces = std::mem::take(&mut w.traces).finish();
     RunResult { summary, flows, links, agents, traces }

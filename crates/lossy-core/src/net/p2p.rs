@@ -205,6 +205,10 @@ impl Segment for PointToPoint {
                 packets_delivered: c.delivered,
                 throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
                 loss_rate: if on_channel > 0 { c.channel_losses as f64 / on_channel as f64 } else { 0.0 },
+                link_retry_drops: c.link_retry_drops,
+                link_down_drops: c.link_down_drops,
+                reordered: d.pipeline.counters.reordered,
+                duplicated: d.pipeline.counters.duplicated,
             });
         }
     }
