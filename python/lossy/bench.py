@@ -3,7 +3,8 @@ ns-3 (shared/anchors/ns3) on the same path when that anchor is built.
 
 Every measurement runs in a fresh process so that its peak resident memory (read with
 wait4) is its own. The core times its own event loop (wall_s) and ns-3's anchor times
-Simulator::Run() alone, so both rates leave out process start-up and imports.
+Simulator::Run() alone, so both rates leave out process start-up and imports. A row that
+fails keeps its error and the other rows still run.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import _core
 from ._core import ScenarioError
-from .render import number, si
+from .render import number, seconds, si
 
 # What the child process runs: one lossy.run, reported as one JSON line.
 _CHILD = r"""
@@ -39,7 +41,13 @@ except lossy.ScenarioError as e:
 s = r.raw["summary"]
 keep = ("sim_time_s", "events", "wall_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered")
 out = {k: s[k] for k in keep}
-out["goodput_bps"] = sum(f["goodput_bps"] for f in r.flows)
+# Bytes over the whole run: a flow's own goodput_bps is over its active time, and flows
+# that start late would make the sum exceed the link.
+out["goodput_bps"] = 8 * sum(f["bytes_delivered"] for f in r.flows) / s["sim_time_s"]
+eln = [a for a in r.agents if a["kind"] == "eln"]
+if eln and r.flows:
+    out["eln_state_bytes_per_flow_max"] = eln[0]["state_bytes_max"] / len(r.flows)
+    out["eln_state_bytes_per_flow_mean"] = eln[0]["state_bytes_mean"] / len(r.flows)
 print(json.dumps(out))
 """
 
@@ -47,15 +55,18 @@ print(json.dumps(out))
 @dataclass
 class Case:
     label: str
-    scenario: str  # file name in the scenarios directory
+    scenario: str  # file name in the scenarios directory, or a generator's name
     overrides: Dict[str, Any] = field(default_factory=dict)
     ns3_args: Optional[List[str]] = None  # the same configuration in shared/anchors/ns3/bulk.cc
+    generate: Optional[Dict[str, Any]] = None  # arguments of generate.base_station, instead of a file
 
 
 def standard_cases(quick: bool) -> List[Case]:
     """The standard scenarios; ns3-compare at 2 and 100 Mbps as in the anchor's README
-    (p = 0.01 on the last hop, 100 s simulated; 20 s with --quick, on both sides)."""
+    (p = 0.01 on the last hop, 100 s simulated; 20 s with --quick, on both sides); and
+    the scale case, 10,000 bulk flows through one base station (1,000 with --quick)."""
     sim_s = 20 if quick else 100
+    hosts = 1_000 if quick else 10_000
     common = {"links.1.loss.p": 0.01, "duration": f"{sim_s} s"}
     ns3_common = ["--p=0.01", f"--simTime={sim_s}", "--run=1"]
     return [
@@ -67,6 +78,9 @@ def standard_cases(quick: bool) -> List[Case]:
         Case("ns3-compare 100 Mbps", "ns3-compare.toml",
              {**common, "links.0.rate": "1 Gbps", "links.1.rate": "100 Mbps"},
              ns3_common + ["--rate=100Mbps", "--wiredRate=1Gbps"]),
+        # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
+        Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
+             generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}),
     ]
 
 
@@ -104,17 +118,20 @@ def run_bench(
     _say(progress, "baseline: import lossy")
     _, baseline_rss, _, _ = _spawn([sys.executable, "-c", "import lossy"])
     rows = []
-    for case in standard_cases(quick):
-        path = scenarios_dir / case.scenario
-        if not path.is_file():
-            raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path))
-        row: Dict[str, Any] = {"label": case.label, "scenario": str(path), "overrides": case.overrides}
-        row.update(_measure_lossy(case, path, repeat, progress))
-        if use_ns3 and case.ns3_args is not None:
-            anchor = _measure_ns3(case, ns3, repeat, progress)
-            row["ns3"] = anchor
-            row["ratio_packets_per_wall_s"] = row["packets_per_wall_s"] / anchor["packets_per_wall_s"]
-        rows.append(row)
+    with tempfile.TemporaryDirectory(prefix="lossy-bench-") as tmp:
+        for case in standard_cases(quick):
+            path = _scenario_file(case, scenarios_dir, Path(tmp))
+            row: Dict[str, Any] = {"label": case.label, "scenario": _describe(case, path),
+                                   "overrides": case.overrides}
+            try:
+                row.update(_measure_lossy(case, path, repeat, progress))
+                if use_ns3 and case.ns3_args is not None:
+                    anchor = _measure_ns3(case, ns3, repeat, progress)
+                    row["ns3"] = anchor
+                    row["ratio_packets_per_wall_s"] = row["packets_per_wall_s"] / anchor["packets_per_wall_s"]
+            except (ScenarioError, RuntimeError) as e:
+                row["error"] = " ".join(str(e).split())  # shown after the table
+            rows.append(row)
     return {
         "lossy_version": _core.version(),
         "build_info": _core.build_info(),
@@ -127,6 +144,28 @@ def run_bench(
     }
 
 
+def _scenario_file(case: Case, scenarios_dir: Path, tmp: Path) -> Path:
+    """The file the child runs: a shipped scenario, or a generated one written to tmp,
+    so that both take the same path through the child."""
+    if case.generate is not None:
+        from .generate import base_station, to_toml
+
+        path = tmp / f"{case.scenario}-{case.generate['hosts']}.toml"
+        path.write_text(to_toml(base_station(**case.generate)), encoding="utf-8")
+        return path
+    path = scenarios_dir / case.scenario
+    if not path.is_file():
+        raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path))
+    return path
+
+
+def _describe(case: Case, path: Path) -> str:
+    if case.generate is None:
+        return str(path)
+    args = ", ".join(f"{k}={v!r}" for k, v in case.generate.items())
+    return f"lossy.generate.{case.scenario}({args})"
+
+
 def _measure_lossy(case: Case, path: Path, repeat: int, progress: Optional[Console]) -> Dict[str, Any]:
     samples, peaks = [], []
     arg = json.dumps({"path": str(path), "seed": 1, "overrides": case.overrides})
@@ -135,19 +174,25 @@ def _measure_lossy(case: Case, path: Path, repeat: int, progress: Optional[Conso
         out, peak, code, err = _spawn([sys.executable, "-c", _CHILD, arg])
         reply = _last_json_line(out)
         if code == 2 and reply and "error" in reply:
-            raise ScenarioError(f"{case.scenario} with {case.overrides}: {reply['error']}")
+            given = f" with {case.overrides}" if case.overrides else ""
+            raise ScenarioError(f"{case.scenario}{given}: {reply['error']}")
         if code != 0 or reply is None:
-            raise RuntimeError(f"bench run of {case.label} failed (exit {code}):\n{err}")
+            raise RuntimeError(f"exit {code}: {_last_line(err)}")
         samples.append(reply)
         peaks.append(peak)
-    return {
+    result: Dict[str, Any] = {
         "sim_time_s": samples[0]["sim_time_s"],
+        "wall_s": statistics.median(s["wall_s"] for s in samples),
         "goodput_bps": statistics.median(s["goodput_bps"] for s in samples),
         "sim_s_per_wall_s": statistics.median(s["sim_s_per_wall_s"] for s in samples),
         "packets_per_wall_s": statistics.median(s["packets_delivered"] / s["wall_s"] for s in samples),
         "events_per_s": statistics.median(s["events_per_s"] for s in samples),
         "peak_rss_bytes": max(peaks),
     }
+    for key in ("eln_state_bytes_per_flow_max", "eln_state_bytes_per_flow_mean"):
+        if key in samples[0]:  # the state is deterministic: equal in every sample
+            result[key] = samples[0][key]
+    return result
 
 
 def _measure_ns3(case: Case, binary: Path, repeat: int, progress: Optional[Console]) -> Dict[str, Any]:
@@ -158,7 +203,7 @@ def _measure_ns3(case: Case, binary: Path, repeat: int, progress: Optional[Conso
         out, peak, code, err = _spawn([str(binary), *case.ns3_args])
         reply = _last_json_line(out)
         if code != 0 or reply is None:
-            raise RuntimeError(f"ns-3 anchor failed on {case.label} (exit {code}):\n{err}")
+            raise RuntimeError(f"ns-3 anchor: exit {code}: {_last_line(err)}")
         samples.append(reply)
         peaks.append(peak)
     return {
@@ -202,9 +247,20 @@ def _last_json_line(text: str) -> Optional[Dict[str, Any]]:
     return None
 
 
+def _last_line(text: str) -> str:
+    """The line of a child's stderr that says what went wrong (a traceback's last)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "no message"
+
+
 def _say(progress: Optional[Console], text: str) -> None:
     if progress is not None:
-        progress.print(f"[dim]bench: {text}[/dim]", highlight=False)
+        progress.print(Text(f"bench: {text}", style="dim"), highlight=False)
+
+
+def failures(report: Dict[str, Any]) -> List[str]:
+    """One line per row that failed: `<label>: <error>`."""
+    return [f"{row['label']}: {row['error']}" for row in report["rows"] if "error" in row]
 
 
 def report_table(report: Dict[str, Any]) -> Table:
@@ -213,24 +269,32 @@ def report_table(report: Dict[str, Any]) -> Table:
     table = Table(
         title=f"lossy {report['lossy_version']} bench{quick}: median of {report['repeat']}",
         title_justify="left",
-        caption=("pkt = data packets delivered; peak RSS of the whole Python process "
-                 f"(after `import lossy` alone: {report['baseline_rss_bytes'] / 2**20:.1f} MiB)"),
+        caption=("pkt = data packets delivered; wall = the event loop alone; peak RSS of the whole "
+                 f"Python process (after `import lossy` alone: {report['baseline_rss_bytes'] / 2**20:.1f} MiB); "
+                 "ELN B / flow = the ELN agent's largest / mean state in bytes, over the flows"),
         caption_justify="left",
     )
-    columns = ["scenario", "sim s / wall s", "pkt / wall s", "events / s", "peak RSS", "goodput"]
+    # Two-line headers keep the values on one line within 120 columns.
+    columns = ["scenario", "sim s /\nwall s", "pkt /\nwall s", "events\n/ s", "wall", "peak\nRSS",
+               "goodput", "ELN B /\nflow"]
     if with_ns3:
-        columns += ["ns-3 pkt / wall s", "ns-3 goodput", "lossy ÷ ns-3"]
+        columns += ["ns-3 pkt\n/ wall s", "ns-3\ngoodput", "lossy\n÷ ns-3"]
     for name in columns:
         table.add_column(name, justify="left" if name == "scenario" else "right",
                          no_wrap=name == "scenario")
     for row in report["rows"]:
+        if "error" in row:  # its one line comes after the table (failures())
+            table.add_row(row["label"], "failed", *["-"] * (len(columns) - 2))
+            continue
         cells = [
             row["label"],
             number(row["sim_s_per_wall_s"]),
             si(row["packets_per_wall_s"], "").strip(),
             si(row["events_per_s"], "").strip(),
+            seconds(row["wall_s"]),
             f"{row['peak_rss_bytes'] / 2**20:.1f} MiB",
             si(row["goodput_bps"], "b/s"),
+            _eln_state(row),
         ]
         if with_ns3:
             anchor = row.get("ns3")
@@ -241,3 +305,10 @@ def report_table(report: Dict[str, Any]) -> Table:
             ]
         table.add_row(*cells)
     return table
+
+
+def _eln_state(row: Dict[str, Any]) -> str:
+    if "eln_state_bytes_per_flow_max" not in row:
+        return "-"
+    return (f"{number(row['eln_state_bytes_per_flow_max'])} / "
+            f"{number(row['eln_state_bytes_per_flow_mean'])}")

@@ -134,7 +134,8 @@ def test_bench_quick_json(cli):
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     labels = [row["label"] for row in report["rows"]]
-    assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 100 Mbps"]
+    assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 100 Mbps",
+                      "1,000 flows via one BS (quick)"]
     for row in report["rows"]:
         assert row["packets_per_wall_s"] > 0 and row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
         assert "ns3" not in row
