@@ -94,19 +94,14 @@ impl Routes {
 fn bfs(src: usize, ports: &[Hop], out: &[Vec<PortId>], row: &mut [PortId], seen: &mut [bool], queue: &mut VecDeque<(usize, PortId)>) {
     seen.fill(false);
     seen[src] = true;
-    for &p in &out[src] {
-        let to = ports[p as usize].to as usize;
-        if !seen[to] {
-            seen[to] = true;
-            row[to] = p;
-            queue.push_back((to, p));
-        }
-    }
+    queue.push_back((src, NONE));
     while let Some((u, first)) = queue.pop_front() {
         for &p in &out[u] {
             let to = ports[p as usize].to as usize;
             if !seen[to] {
                 seen[to] = true;
+                // Leaving the source, the port itself is the first hop.
+                let first = if first == NONE { p } else { first };
                 row[to] = first;
                 queue.push_back((to, first));
             }

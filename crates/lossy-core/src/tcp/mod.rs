@@ -4,6 +4,7 @@
 pub mod config;
 pub mod congestion;
 mod endpoint;
+pub mod metrics;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;

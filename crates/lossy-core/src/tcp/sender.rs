@@ -5,52 +5,11 @@ use super::config::{TcpConfig, Variant};
 use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
 use super::rtt::{RtoConfig, RttEstimator};
+use super::metrics::SenderMetrics;
 use super::state::{RetxCause, SenderState, Signal};
 use crate::packet::{Flags, FlowId, NodeId, Packet};
 use crate::transport::EventLog;
 use crate::time::{SimDuration, SimTime};
-
-/// RTT samples and the time-weighted window, for the run summary.
-#[derive(Clone, Debug, Default)]
-pub struct SenderMetrics {
-    pub rtt_samples: u64,
-    pub rtt_sum_s: f64,
-    pub rtt_min_s: f64,
-    pub rtt_max_s: f64,
-    /// Largest window without fast-recovery inflation, as `cwnd_mean` counts it: the
-    /// inflation is an accounting device of recovery, not a window the path sustained.
-    pub cwnd_max: u64,
-    /// Largest cwnd, fast-recovery inflation included.
-    pub cwnd_inflated_max: u64,
-    /// Integral of the window without inflation (`SenderState::cwnd_uninflated`) over
-    /// time, in byte-seconds.
-    cwnd_area: f64,
-    /// Integral of cwnd, inflation included, in byte-seconds.
-    cwnd_inflated_area: f64,
-    cwnd_since: Option<SimTime>,
-    active_s: f64,
-}
-
-impl SenderMetrics {
-    /// Time-weighted mean window without fast-recovery inflation: during Reno/NewReno
-    /// recovery the window recovery returns to (ssthresh after a loss), else cwnd.
-    pub fn cwnd_mean(&self) -> f64 {
-        self.time_mean(self.cwnd_area)
-    }
-
-    /// Time-weighted mean of cwnd with fast-recovery inflation, as the sender uses it.
-    pub fn cwnd_inflated_mean(&self) -> f64 {
-        self.time_mean(self.cwnd_inflated_area)
-    }
-
-    fn time_mean(&self, area: f64) -> f64 {
-        if self.active_s > 0.0 {
-            area / self.active_s
-        } else {
-            0.0
-        }
-    }
-}
 
 pub struct TcpSender {
     pub st: SenderState,
@@ -117,16 +76,14 @@ impl TcpSender {
             peer_wnd: cfg.max_window.0,
             rto_deadline: None,
             last_timeout_una: None,
-            metrics: SenderMetrics { rtt_min_s: f64::INFINITY, ..Default::default() },
+            metrics: SenderMetrics::new(),
             events: EventLog::default(),
         }
     }
 
     pub fn start(&mut self, now: SimTime) {
         self.started = true;
-        self.metrics.cwnd_since = Some(now);
-        self.metrics.cwnd_max = self.st.cwnd;
-        self.metrics.cwnd_inflated_max = self.st.cwnd;
+        self.metrics.start(now, &self.st);
     }
 
     /// All application data has been acknowledged.
@@ -153,24 +110,16 @@ impl TcpSender {
 
     /// Accumulates the time-weighted window up to `now`; call before cwnd changes.
     fn account_cwnd(&mut self, now: SimTime) {
-        if let Some(since) = self.metrics.cwnd_since {
-            let dt = (now - since).as_secs_f64();
-            self.metrics.cwnd_area += self.st.cwnd_uninflated() as f64 * dt;
-            self.metrics.cwnd_inflated_area += self.st.cwnd as f64 * dt;
-            self.metrics.active_s += dt;
-            self.metrics.cwnd_since = Some(now);
-        }
+        self.metrics.account(now, &self.st);
     }
 
     fn note_cwnd(&mut self) {
-        self.metrics.cwnd_max = self.metrics.cwnd_max.max(self.st.cwnd_uninflated());
-        self.metrics.cwnd_inflated_max = self.metrics.cwnd_inflated_max.max(self.st.cwnd);
+        self.metrics.note(&self.st);
     }
 
     /// Closes the window integral at the end of the run.
     pub fn finish_metrics(&mut self, now: SimTime) {
-        self.account_cwnd(now);
-        self.metrics.cwnd_since = None;
+        self.metrics.finish(now, &self.st);
     }
 
     pub fn handle_ack(&mut self, now: SimTime, pkt: &Packet) {
@@ -221,12 +170,7 @@ impl TcpSender {
 
     fn sample_rtt(&mut self, r: SimDuration) {
         self.rtt.sample(r);
-        let s = r.as_secs_f64();
-        let m = &mut self.metrics;
-        m.rtt_samples += 1;
-        m.rtt_sum_s += s;
-        m.rtt_min_s = m.rtt_min_s.min(s);
-        m.rtt_max_s = m.rtt_max_s.max(s);
+        self.metrics.rtt(r.as_secs_f64());
     }
 
     /// The timer expired: the application starts, or a retransmission timeout.

@@ -1,0 +1,90 @@
+//! What the sender measures for the run summary: RTT samples and the time-weighted
+//! window, with and without fast-recovery inflation.
+
+use super::state::SenderState;
+use crate::time::SimTime;
+
+/// RTT samples and the time-weighted window, for the run summary.
+#[derive(Clone, Debug, Default)]
+pub struct SenderMetrics {
+    pub rtt_samples: u64,
+    pub rtt_sum_s: f64,
+    pub rtt_min_s: f64,
+    pub rtt_max_s: f64,
+    /// Largest window without fast-recovery inflation, as `cwnd_mean` counts it: the
+    /// inflation is an accounting device of recovery, not a window the path sustained.
+    pub cwnd_max: u64,
+    /// Largest cwnd, fast-recovery inflation included.
+    pub cwnd_inflated_max: u64,
+    /// Integral of the window without inflation (`SenderState::cwnd_uninflated`) over
+    /// time, in byte-seconds.
+    cwnd_area: f64,
+    /// Integral of cwnd, inflation included, in byte-seconds.
+    cwnd_inflated_area: f64,
+    cwnd_since: Option<SimTime>,
+    active_s: f64,
+}
+
+impl SenderMetrics {
+    pub fn new() -> Self {
+        SenderMetrics { rtt_min_s: f64::INFINITY, ..Default::default() }
+    }
+
+    /// The sender started at `now` with the window in `st`.
+    pub fn start(&mut self, now: SimTime, st: &SenderState) {
+        self.cwnd_since = Some(now);
+        self.cwnd_max = st.cwnd;
+        self.cwnd_inflated_max = st.cwnd;
+    }
+
+    /// Accumulates the time-weighted windows up to `now`; call before cwnd changes.
+    pub fn account(&mut self, now: SimTime, st: &SenderState) {
+        if let Some(since) = self.cwnd_since {
+            let dt = (now - since).as_secs_f64();
+            self.cwnd_area += st.cwnd_uninflated() as f64 * dt;
+            self.cwnd_inflated_area += st.cwnd as f64 * dt;
+            self.active_s += dt;
+            self.cwnd_since = Some(now);
+        }
+    }
+
+    /// Notes the window's maxima after a change.
+    pub fn note(&mut self, st: &SenderState) {
+        self.cwnd_max = self.cwnd_max.max(st.cwnd_uninflated());
+        self.cwnd_inflated_max = self.cwnd_inflated_max.max(st.cwnd);
+    }
+
+    /// Closes the window integrals at the end of the run.
+    pub fn finish(&mut self, now: SimTime, st: &SenderState) {
+        self.account(now, st);
+        self.cwnd_since = None;
+    }
+
+    /// One RTT sample, in seconds.
+    pub fn rtt(&mut self, s: f64) {
+        self.rtt_samples += 1;
+        self.rtt_sum_s += s;
+        self.rtt_min_s = self.rtt_min_s.min(s);
+        self.rtt_max_s = self.rtt_max_s.max(s);
+    }
+
+    /// Time-weighted mean window without fast-recovery inflation: during Reno/NewReno
+    /// recovery the window recovery returns to (ssthresh after a loss), else cwnd.
+    pub fn cwnd_mean(&self) -> f64 {
+        self.time_mean(self.cwnd_area)
+    }
+
+    /// Time-weighted mean of cwnd with fast-recovery inflation, as the sender uses it.
+    pub fn cwnd_inflated_mean(&self) -> f64 {
+        self.time_mean(self.cwnd_inflated_area)
+    }
+
+    fn time_mean(&self, area: f64) -> f64 {
+        if self.active_s > 0.0 {
+            area / self.active_s
+        } else {
+            0.0
+        }
+    }
+}
+
