@@ -2,6 +2,7 @@
 //! Separate from loss recovery (ns-3's TcpCongestionOps / TcpRecoveryOps split), so any
 //! window rule combines with any recovery.
 
+use crate::closed::closed_enum;
 use super::state::{SenderState, Signal};
 
 pub trait CongestionControl {
@@ -144,31 +145,24 @@ impl CongestionControl for ByteCounting {
     }
 }
 
-/// The window rules a scenario can pick (a closed enum: dispatch without boxing).
-#[derive(Clone, Debug)]
-pub enum Congestion {
-    Aimd(Aimd),
-    ByteCounting(ByteCounting),
+closed_enum! {
+    /// The window rules a scenario can pick (a closed enum: dispatch without boxing).
+    #[derive(Clone, Debug)]
+    pub enum Congestion via each_congestion {
+        Aimd(Aimd),
+        ByteCounting(ByteCounting),
+    }
 }
 
 impl CongestionControl for Congestion {
     fn on_ack(&mut self, st: &mut SenderState, acked: u64) {
-        match self {
-            Congestion::Aimd(c) => c.on_ack(st, acked),
-            Congestion::ByteCounting(c) => c.on_ack(st, acked),
-        }
+        each_congestion!(self, c => c.on_ack(st, acked))
     }
     fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
-        match self {
-            Congestion::Aimd(c) => c.on_congestion(st, signal),
-            Congestion::ByteCounting(c) => c.on_congestion(st, signal),
-        }
+        each_congestion!(self, c => c.on_congestion(st, signal))
     }
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
-        match self {
-            Congestion::Aimd(c) => c.on_timeout(st, repeated),
-            Congestion::ByteCounting(c) => c.on_timeout(st, repeated),
-        }
+        each_congestion!(self, c => c.on_timeout(st, repeated))
     }
 }
 

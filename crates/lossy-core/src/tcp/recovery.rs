@@ -2,6 +2,7 @@
 //! (RFC 6582 §3.2). The window rule is delegated to a `CongestionControl`.
 
 use super::congestion::CongestionControl;
+use crate::closed::closed_enum;
 use super::state::{RetxCause, SenderState, Signal};
 
 /// What a new (cumulative) ACK meant to recovery.
@@ -174,35 +175,25 @@ impl LossRecovery for NewReno {
     }
 }
 
-/// The recovery schemes a scenario can pick.
-#[derive(Clone, Debug)]
-pub enum Recovery {
-    Tahoe(Tahoe),
-    Reno(Reno),
-    NewReno(NewReno),
+closed_enum! {
+    /// The recovery schemes a scenario can pick.
+    #[derive(Clone, Debug)]
+    pub enum Recovery via each_recovery {
+        Tahoe(Tahoe),
+        Reno(Reno),
+        NewReno(NewReno),
+    }
 }
 
 impl LossRecovery for Recovery {
     fn on_dupack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
-        match self {
-            Recovery::Tahoe(r) => r.on_dupack(st, cc, signal),
-            Recovery::Reno(r) => r.on_dupack(st, cc, signal),
-            Recovery::NewReno(r) => r.on_dupack(st, cc, signal),
-        }
+        each_recovery!(self, r => r.on_dupack(st, cc, signal))
     }
     fn on_new_ack(&mut self, st: &mut SenderState, acked: u64) -> AckOutcome {
-        match self {
-            Recovery::Tahoe(r) => r.on_new_ack(st, acked),
-            Recovery::Reno(r) => r.on_new_ack(st, acked),
-            Recovery::NewReno(r) => r.on_new_ack(st, acked),
-        }
+        each_recovery!(self, r => r.on_new_ack(st, acked))
     }
     fn on_timeout(&mut self, st: &mut SenderState) {
-        match self {
-            Recovery::Tahoe(r) => r.on_timeout(st),
-            Recovery::Reno(r) => r.on_timeout(st),
-            Recovery::NewReno(r) => r.on_timeout(st),
-        }
+        each_recovery!(self, r => r.on_timeout(st))
     }
 }
 
