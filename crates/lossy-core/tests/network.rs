@@ -1,0 +1,356 @@
+//! The network under change and impairment: scheduled actions (links down and up,
+//! detaching, hand-offs), reordering and duplication, unreachable flows, bad input and
+//! scale. Every run also passes the end-of-run invariants that `run` checks itself.
+
+mod common;
+
+use common::{deterministic_part, random_scenarios_with_actions, run_value, scenario};
+use lossy_core::result::{Column, LinkSummary, Summary};
+use lossy_core::{parse_json, run, RunResult};
+use serde_json::{json, Value};
+
+// ---- helpers ----------------------------------------------------------------------
+
+/// injected + duplicated == delivered + drops by cause + absorbed + held, from the summary.
+fn assert_conserved(s: &Summary, what: &str) {
+    let out = s.packets_delivered_all
+        + s.drops_queue
+        + s.drops_channel
+        + s.drops_link_retry
+        + s.drops_link_down
+        + s.drops_no_route
+        + s.packets_absorbed
+        + s.packets_held_at_end;
+    assert_eq!(s.packets_injected + s.packets_duplicated, out, "{what}: packets not conserved: {s:?}");
+}
+
+fn link<'a>(r: &'a RunResult, name: &str) -> &'a LinkSummary {
+    r.links.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no link row {name}"))
+}
+
+/// The throughput trace of flow `flow`: (end of interval in s, bit/s).
+fn throughput(r: &RunResult, flow: u32) -> Vec<(f64, f64)> {
+    let t = r.traces.iter().find(|t| t.name == "throughput").expect("throughput trace");
+    let col = |name: &str| &t.columns.iter().find(|c| c.0 == name).unwrap_or_else(|| panic!("column {name}")).1;
+    let (Column::F64(time), Column::U32(f), Column::F64(bps)) = (col("time_s"), col("flow"), col("bps")) else {
+        panic!("throughput columns have unexpected types");
+    };
+    (0..time.len()).filter(|&i| f[i] == flow).map(|i| (time[i], bps[i])).collect()
+}
+
+/// The error text of a scenario that parses but must not run.
+fn run_error(v: &Value) -> String {
+    match parse_json(&v.to_string()) {
+        Err(e) => e.to_string(),
+        Ok(s) => run(&s, 1, 0).err().map(|e| e.to_string()).unwrap_or_else(|| panic!("ran, but should fail: {v}")),
+    }
+}
+
+// ---- 1. random networks with impairments and actions --------------------------------
+
+/// 40 random chains and stars with loss, reordering, duplication, links starting down
+/// and up to 3 actions: every run passes the invariants, repeats bit for bit and
+/// balances its packet books; and the cases between them exercise every new path.
+#[test]
+fn random_networks_with_actions_conserve_packets_and_repeat() {
+    // Cases in which each path was taken: link-down drops, no-route drops, reordering,
+    // duplication.
+    let mut exercised = [0usize; 4];
+    for (case, v) in random_scenarios_with_actions(40).iter().enumerate() {
+        let r = run(&scenario(v), case as u64, 0).unwrap_or_else(|e| panic!("case {case} failed: {e}\n{v}"));
+        assert_conserved(&r.summary, &format!("case {case}"));
+        let again = run_value(v, case as u64);
+        assert_eq!(deterministic_part(&r), deterministic_part(&again), "case {case} is not reproducible");
+        let s = &r.summary;
+        // The links' rows add up to the summary's counts.
+        assert_eq!(r.links.iter().map(|l| l.link_down_drops).sum::<u64>(), s.drops_link_down, "case {case}");
+        assert_eq!(r.links.iter().map(|l| l.duplicated).sum::<u64>(), s.packets_duplicated, "case {case}");
+        let reordered = r.links.iter().map(|l| l.reordered).sum::<u64>();
+        for (k, n) in [s.drops_link_down, s.drops_no_route, reordered, s.packets_duplicated].into_iter().enumerate() {
+            exercised[k] += (n > 0) as usize;
+        }
+    }
+    println!("cases with link-down drops, no-route drops, reordering, duplication: {exercised:?} of 40");
+    for (what, n) in ["link-down drops", "no-route drops", "reordering", "duplication"].iter().zip(exercised) {
+        assert!(n > 0, "no case exercised {what}");
+    }
+}
+
+// ---- 2. hand-offs --------------------------------------------------------------------
+
+/// S --wired-- R, R--BS1, R--BS2, BS1--MH (up), BS2--MH (down); a bulk flow S→MH; MH
+/// hands off BS1→BS2 at 5 s and back at 10 s, each with an outage of 1.2 s.
+fn handoff_scenario() -> Value {
+    let wired = |a: &str, b: &str, delay: &str| json!({"between": [a, b], "rate": "10 Mbps", "delay": delay});
+    let radio = |bs: &str, up: bool| json!({"between": [bs, "MH"], "rate": "2 Mbps", "delay": "5 ms", "up": up});
+    json!({
+        "nodes": ["S", "R", "BS1", "BS2", "MH"],
+        "duration": "20 s",
+        "links": [wired("S", "R", "20 ms"), wired("R", "BS1", "2 ms"), wired("R", "BS2", "2 ms"), radio("BS1", true), radio("BS2", false)],
+        "flows": [{"from": "S", "to": "MH", "app": {"kind": "bulk"}}],
+        "actions": [
+            {"kind": "handoff", "at": "5 s", "node": "MH", "from": "BS1", "to": "BS2", "outage": "1.2 s"},
+            {"kind": "handoff", "at": "10 s", "node": "MH", "from": "BS2", "to": "BS1", "outage": "1.2 s"}
+        ],
+        "traces": {"throughput": true, "throughput_interval": "500 ms"}
+    })
+}
+
+#[test]
+fn handoff_drops_during_the_outage_and_the_flow_recovers() {
+    let r = run_value(&handoff_scenario(), 1);
+    let (s, row) = (&r.summary, |name: &str| link(&r, name));
+    assert_conserved(s, "hand-off");
+    // S keeps sending (RTO retransmissions) and MH its ACKs while MH is detached.
+    assert!(s.drops_no_route > 0, "{s:?}");
+    // The 2 Mbps hop is the bottleneck, so each radio link holds queued segments when MH
+    // leaves it; the ACK directions may or may not hold an ACK at that instant.
+    assert!(row("BS1->MH").link_down_drops > 0 && row("BS2->MH").link_down_drops > 0);
+    for wired in ["S->R", "R->S", "R->BS1", "BS1->R", "R->BS2", "BS2->R"] {
+        assert_eq!(row(wired).link_down_drops, 0, "{wired}");
+    }
+    let downs: Vec<(&str, u64)> = ["BS1->MH", "MH->BS1", "BS2->MH", "MH->BS2"].map(|n| (n, row(n).link_down_drops)).to_vec();
+    println!("no-route drops {}, link-down drops {downs:?}", s.drops_no_route);
+    assert!(row("BS2->MH").packets_delivered > 0, "BS2 carried the flow between the hand-offs");
+    let tp = throughput(&r, 0);
+    let delivered_in = |a: f64, b: f64| tp.iter().filter(|&&(t, _)| t > a + 1e-9 && t <= b + 1e-9).map(|&(_, bps)| bps).sum::<f64>();
+    assert!(delivered_in(1.0, 5.0) > 0.0, "the flow runs before the first hand-off");
+    for (leave, back) in [(5.0, 6.2), (10.0, 11.2)] {
+        // Intervals wholly inside the outage deliver nothing.
+        assert_eq!(delivered_in(leave, back), 0.0, "delivery during the outage {leave}-{back} s: {tp:?}");
+        // After the outage the sender waits for its retransmission timer: the RTO (min 1
+        // s) may have fired in the outage and doubled, so recovery can take about 2 RTOs
+        // after `leave`. 3 s after the outage ends covers that with 500 ms bins.
+        let first = tp.iter().find(|&&(t, bps)| t > back && bps > 0.0).map(|&(t, _)| t);
+        let first = first.unwrap_or_else(|| panic!("no delivery after the outage ending at {back} s: {tp:?}"));
+        println!("outage {leave}-{back} s: first delivery in the 500 ms interval ending at {first} s");
+        assert!(first <= back + 3.0, "recovery took until {first} s after the outage ending at {back} s");
+    }
+}
+
+// ---- 3. routes that come later, and never ----------------------------------------------
+
+fn two_nodes(link_up: bool) -> Value {
+    json!({
+        "nodes": ["A", "B"],
+        "duration": "10 s",
+        "links": [{"between": ["A", "B"], "rate": "2 Mbps", "delay": "10 ms", "up": link_up}],
+        "flows": [{"from": "A", "to": "B", "app": {"kind": "bulk"}}]
+    })
+}
+
+#[test]
+fn a_flow_whose_link_comes_up_later_is_valid_and_delivers() {
+    let mut v = two_nodes(false);
+    v["actions"] = json!([{"kind": "link_up", "at": "2 s", "link": ["A", "B"]}]);
+    let r = run_value(&v, 1);
+    assert_conserved(&r.summary, "late link");
+    // The first window and the RTO retransmission at 1 s find no route.
+    assert!(r.summary.drops_no_route > 0, "{:?}", r.summary);
+    assert!(r.flows[0].bytes_delivered > 0);
+}
+
+#[test]
+fn a_flow_that_never_has_a_route_is_an_error_naming_it() {
+    let msg = r#"flows[0].to: no route from "A" to "B" at any time; connect them with links"#;
+    assert_eq!(run_error(&two_nodes(false)), msg);
+    // B is linked to nothing.
+    let mut v = two_nodes(true);
+    v["nodes"] = json!(["A", "B", "C"]);
+    v["links"][0]["between"] = json!(["A", "C"]);
+    assert_eq!(run_error(&v), msg);
+}
+
+// ---- 4. reordering and duplication rates on a real run --------------------------------
+
+/// One lossless 20 Mbps link with Chen's impairments (reorder p = 0.05 by [1, 10], duplicate
+/// p = 0.02 at [1, 20]); 50,000 CBR datagrams of 1000 B at 8 Mbps (50 s), then 3 s for
+/// held copies to leave (max_hold 1 s). A slow reverse flow keeps the run going to its end.
+#[test]
+fn reorder_and_duplicate_rates_on_a_real_run() {
+    let n = 50_000u64;
+    let v = json!({
+        "nodes": ["A", "B"],
+        "duration": "53 s",
+        "links": [{"between": ["A", "B"], "rate": "20 Mbps", "delay": "10 ms", "queue": "1000 packets",
+                   "impair": {"reorder": {"p": 0.05, "displacement": [1, 10]}, "duplicate": {"p": 0.02, "distance": [1, 20]}}}],
+        "flows": [
+            {"from": "A", "to": "B", "app": {"kind": "cbr", "rate": "8 Mbps", "packet_size": "1000 B", "packets": n}},
+            {"from": "B", "to": "A", "app": {"kind": "cbr", "rate": "8 kbps", "packet_size": "100 B"}}
+        ]
+    });
+    let r = run_value(&v, 1);
+    assert_conserved(&r.summary, "impaired link");
+    let (ab, f) = (link(&r, "A->B"), &r.flows[0]);
+    assert_eq!(ab.packets_delivered, n, "lossless: every datagram crosses the channel");
+    within_4_se("reordered", ab.reordered, n, 0.05);
+    within_4_se("duplicated", ab.duplicated, n, 0.02);
+    assert_eq!((link(&r, "B->A").reordered, link(&r, "B->A").duplicated), (0, 0));
+    // Each datagram counts once, and every copy (all have left A->B by the end: the
+    // source stopped at 50 s and max_hold is 1 s) is counted as duplicate bytes.
+    assert_eq!(f.bytes_delivered, n * 1000);
+    assert_eq!(f.duplicate_bytes, ab.duplicated * 1000);
+}
+
+/// |count/n − p| ≤ 4 standard errors of a binomial proportion (two-sided normal tail 6e-5;
+/// the seed is fixed, so the outcome is deterministic).
+fn within_4_se(what: &str, count: u64, n: u64, p: f64) {
+    let (m, se) = (count as f64 / n as f64, (p * (1.0 - p) / n as f64).sqrt());
+    println!("{what}: {count} of {n} = {m:.5}, expected {p} ± {se:.5} (1 se)");
+    assert!((m - p).abs() <= 4.0 * se, "{what}: {m} vs {p} ± 4 × {se}");
+}
+
+// ---- 5. bad input: one test per message ----------------------------------------------
+
+/// A (wired) BS1 and BS2, MH linked to BS1 (up) and BS2 (down), X linked to BS1 only;
+/// a flow A→MH; 20 s.
+fn mobile() -> Value {
+    json!({
+        "nodes": ["A", "BS1", "BS2", "MH", "X"],
+        "duration": "20 s",
+        "links": [
+            {"between": ["A", "BS1"], "rate": "10 Mbps", "delay": "10 ms"},
+            {"between": ["A", "BS2"], "rate": "10 Mbps", "delay": "10 ms"},
+            {"between": ["BS1", "MH"], "rate": "2 Mbps", "delay": "5 ms"},
+            {"between": ["BS2", "MH"], "rate": "2 Mbps", "delay": "5 ms", "up": false},
+            {"between": ["BS1", "X"], "rate": "2 Mbps", "delay": "5 ms"}
+        ],
+        "flows": [{"from": "A", "to": "MH", "app": {"kind": "bulk"}}]
+    })
+}
+
+fn with_actions(actions: Value) -> Value {
+    let mut v = mobile();
+    v["actions"] = actions;
+    v
+}
+
+fn handoff(at: &str, from: &str, to: &str, outage: &str) -> Value {
+    json!({"kind": "handoff", "at": at, "node": "MH", "from": from, "to": to, "outage": outage})
+}
+
+#[test]
+fn the_mobile_fixture_itself_runs() {
+    let v = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s")]));
+    assert!(run_value(&v, 1).flows[0].bytes_delivered > 0);
+}
+
+#[test]
+fn bad_action_link_that_does_not_exist() {
+    let v = with_actions(json!([{"kind": "link_down", "at": "3 s", "link": ["A", "MH"]}]));
+    assert_eq!(run_error(&v), r#"actions[0].link: no link joins "A" and "MH"; name the two ends of a link"#);
+}
+
+#[test]
+fn bad_action_handoff_to_a_node_not_linked_to_the_mobile() {
+    let v = with_actions(json!([handoff("5 s", "BS1", "X", "1 s")]));
+    let want = r#"actions[0].to: "X" is not a base station of "MH": no link joins them; add one (with up = false until the hand-off)"#;
+    assert_eq!(run_error(&v), want);
+}
+
+#[test]
+fn bad_action_handoff_from_and_to_the_same_station() {
+    let v = with_actions(json!([handoff("5 s", "BS1", "BS1", "1 s")]));
+    assert_eq!(run_error(&v), r#"actions[0].to: "BS1" is also `from`; hand off to another base station"#);
+}
+
+#[test]
+fn bad_action_overlapping_handoffs_of_one_node() {
+    let v = with_actions(json!([handoff("5 s", "BS1", "BS2", "2 s"), handoff("6 s", "BS2", "BS1", "1 s")]));
+    let want = "actions[1].at: 6 s falls in the hand-off of actions[0] (5 s to 7 s); hand-offs of one node must not overlap";
+    assert_eq!(run_error(&v), want);
+}
+
+#[test]
+fn bad_action_after_the_end_of_the_run() {
+    let v = with_actions(json!([{"kind": "link_down", "at": "25 s", "link": ["A", "BS1"]}]));
+    assert_eq!(run_error(&v), "actions[0].at: 25 s is after the run ends at 20 s; remove the action or lengthen the run");
+}
+
+#[test]
+fn bad_action_unknown_node() {
+    let nodes = "nodes are A, BS1, BS2, MH, X";
+    let v = with_actions(json!([{"kind": "detach", "at": "3 s", "node": "Z"}]));
+    assert_eq!(run_error(&v), format!(r#"actions[0].node: "Z" is not a node; {nodes}"#));
+    let v = with_actions(json!([{"kind": "link_up", "at": "3 s", "link": ["A", "Z"]}]));
+    assert_eq!(run_error(&v), format!(r#"actions[0].link[1]: "Z" is not a node; {nodes}"#));
+}
+
+#[test]
+fn bad_impair_reorder_probability() {
+    let mut v = two_nodes(true);
+    v["links"][0]["impair"] = json!({"reorder": {"p": 1.5}});
+    assert_eq!(run_error(&v), "links[0].impair.reorder.p: 1.5 is not a probability; use a number in [0, 1]");
+}
+
+#[test]
+fn bad_impair_displacement_range() {
+    let mut v = two_nodes(true);
+    v["links"][0]["reverse_impair"] = json!({"reorder": {"p": 0.1, "displacement": [5, 2]}});
+    let want = "links[0].reverse_impair.reorder.displacement: [5, 2] is not a range; use [a, b] with 1 <= a <= b";
+    assert_eq!(run_error(&v), want);
+}
+
+#[test]
+fn bad_eln_agent_with_both_neighbor_fields() {
+    let mut v = mobile();
+    v["agents"] = json!([{"kind": "eln", "node": "BS1", "wireless_neighbor": "MH", "wireless_neighbors": ["MH", "X"]}]);
+    assert_eq!(run_error(&v), "agents[0].wireless_neighbors: give wireless_neighbor or wireless_neighbors, not both");
+}
+
+#[test]
+fn bad_queue_table_kind() {
+    let mut v = two_nodes(true);
+    v["links"][0]["queue"] = json!({"kind": "red", "limit": "10 packets"});
+    assert_eq!(run_error(&v), "links[0].queue.kind: unknown variant `red`, expected `drop_tail`");
+}
+
+#[test]
+fn bad_packet_larger_than_ipv4_allows() {
+    let mut v = two_nodes(true);
+    v["flows"][0]["tcp"] = json!({"mss": "65000 B", "header": "1000 B", "max_window": "1 MB"});
+    assert_eq!(run_error(&v), "flows[0].tcp.mss: 66000 B on the wire with the header; IPv4 allows at most 65535 B");
+}
+
+// ---- 6. scale: many hosts behind one base station -----------------------------------
+
+/// server --1 Gbps, 50,000-packet queue-- bs, and `n` mobile hosts behind bs on 1 Mbps
+/// links with 1 % loss, each with a bulk flow from the server and ELN at bs watching all
+/// of them; 2 s. The server's queue takes every flow's first window, so every connection
+/// crosses the agent.
+fn many_hosts(n: usize) -> Value {
+    let mh: Vec<String> = (0..n).map(|i| format!("mh{i}")).collect();
+    let nodes: Vec<String> = ["server", "bs"].iter().map(|s| s.to_string()).chain(mh.iter().cloned()).collect();
+    let mut links = vec![json!({"between": ["server", "bs"], "rate": "1 Gbps", "delay": "10 ms", "queue": "50000 packets"})];
+    links.extend(mh.iter().map(|m| {
+        json!({"between": ["bs", m], "rate": "1 Mbps", "delay": "2 ms", "queue": "20 packets", "loss": {"model": "bernoulli", "p": 0.01}})
+    }));
+    let flows: Vec<Value> = mh.iter().map(|m| json!({"from": "server", "to": m, "app": {"kind": "bulk"}})).collect();
+    json!({
+        "nodes": nodes, "links": links, "flows": flows, "duration": "2 s",
+        "agents": [{"kind": "eln", "node": "bs", "wireless_neighbors": mh}]
+    })
+}
+
+/// Routing keeps one row (the base station's), so this builds and runs in about 1.5 s
+/// in the test profile; no need for #[ignore].
+#[test]
+fn ten_thousand_hosts_behind_one_base_station() {
+    let n = 10_000;
+    let t = std::time::Instant::now();
+    let r = run_value(&many_hosts(n), 1);
+    println!("{n} hosts: built and ran in {:.2} s wall, {} events", t.elapsed().as_secs_f64(), r.summary.events);
+    assert_conserved(&r.summary, "many hosts");
+    // Every host is reachable: its link carried packets. (A flow whose first segment is
+    // lost may deliver nothing in order: its RTO retransmission meets a full queue.)
+    let radio: Vec<&LinkSummary> = r.links.iter().filter(|l| l.name.starts_with("bs->mh")).collect();
+    assert_eq!(radio.len(), n);
+    assert!(radio.iter().all(|l| l.packets_delivered > 0), "a host got nothing");
+    let delivering = r.flows.iter().filter(|f| f.bytes_delivered > 0).count();
+    println!("flows delivering in order: {delivering} of {n}");
+    assert!(delivering as f64 > 0.95 * n as f64, "{delivering}");
+    // ELN keeps a few sequence numbers per connection, not a buffer.
+    let per_flow = r.agents[0].state_bytes_max as f64 / n as f64;
+    println!("ELN state: max {} B in all, {per_flow:.2} B per flow", r.agents[0].state_bytes_max);
+    assert!(per_flow < 64.0, "{per_flow} B per flow");
+}
