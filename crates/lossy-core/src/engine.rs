@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// When an event runs: its time, then its ticket among simultaneous events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     pub time: SimTime,
     pub ticket: u64,
@@ -180,25 +180,49 @@ pub enum TimerEntry {
 /// The timer of an entity whose deadlines carry their own tickets (a segment). The heap
 /// gets an entry at exactly the deadline's key, so the entity runs where each of its
 /// deadlines was caused. Entries pushed for deadlines that later moved are remembered
-/// (a few at most), so a deadline that moves earlier and back never costs a second
-/// entry.
+/// (a few, inline), so a deadline that moves earlier and back costs no second entry.
 #[derive(Clone, Debug, Default)]
 pub struct WakeTimer {
     deadline: Option<Key>,
-    /// Keys of this timer's entries in the heap.
-    outstanding: Vec<Key>,
+    /// Keys of this timer's entries in the heap, latest first: an entry is pushed only
+    /// when earlier than every outstanding one, and entries pop in key order, so the
+    /// last is always the earliest and the next to pop. When full, the latest is
+    /// forgotten: its entry then pops unrecognised, which at worst costs a duplicate.
+    outstanding: [Key; OUTSTANDING],
+    len: usize,
 }
 
+const OUTSTANDING: usize = 4;
+
 impl WakeTimer {
+    fn earliest(&self) -> Option<Key> {
+        self.len.checked_sub(1).map(|i| self.outstanding[i])
+    }
+
+    fn remember(&mut self, k: Key) {
+        if self.len == OUTSTANDING {
+            self.outstanding.copy_within(1.., 0);
+            self.len -= 1;
+        }
+        self.outstanding[self.len] = k;
+        self.len += 1;
+    }
+
     /// Sets the deadline; returns the key to push an entry at, if one is needed (none is
     /// when an entry at or before the deadline is already in the heap).
+    #[inline]
     pub fn set(&mut self, deadline: Option<Key>) -> Option<Key> {
-        self.deadline = deadline;
-        let d = deadline?;
-        if self.outstanding.iter().any(|&o| o <= d) {
+        // Unchanged: an entry at or before it is in the heap already (the invariant
+        // every path below keeps).
+        if deadline == self.deadline {
             return None;
         }
-        self.outstanding.push(d);
+        self.deadline = deadline;
+        let d = deadline?;
+        if self.earliest().is_some_and(|o| o <= d) {
+            return None;
+        }
+        self.remember(d);
         Some(d)
     }
 
@@ -208,17 +232,18 @@ impl WakeTimer {
 
     /// An entry of this timer popped at `key`. `Fire` if the deadline is due;
     /// `Reschedule(k)` to push an entry at the deadline `k` still ahead; else `Stale`.
+    #[inline]
     pub fn on_entry(&mut self, key: Key) -> WakeEntry {
-        if let Some(i) = self.outstanding.iter().position(|&o| o == key) {
-            self.outstanding.swap_remove(i);
+        if self.earliest() == Some(key) {
+            self.len -= 1;
         }
         match self.deadline {
             Some(d) if d == key => {
                 self.deadline = None;
                 WakeEntry::Fire
             }
-            Some(d) if d > key && !self.outstanding.iter().any(|&o| o <= d) => {
-                self.outstanding.push(d);
+            Some(d) if d > key && !self.earliest().is_some_and(|o| o <= d) => {
+                self.remember(d);
                 WakeEntry::Reschedule(d)
             }
             _ => WakeEntry::Stale,
@@ -283,7 +308,7 @@ mod tests {
         assert_eq!(t.on_entry(key(10, 1)), WakeEntry::Reschedule(key(20, 7)));
         assert_eq!(t.on_entry(key(20, 7)), WakeEntry::Fire);
         let _ = t.set(None);
-        assert_eq!(t.outstanding.len(), 0);
+        assert_eq!(t.len, 0);
     }
 
     #[test]

@@ -118,7 +118,12 @@ impl fmt::Display for SimDuration {
 /// packet never leaves before its last bit.
 pub fn serialization_delay(bits: u64, bps: u64) -> SimDuration {
     debug_assert!(bps > 0);
-    SimDuration(((bits as u128 * 1_000_000_000u128).div_ceil(bps as u128)) as u64)
+    const NS: u64 = 1_000_000_000;
+    match bits.checked_mul(NS) {
+        // Every packet (at most 65,535 bytes) takes this path: no 128-bit division.
+        Some(n) => SimDuration(n.div_ceil(bps)),
+        None => SimDuration(((bits as u128 * NS as u128).div_ceil(bps as u128)) as u64),
+    }
 }
 
 #[cfg(test)]

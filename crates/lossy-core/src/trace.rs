@@ -51,6 +51,11 @@ impl TraceRecorder {
         }
     }
 
+    /// Whether a trace fed by endpoints' events (cwnd, seq) is on.
+    pub fn wants_events(&self) -> bool {
+        self.cwnd.is_some() || self.seq.is_some()
+    }
+
     pub fn wants_throughput(&self) -> bool {
         self.throughput.is_some()
     }

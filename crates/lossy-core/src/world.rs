@@ -175,13 +175,21 @@ impl World {
     fn send_port(&mut self, p: PortId, pkt: Packet) {
         let Port { segment, iface } = self.ports[p as usize];
         let slot = &mut self.segments[segment as usize];
-        slot.seg.send(self.now, iface as usize, pkt, &mut self.queue.tickets, &mut self.net_out);
-        self.rearm_segment(segment as usize);
+        if slot.seg.send(self.now, iface as usize, pkt, &mut self.queue.tickets, &mut self.net_out) {
+            self.rearm_segment(segment as usize);
+        }
         self.take_drops();
     }
 
     /// Counts what the network dropped; agents at the node hear of their queue's drops.
+    #[inline]
     fn take_drops(&mut self) {
+        if !self.net_out.drops.is_empty() {
+            self.count_drops();
+        }
+    }
+
+    fn count_drops(&mut self) {
         let mut drops = std::mem::take(&mut self.net_out.drops);
         for d in drops.drain(..) {
             self.counters.count_drop(d.cause);
@@ -293,14 +301,20 @@ impl World {
         while let Some(p) = self.endpoints[e].ep.poll_transmit(now) {
             self.inject(node, p);
         }
-        let flow = (e / 2) as u32;
+        if self.traces.wants_events() {
+            self.record_events(e);
+        }
+        self.rearm_endpoint(e);
+    }
+
+    fn record_events(&mut self, e: usize) {
+        let (flow, now) = ((e / 2) as u32, self.now);
         while let Some(ev) = self.endpoints[e].ep.poll_event() {
             match ev {
                 TraceEvent::Cwnd { cwnd, ssthresh } => self.traces.cwnd(now, flow, cwnd, ssthresh),
                 TraceEvent::Seq { event, seq } => self.traces.seq(now, flow, event, seq),
             }
         }
-        self.rearm_endpoint(e);
     }
 
     fn rearm_endpoint(&mut self, e: usize) {

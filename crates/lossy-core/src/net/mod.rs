@@ -94,8 +94,9 @@ pub trait Segment {
     fn ports(&self) -> Vec<PortEnds>;
     /// Whether port `iface` carries packets now.
     fn port_up(&self, iface: usize) -> bool;
-    /// `pkt` leaves through port `iface` at `now`.
-    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut);
+    /// `pkt` leaves through port `iface` at `now`. Returns whether the segment's next
+    /// deadline may have changed (so the world re-arms its timer only then).
+    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool;
     /// The next deadline inside the segment.
     fn next_wake(&self) -> Option<Key>;
     /// Acts on the deadline `key` (and only on it).
@@ -112,7 +113,7 @@ pub trait Segment {
 closed_enum! {
     /// Every built-in segment.
     pub enum AnySegment via each_segment {
-        PointToPoint(Box<PointToPoint>),
+        PointToPoint(PointToPoint),
     }
 }
 
@@ -125,7 +126,7 @@ impl Segment for AnySegment {
         each_segment!(self, s => s.port_up(iface))
     }
     #[inline]
-    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) {
+    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         each_segment!(self, s => s.send(now, iface, pkt, tickets, out))
     }
     #[inline]

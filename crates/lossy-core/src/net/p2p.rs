@@ -40,6 +40,9 @@ pub struct Direction {
     pub channel_rng: RngStream,
     pub pipeline: Pipeline<Packet>,
     pub counters: DirCounters,
+    /// The earliest of the link layer's and the pipeline's deadlines, kept current by
+    /// `refresh` after every change (read once or twice per event).
+    pub next: Option<Key>,
 }
 
 impl Direction {
@@ -54,33 +57,49 @@ impl Direction {
         out.drops.push(Dropped { pkt, cause, from: self.from, to: self.to });
     }
 
-    fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) {
+    /// Returns whether a transmission began (the only way a send moves a deadline).
+    fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         if let Err(p) = self.queue.enqueue(now, pkt) {
             self.drop(p, DropCause::Queue, out);
         }
-        self.pull(now, tickets);
+        let began = self.pull(now, tickets);
+        if began {
+            self.refresh();
+        }
+        began
     }
 
     /// Hands the link layer the next queued packet when it can take one.
-    fn pull(&mut self, now: SimTime, tickets: &mut Tickets) {
-        if self.link.ready() {
-            if let Some(p) = self.queue.dequeue(now) {
+    fn pull(&mut self, now: SimTime, tickets: &mut Tickets) -> bool {
+        if !self.link.ready() {
+            return false;
+        }
+        match self.queue.dequeue(now) {
+            Some(p) => {
                 self.link.begin(now, p, tickets);
+                true
             }
+            None => false,
         }
     }
 
-    fn next_wake(&self) -> Option<Key> {
+    fn refresh(&mut self) {
         let pipe = self.pipeline.next_wake().map(|(time, ticket)| Key { time, ticket });
-        match (self.link.next_wake(), pipe) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        self.next = earliest(self.link.next_wake(), pipe);
     }
 
     /// Acts on `key` if it is one of this direction's deadlines.
     fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) -> bool {
+        if self.next != Some(key) {
+            return false;
+        }
+        self.act(now, key, tickets, out);
+        self.refresh();
+        true
+    }
+
+    fn act(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) {
         if self.link.next_wake() == Some(key) {
             let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
             match self.link.on_wake(now, key, &mut ctx) {
@@ -93,14 +112,10 @@ impl Direction {
                 None => {}
             }
             self.pull(now, tickets);
-            return true;
-        }
-        if self.pipeline.next_wake() == Some((key.time, key.ticket)) {
+        } else {
             let (node, from) = (self.to, self.from);
             self.pipeline.wake((key.time, key.ticket), |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
-            return true;
         }
-        false
     }
 
     /// Drops everything the direction holds (the link went down).
@@ -112,10 +127,20 @@ impl Direction {
         for p in lost {
             self.drop(p, DropCause::LinkDown, out);
         }
+        self.refresh();
     }
 
     fn held(&self) -> u64 {
         (self.queue.len() + self.link.held() + self.pipeline.held()) as u64
+    }
+}
+
+/// The earlier of two optional deadlines.
+#[inline]
+fn earliest(a: Option<Key>, b: Option<Key>) -> Option<Key> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -141,21 +166,19 @@ impl Segment for PointToPoint {
         self.up
     }
 
-    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) {
+    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         let d = &mut self.dirs[iface];
         if self.up {
-            d.send(now, pkt, tickets, out);
-        } else {
-            d.counters.offered += 1;
-            d.drop(pkt, DropCause::LinkDown, out);
+            return d.send(now, pkt, tickets, out);
         }
+        d.counters.offered += 1;
+        d.drop(pkt, DropCause::LinkDown, out);
+        false
     }
 
+    #[inline]
     fn next_wake(&self) -> Option<Key> {
-        match (self.dirs[0].next_wake(), self.dirs[1].next_wake()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earliest(self.dirs[0].next, self.dirs[1].next)
     }
 
     fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) {

@@ -172,6 +172,8 @@ pub struct Pipeline<T: Copy> {
     fifo: VecDeque<InFlight<T>>,
     /// Held items in the order they were held, which is also their deadlines' key order.
     holding: VecDeque<Held<T>>,
+    /// No impairment configured: a plain FIFO, served by a fast path.
+    plain: bool,
     /// Ordinary items emitted so far.
     ordinary: u64,
     /// No held item has `release_at` below this (it may be stale low: then a scan finds
@@ -189,6 +191,7 @@ impl<T: Copy> Pipeline<T> {
             reorder: cfg.reorder.as_ref().map(|r| (r.p, r.displacement)),
             duplicate: cfg.duplicate.as_ref().map(|d| (d.p, d.distance)),
             max_hold: cfg.max_hold.0,
+            plain: cfg.reorder.is_none() && cfg.duplicate.is_none(),
             rng,
             fifo: VecDeque::new(),
             holding: VecDeque::new(),
@@ -212,11 +215,16 @@ impl<T: Copy> Pipeline<T> {
         let key = (arrival, ticket);
         debug_assert!(self.fifo.back().map(|b| b.key) <= Some(key), "pushed out of order");
         self.counters.entered += 1;
+        // An impaired item takes the full path (only tests give fates without a config).
+        self.plain &= fate.reorder == 0 && fate.duplicate == 0;
         self.fifo.push_back(InFlight { key, item, fate });
     }
 
     /// The key of the next thing due: the FIFO head's arrival or a held item's deadline.
     pub fn next_wake(&self) -> Option<WakeKey> {
+        if self.plain {
+            return self.fifo.front().map(|f| f.key);
+        }
         self.due().map(|(key, _)| key)
     }
 
@@ -234,6 +242,16 @@ impl<T: Copy> Pipeline<T> {
     /// skipped): a caller that wakes once per key from `next_wake` sees exactly the
     /// items of that key.
     pub fn wake(&mut self, key: WakeKey, mut out: impl FnMut(T)) {
+        if self.plain {
+            while let Some(f) = self.fifo.front().filter(|f| f.key <= key) {
+                let item = f.item;
+                self.fifo.pop_front();
+                self.counters.emitted += 1;
+                self.ordinary += 1;
+                out(item);
+            }
+            return;
+        }
         while let Some((_, is_held)) = self.due().filter(|&(k, _)| k <= key) {
             if !is_held {
                 self.arrive(&mut out);

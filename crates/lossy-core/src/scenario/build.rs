@@ -83,6 +83,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             channel_rng: streams(&format!("link:{name}:channel")),
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
+            next: None,
             name,
         }
     };
@@ -112,7 +113,7 @@ fn build_endpoints(i: usize, fc: &super::FlowConfig, src: NodeId, dst: NodeId, s
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
     let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0));
-    Ok([Box::new(sender).into(), Box::new(receiver).into()])
+    Ok([sender.into(), receiver.into()])
 }
 
 /// The agents in chain order per node: (agents, chain_start, chain).
@@ -207,7 +208,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
             ports.push(Port { segment: i as u32, iface: iface as u32 });
             hops.push(Hop { from, to, up: l.up });
         }
-        segments.push(SegmentSlot { seg: Box::new(seg).into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
+        segments.push(SegmentSlot { seg: seg.into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
     }
 
     let mut flows = Vec::with_capacity(s.flows.len());

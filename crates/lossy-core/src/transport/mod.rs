@@ -62,8 +62,8 @@ pub trait Endpoint {
 closed_enum! {
     /// Every built-in endpoint.
     pub enum AnyEndpoint via each_endpoint {
-        TcpSender(Box<TcpSender>),
-        TcpReceiver(Box<TcpReceiver>),
+        TcpSender(TcpSender),
+        TcpReceiver(TcpReceiver),
         CbrSource(CbrSource),
         UdpSink(UdpSink),
     }
@@ -101,36 +101,6 @@ impl Endpoint for AnyEndpoint {
     }
     fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
         each_endpoint!(self, e => e.report(end, out))
-    }
-}
-
-impl<T: Endpoint + ?Sized> Endpoint for Box<T> {
-    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
-        (**self).handle_packet(now, pkt)
-    }
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
-        (**self).poll_transmit(now)
-    }
-    fn poll_event(&mut self) -> Option<TraceEvent> {
-        (**self).poll_event()
-    }
-    fn enable_events(&mut self) {
-        (**self).enable_events()
-    }
-    fn next_timeout(&self) -> Option<SimTime> {
-        (**self).next_timeout()
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        (**self).handle_timeout(now)
-    }
-    fn progress(&self) -> Progress {
-        (**self).progress()
-    }
-    fn check_invariants(&self) -> Result<(), String> {
-        (**self).check_invariants()
-    }
-    fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
-        (**self).report(end, out)
     }
 }
 
