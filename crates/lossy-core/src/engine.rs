@@ -242,7 +242,7 @@ impl WakeTimer {
                 self.deadline = None;
                 WakeEntry::Fire
             }
-            Some(d) if d > key && !self.earliest().is_some_and(|o| o <= d) => {
+            Some(d) if d > key && self.earliest().is_none_or(|o| o > d) => {
                 self.remember(d);
                 WakeEntry::Reschedule(d)
             }

@@ -27,6 +27,8 @@ impl Error {
     }
 }
 
+pub type Result<T> = std::result::Result<T, Error>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +41,3 @@ mod tests {
         assert_eq!(e.to_string(), "flows[0].app: exactly one of packets or times");
     }
 }
-
-pub type Result<T> = std::result::Result<T, Error>;

@@ -71,6 +71,8 @@ pub struct LinkSummary {
     pub packets_offered: u64,
     pub queue_drops: u64,
     pub channel_losses: u64,
+    /// Packets the channel let through (judged when their frame starts, so a frame on
+    /// the air when the run ends counts).
     pub packets_delivered: u64,
     /// Bits that reached the far end per second of the run.
     pub throughput_bps: f64,

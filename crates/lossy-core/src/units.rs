@@ -157,7 +157,7 @@ fn parse_bytes(s: &str) -> Option<Bytes> {
         _ => return None,
     };
     let b = v * scale;
-    (v.is_finite() && v >= 0.0 && b.fract() == 0.0).then(|| Bytes(b as u64))
+    (v.is_finite() && v >= 0.0 && b.fract() == 0.0).then_some(Bytes(b as u64))
 }
 
 fn show_bytes(b: &Bytes) -> String {

@@ -30,20 +30,22 @@ pub struct LinkCtx<'a> {
 /// The fate of a packet the link layer has finished with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LinkOutcome {
-    /// Passed to the far end's propagation pipeline.
-    Delivered(Packet),
+    /// Passed to the far end's propagation pipeline, its last bit sent at the time given.
+    Delivered(Packet, SimTime),
     /// Lost: `Channel` for a frame the channel corrupted, `LinkRetry` when a retrying
     /// link layer gave up.
     Lost(Packet, DropCause),
 }
 
 pub trait LinkLayer {
-    /// Whether it can take the next packet from the queue now.
-    fn ready(&self) -> bool;
-    /// Starts carrying `pkt` at `now`.
-    fn begin(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets);
-    /// When it next needs `on_wake` (the end of a frame).
-    fn next_wake(&self) -> Option<Key>;
+    /// Whether it can take the next packet from the queue at `now`.
+    fn ready(&self, now: SimTime) -> bool;
+    /// Starts carrying `pkt` at `now`; returns the packet's fate if it is known at once
+    /// (a plain frame: the channel judges the whole span when it starts).
+    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+    /// When it next needs `on_wake`, given whether packets wait in the queue (a link
+    /// that is only waiting to become free needs no event when nothing waits).
+    fn next_wake(&self, queued: bool) -> Option<Key>;
     /// Acts at the deadline `key`; returns the packet it is done with, if any.
     fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
     /// Packets it holds.
@@ -61,16 +63,16 @@ closed_enum! {
 
 impl LinkLayer for AnyLinkLayer {
     #[inline]
-    fn ready(&self) -> bool {
-        each_link!(self, l => l.ready())
+    fn ready(&self, now: SimTime) -> bool {
+        each_link!(self, l => l.ready(now))
     }
     #[inline]
-    fn begin(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets) {
-        each_link!(self, l => l.begin(now, pkt, tickets))
+    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+        each_link!(self, l => l.begin(now, pkt, ctx))
     }
     #[inline]
-    fn next_wake(&self) -> Option<Key> {
-        each_link!(self, l => l.next_wake())
+    fn next_wake(&self, queued: bool) -> Option<Key> {
+        each_link!(self, l => l.next_wake(queued))
     }
     #[inline]
     fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {

@@ -1,68 +1,68 @@
-//! The plain link layer: each packet is one frame, serialised at the link's rate; the
-//! channel decides at the frame's end whether it arrives. No retransmission.
+//! The plain link layer: each packet is one frame, serialised at the link's rate, and
+//! the channel decides whether it arrives. No retransmission.
+//!
+//! The frame's span (start, end, bits) is known when it starts, so the channel judges
+//! it then and a delivered packet enters the propagation pipeline at once, due at
+//! end + delay; the channel's draws come in transmission order either way. The link
+//! needs an event at the frame's end only when a packet waits in the queue: otherwise
+//! the next packet simply finds it free. This saves the end-of-frame event of every
+//! packet that does not queue (most ACKs, uncongested hops).
 
 use super::{LinkCtx, LinkLayer, LinkOutcome};
 use crate::channel::{LossProcess, TxSpan};
-use crate::engine::{Key, Tickets};
+use crate::engine::Key;
 use crate::net::DropCause;
 use crate::packet::Packet;
 use crate::time::{serialization_delay, SimTime};
 
 #[derive(Clone, Debug)]
-struct InService {
-    pkt: Packet,
-    start: SimTime,
-    end: Key,
-}
-
-#[derive(Clone, Debug)]
 pub struct Plain {
     rate_bps: u64,
-    in_service: Option<InService>,
+    /// The end of the frame on the air (its key drawn when it started).
+    busy_until: Option<Key>,
 }
 
 impl Plain {
     pub fn new(rate_bps: u64) -> Self {
-        Plain { rate_bps, in_service: None }
+        Plain { rate_bps, busy_until: None }
     }
 }
 
 impl LinkLayer for Plain {
-    fn ready(&self) -> bool {
-        self.in_service.is_none()
+    fn ready(&self, now: SimTime) -> bool {
+        self.busy_until.is_none_or(|k| k.time <= now)
     }
 
-    fn begin(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets) {
-        debug_assert!(self.in_service.is_none(), "one frame at a time");
-        let end = tickets.key(now + serialization_delay(pkt.bits(), self.rate_bps));
-        self.in_service = Some(InService { pkt, start: now, end });
-    }
-
-    fn next_wake(&self) -> Option<Key> {
-        self.in_service.as_ref().map(|s| s.end)
-    }
-
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        if self.next_wake() != Some(key) {
-            return None;
-        }
-        let s = self.in_service.take()?;
-        let span = TxSpan { start: s.start, end: now, bits: s.pkt.bits() };
+    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+        debug_assert!(self.ready(now), "one frame at a time");
+        let end = ctx.tickets.key(now + serialization_delay(pkt.bits(), self.rate_bps));
+        self.busy_until = Some(end);
+        let span = TxSpan { start: now, end: end.time, bits: pkt.bits() };
         Some(if ctx.channel.lost(span, ctx.rng) {
-            LinkOutcome::Lost(s.pkt, DropCause::Channel)
+            LinkOutcome::Lost(pkt, DropCause::Channel)
         } else {
-            LinkOutcome::Delivered(s.pkt)
+            LinkOutcome::Delivered(pkt, end.time)
         })
     }
 
-    fn held(&self) -> usize {
-        self.in_service.is_some() as usize
+    fn next_wake(&self, queued: bool) -> Option<Key> {
+        self.busy_until.filter(|_| queued)
     }
 
-    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
-        if let Some(s) = self.in_service.take() {
-            f(s.pkt);
+    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+        if self.busy_until == Some(key) {
+            self.busy_until = None;
         }
+        None
+    }
+
+    /// The frame on the air is already in the pipeline (or lost): the link holds none.
+    fn held(&self) -> usize {
+        0
+    }
+
+    fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
+        self.busy_until = None;
     }
 }
 
@@ -70,21 +70,25 @@ impl LinkLayer for Plain {
 mod tests {
     use super::*;
     use crate::channel::{Bernoulli, BernoulliConfig, Channel};
+    use crate::engine::Tickets;
     use crate::rng::RngStream;
 
     #[test]
-    fn a_frame_takes_its_serialisation_time_and_the_channel_decides() {
+    fn a_frame_is_judged_at_its_start_and_keeps_the_link_busy_until_its_end() {
         let mut l = Plain::new(1_000_000);
         let mut tickets = Tickets::default();
-        let p = Packet::udp(0, 0, 1, 0, 972, 1000);
-        l.begin(SimTime::ZERO, p, &mut tickets);
-        assert!(!l.ready());
-        let key = l.next_wake().unwrap();
-        assert_eq!(key.time, SimTime(8_000_000));
         let mut ch = Channel::Bernoulli(Bernoulli::new(&BernoulliConfig { p: 1.0 }));
         let mut rng = RngStream::new(1, 0, "t");
         let mut ctx = LinkCtx { channel: &mut ch, rng: &mut rng, tickets: &mut tickets };
-        assert_eq!(l.on_wake(key.time, key, &mut ctx), Some(LinkOutcome::Lost(p, DropCause::Channel)));
-        assert!(l.ready() && l.held() == 0);
+        let p = Packet::udp(0, 0, 1, 0, 972, 1000);
+        assert_eq!(l.begin(SimTime::ZERO, p, &mut ctx), Some(LinkOutcome::Lost(p, DropCause::Channel)));
+        let end = SimTime(8_000_000);
+        assert!(!l.ready(SimTime(7_999_999)) && l.ready(end));
+        // An event at the end only when a packet waits.
+        assert_eq!(l.next_wake(false), None);
+        let key = l.next_wake(true).unwrap();
+        assert_eq!(key.time, end);
+        assert_eq!(l.on_wake(end, key, &mut ctx), None);
+        assert_eq!(l.next_wake(true), None);
     }
 }

@@ -111,7 +111,8 @@ pub trait Segment {
 }
 
 closed_enum! {
-    /// Every built-in segment.
+    /// Every built-in segment (unboxed: the world touches one on every event).
+    #[allow(clippy::large_enum_variant)]
     pub enum AnySegment via each_segment {
         PointToPoint(PointToPoint),
     }

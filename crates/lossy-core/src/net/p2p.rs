@@ -57,36 +57,51 @@ impl Direction {
         out.drops.push(Dropped { pkt, cause, from: self.from, to: self.to });
     }
 
-    /// Returns whether a transmission began (the only way a send moves a deadline).
+    /// Returns whether the direction's next deadline may have moved.
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
+        let was_empty = self.queue.is_empty();
         if let Err(p) = self.queue.enqueue(now, pkt) {
             self.drop(p, DropCause::Queue, out);
         }
-        let began = self.pull(now, tickets);
-        if began {
+        let began = self.pull(now, tickets, out);
+        // A packet now waits behind a busy link: the link wants its end-of-frame event.
+        let moved = began || (was_empty && !self.queue.is_empty());
+        if moved {
             self.refresh();
         }
-        began
+        moved
     }
 
-    /// Hands the link layer the next queued packet when it can take one.
-    fn pull(&mut self, now: SimTime, tickets: &mut Tickets) -> bool {
-        if !self.link.ready() {
+    /// Hands the link layer the next queued packet when it can take one; returns
+    /// whether a transmission began.
+    fn pull(&mut self, now: SimTime, tickets: &mut Tickets, out: &mut NetOut) -> bool {
+        if !self.link.ready(now) {
             return false;
         }
-        match self.queue.dequeue(now) {
-            Some(p) => {
-                self.link.begin(now, p, tickets);
-                true
+        let Some(p) = self.queue.dequeue(now) else { return false };
+        let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
+        if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
+            self.finish(outcome, tickets, out);
+        }
+        true
+    }
+
+    /// The link layer is done with a packet: into the pipeline, or dropped.
+    fn finish(&mut self, outcome: LinkOutcome, tickets: &mut Tickets, out: &mut NetOut) {
+        match outcome {
+            LinkOutcome::Delivered(p, sent) => {
+                self.counters.delivered += 1;
+                self.counters.bytes_delivered += p.size as u64;
+                self.pipeline.push(sent + self.delay, tickets.draw(), p);
             }
-            None => false,
+            LinkOutcome::Lost(p, cause) => self.drop(p, cause, out),
         }
     }
 
     fn refresh(&mut self) {
         let pipe = self.pipeline.next_wake().map(|(time, ticket)| Key { time, ticket });
-        self.next = earliest(self.link.next_wake(), pipe);
+        self.next = earliest(self.link.next_wake(!self.queue.is_empty()), pipe);
     }
 
     /// Acts on `key` if it is one of this direction's deadlines.
@@ -94,28 +109,18 @@ impl Direction {
         if self.next != Some(key) {
             return false;
         }
-        self.act(now, key, tickets, out);
-        self.refresh();
-        true
-    }
-
-    fn act(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) {
-        if self.link.next_wake() == Some(key) {
+        if self.link.next_wake(!self.queue.is_empty()) == Some(key) {
             let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
-            match self.link.on_wake(now, key, &mut ctx) {
-                Some(LinkOutcome::Delivered(p)) => {
-                    self.counters.delivered += 1;
-                    self.counters.bytes_delivered += p.size as u64;
-                    self.pipeline.push(now + self.delay, tickets.draw(), p);
-                }
-                Some(LinkOutcome::Lost(p, cause)) => self.drop(p, cause, out),
-                None => {}
+            if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
+                self.finish(outcome, tickets, out);
             }
-            self.pull(now, tickets);
+            self.pull(now, tickets, out);
         } else {
             let (node, from) = (self.to, self.from);
             self.pipeline.wake((key.time, key.ticket), |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
         }
+        self.refresh();
+        true
     }
 
     /// Drops everything the direction holds (the link went down).
