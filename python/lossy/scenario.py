@@ -13,6 +13,7 @@ import errno
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -94,6 +95,8 @@ def apply_overrides(doc: Scenario, overrides: Mapping[str, Any]) -> Scenario:
 
 
 def set_path(doc: Scenario, path: str, value: Any) -> None:
+    # `links[1].loss.p`, as error messages name fields, means `links.1.loss.p`.
+    path = re.sub(r"\[(\d+)\]", r".\1", path)
     keys = path.split(".")
     if not path or any(k == "" for k in keys):
         raise ScenarioError(f"{path!r}: not a dotted path; use e.g. flows.0.tcp.variant")

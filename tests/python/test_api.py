@@ -66,6 +66,12 @@ def test_overrides_create_missing_keys_and_tables():
     assert doc["links"][0]["loss"] == {"p": 0.1}
 
 
+def test_overrides_accept_the_paths_errors_name():
+    # An error names `links[1].loss.p`; the same text works in --set.
+    doc = apply_overrides(load_scenario(DOC), {"links[1].loss.p": 0.2, "flows[0].tcp.variant": "reno"})
+    assert doc["links"][1]["loss"]["p"] == 0.2 and doc["flows"][0]["tcp"]["variant"] == "reno"
+
+
 @pytest.mark.parametrize("path, says", [
     ("links.2.rate", "links.2: links is a list of 2"),
     ("links.-1.rate", "links.-1: links is a list of 2"),
