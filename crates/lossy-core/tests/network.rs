@@ -235,6 +235,23 @@ fn the_mobile_fixture_itself_runs() {
     assert!(run_value(&v, 1).flows[0].bytes_delivered > 0);
 }
 
+/// Two agents on one base station form a chain: each sees every transit packet, in
+/// scenario order, and an ELN mark set by the first stays on the ACK.
+#[test]
+fn agents_on_one_node_form_a_chain() {
+    let mut v = common::scenario_file("last-hop");
+    v["duration"] = json!("20 s");
+    let one = run_value(&v, 4);
+    let eln = v["agents"][0].clone();
+    v["agents"] = json!([eln.clone(), eln]);
+    let two = run_value(&v, 4);
+    assert_eq!(two.agents.len(), 2);
+    assert_eq!(two.agents[0].packets_seen, two.agents[1].packets_seen);
+    assert_eq!(two.agents[0].packets_seen, one.agents[0].packets_seen);
+    // The same marks, so the same run: a chain of identical ELN agents changes nothing.
+    assert_eq!(two.flows[0].bytes_delivered, one.flows[0].bytes_delivered);
+}
+
 #[test]
 fn bad_action_link_that_does_not_exist() {
     let v = with_actions(json!([{"kind": "link_down", "at": "3 s", "link": ["A", "MH"]}]));

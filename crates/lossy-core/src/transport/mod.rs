@@ -51,6 +51,10 @@ pub trait Endpoint {
     fn handle_timeout(&mut self, now: SimTime);
     /// Progress of the byte stream at this end.
     fn progress(&self) -> Progress;
+    /// Bytes delivered to the application in order (receivers; 0 for senders).
+    fn delivered(&self) -> u64 {
+        self.progress().delivered
+    }
     /// Checks the endpoint's own state at the end of a run.
     fn check_invariants(&self) -> Result<(), String> {
         Ok(())
