@@ -226,10 +226,6 @@ impl WakeTimer {
         Some(d)
     }
 
-    pub fn deadline(&self) -> Option<Key> {
-        self.deadline
-    }
-
     /// An entry of this timer popped at `key`. `Fire` if the deadline is due;
     /// `Reschedule(k)` to push an entry at the deadline `k` still ahead; else `Stale`.
     #[inline]

@@ -168,7 +168,7 @@ impl World {
         self.counters.injected += 1;
         match self.routes.next_hop(node, pkt.dst, &self.hops) {
             Some(p) => self.send_port(p, pkt),
-            None => self.counters.count_drop(DropCause::NoRoute),
+            None => self.counters.drops.count(DropCause::NoRoute),
         }
     }
 
@@ -192,7 +192,7 @@ impl World {
     fn count_drops(&mut self) {
         let mut drops = std::mem::take(&mut self.net_out.drops);
         for d in drops.drain(..) {
-            self.counters.count_drop(d.cause);
+            self.counters.drops.count(d.cause);
             if d.cause == DropCause::Queue {
                 for i in self.chain_of(d.from) {
                     let a = self.chain[i] as usize;
@@ -233,7 +233,7 @@ impl World {
             return;
         }
         let Some(next) = self.routes.next_hop(node, pkt.dst, &self.hops) else {
-            self.counters.count_drop(DropCause::NoRoute);
+            self.counters.drops.count(DropCause::NoRoute);
             return;
         };
         let to = self.hops[next as usize].to;
@@ -256,8 +256,20 @@ impl World {
         self.chain_start[n] as usize..self.chain_start[n + 1] as usize
     }
 
-    /// Calls an agent, then sends what it emitted, re-arms its timer and samples its state.
+    /// Calls an agent, then sends what it emitted, re-arms its timer and samples its state
+    /// (the state-size metrics are per packet the agent sees).
     fn run_agent<R>(&mut self, a: usize, f: impl FnOnce(&mut AnyAgent, SimTime, &mut AgentOutput) -> R) -> R {
+        let r = self.call_agent(a, f);
+        let slot = &mut self.agents[a];
+        let bytes = slot.agent.state_bytes();
+        slot.state_max = slot.state_max.max(bytes);
+        slot.state_sum += bytes as f64;
+        slot.packets_seen += 1;
+        r
+    }
+
+    /// Calls an agent, then sends what it emitted and re-arms its timer.
+    fn call_agent<R>(&mut self, a: usize, f: impl FnOnce(&mut AnyAgent, SimTime, &mut AgentOutput) -> R) -> R {
         let mut out = std::mem::take(&mut self.agent_out);
         let r = f(&mut self.agents[a].agent, self.now, &mut out);
         let node = self.agents[a].node;
@@ -268,10 +280,6 @@ impl World {
         let slot = &mut self.agents[a];
         let deadline = slot.agent.next_timeout();
         rearm(&mut self.queue, &mut slot.timer, deadline, Event::Wake(Entity::Agent(a as u32)));
-        let bytes = slot.agent.state_bytes();
-        slot.state_max = slot.state_max.max(bytes);
-        slot.state_sum += bytes as f64;
-        slot.packets_seen += 1;
         r
     }
 
@@ -383,7 +391,7 @@ impl World {
         for (from, to) in ends {
             for i in self.chain_of(from) {
                 let a = self.chain[i] as usize;
-                self.run_agent(a, |agent, now, out| agent.on_link_change(now, to, up, out));
+                self.call_agent(a, |agent, now, out| agent.on_link_change(now, to, up, out));
             }
         }
     }

@@ -4,7 +4,7 @@
 //! was sent, in order, once.
 
 use crate::error::{Error, Result};
-use crate::net::{DropCause, Segment, Tally};
+use crate::net::{DropCounts, Segment, Tally};
 use crate::transport::Endpoint;
 use crate::world::World;
 
@@ -16,23 +16,7 @@ pub(crate) struct PacketCounters {
     /// Deliveries that carried application data (TCP segments, UDP datagrams).
     pub data_delivered: u64,
     pub absorbed: u64,
-    pub queue_drops: u64,
-    pub channel_losses: u64,
-    pub link_retry_drops: u64,
-    pub link_down_drops: u64,
-    pub no_route_drops: u64,
-}
-
-impl PacketCounters {
-    pub fn count_drop(&mut self, cause: DropCause) {
-        match cause {
-            DropCause::Queue => self.queue_drops += 1,
-            DropCause::Channel => self.channel_losses += 1,
-            DropCause::LinkRetry => self.link_retry_drops += 1,
-            DropCause::LinkDown => self.link_down_drops += 1,
-            DropCause::NoRoute => self.no_route_drops += 1,
-        }
-    }
+    pub drops: DropCounts,
 }
 
 impl World {
@@ -71,24 +55,17 @@ impl World {
     fn check_conservation(&self) -> Result<()> {
         let c = &self.counters;
         let t = self.tally();
-        let accounted = c.delivered
-            + c.queue_drops
-            + c.channel_losses
-            + c.link_retry_drops
-            + c.link_down_drops
-            + c.no_route_drops
-            + c.absorbed
-            + t.held;
+        let accounted = c.delivered + c.drops.total() + c.absorbed + t.held;
         if c.injected + t.duplicated != accounted {
             return Err(Error::Invariant(format!(
-                "packets not conserved: injected {} + duplicated {} != delivered {} + queue drops {} + channel losses {} + link-retry drops {} + link-down drops {} + no-route drops {} + absorbed {} + held {}",
-                c.injected, t.duplicated, c.delivered, c.queue_drops, c.channel_losses, c.link_retry_drops, c.link_down_drops, c.no_route_drops, c.absorbed, t.held
+                "packets not conserved: injected {} + duplicated {} != delivered {} + drops {:?} + absorbed {} + held {}",
+                c.injected, t.duplicated, c.delivered, c.drops, c.absorbed, t.held
             )));
         }
-        let by_segments = (t.queue_drops, t.channel_losses, t.link_retry_drops, t.link_down_drops);
-        let by_world = (c.queue_drops, c.channel_losses, c.link_retry_drops, c.link_down_drops);
-        if by_segments != by_world {
-            return Err(Error::Invariant(format!("segment drop counts {by_segments:?} disagree with the world's {by_world:?}")));
+        // Segments never drop for want of a route: that is the world's.
+        let by_world = DropCounts { no_route: 0, ..c.drops };
+        if t.drops != by_world {
+            return Err(Error::Invariant(format!("segment drop counts {:?} disagree with the world's {by_world:?}", t.drops)));
         }
         Ok(())
     }

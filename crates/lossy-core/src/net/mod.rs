@@ -58,13 +58,45 @@ pub struct NetOut {
     pub drops: Vec<Dropped>,
 }
 
-/// Per-cause counts a segment keeps, summed by the world for the conservation check.
+/// Packets dropped, by cause: kept by each link direction and by the world, so the
+/// conservation check can hold one against the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DropCounts {
+    pub queue: u64,
+    pub channel: u64,
+    pub link_retry: u64,
+    pub link_down: u64,
+    pub no_route: u64,
+}
+
+impl DropCounts {
+    pub fn count(&mut self, cause: DropCause) {
+        match cause {
+            DropCause::Queue => self.queue += 1,
+            DropCause::Channel => self.channel += 1,
+            DropCause::LinkRetry => self.link_retry += 1,
+            DropCause::LinkDown => self.link_down += 1,
+            DropCause::NoRoute => self.no_route += 1,
+        }
+    }
+
+    pub fn add(&mut self, o: &DropCounts) {
+        self.queue += o.queue;
+        self.channel += o.channel;
+        self.link_retry += o.link_retry;
+        self.link_down += o.link_down;
+        self.no_route += o.no_route;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.queue + self.channel + self.link_retry + self.link_down + self.no_route
+    }
+}
+
+/// What a segment reports for the conservation check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    pub queue_drops: u64,
-    pub channel_losses: u64,
-    pub link_retry_drops: u64,
-    pub link_down_drops: u64,
+    pub drops: DropCounts,
     /// Copies the network created (duplication).
     pub duplicated: u64,
     /// Packets held now.
@@ -73,10 +105,7 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, o: &Tally) {
-        self.queue_drops += o.queue_drops;
-        self.channel_losses += o.channel_losses;
-        self.link_retry_drops += o.link_retry_drops;
-        self.link_down_drops += o.link_down_drops;
+        self.drops.add(&o.drops);
         self.duplicated += o.duplicated;
         self.held += o.held;
     }

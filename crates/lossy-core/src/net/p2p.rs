@@ -4,7 +4,7 @@
 
 use super::pipeline::Pipeline;
 use super::queue::{AnyQueueDisc, QueueDisc};
-use super::{Arrival, DropCause, Dropped, NetOut, PortEnds, Segment, Tally};
+use super::{Arrival, DropCause, DropCounts, Dropped, NetOut, PortEnds, Segment, Tally};
 use crate::channel::Channel;
 use crate::engine::{Key, Tickets};
 use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer, LinkOutcome};
@@ -18,10 +18,7 @@ use crate::time::{SimDuration, SimTime};
 pub struct DirCounters {
     /// Packets offered to the direction (queued or refused).
     pub offered: u64,
-    pub queue_drops: u64,
-    pub channel_losses: u64,
-    pub link_retry_drops: u64,
-    pub link_down_drops: u64,
+    pub drops: DropCounts,
     /// Packets that crossed the channel.
     pub delivered: u64,
     pub bytes_delivered: u64,
@@ -47,13 +44,7 @@ pub struct Direction {
 
 impl Direction {
     fn drop(&mut self, pkt: Packet, cause: DropCause, out: &mut NetOut) {
-        let c = &mut self.counters;
-        match cause {
-            DropCause::Queue => c.queue_drops += 1,
-            DropCause::Channel => c.channel_losses += 1,
-            DropCause::LinkRetry => c.link_retry_drops += 1,
-            DropCause::LinkDown | DropCause::NoRoute => c.link_down_drops += 1,
-        }
+        self.counters.drops.count(cause);
         out.drops.push(Dropped { pkt, cause, from: self.from, to: self.to });
     }
 
@@ -100,8 +91,7 @@ impl Direction {
     }
 
     fn refresh(&mut self) {
-        let pipe = self.pipeline.next_wake().map(|(time, ticket)| Key { time, ticket });
-        self.next = earliest(self.link.next_wake(!self.queue.is_empty()), pipe);
+        self.next = earliest(self.link.next_wake(!self.queue.is_empty()), self.pipeline.next_wake());
     }
 
     /// Acts on `key` if it is one of this direction's deadlines.
@@ -117,7 +107,7 @@ impl Direction {
             self.pull(now, tickets, out);
         } else {
             let (node, from) = (self.to, self.from);
-            self.pipeline.wake((key.time, key.ticket), |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
+            self.pipeline.wake(key, |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
         }
         self.refresh();
         true
@@ -208,15 +198,7 @@ impl Segment for PointToPoint {
     fn tally(&self) -> Tally {
         let mut t = Tally::default();
         for d in &self.dirs {
-            let c = &d.counters;
-            t.add(&Tally {
-                queue_drops: c.queue_drops,
-                channel_losses: c.channel_losses,
-                link_retry_drops: c.link_retry_drops,
-                link_down_drops: c.link_down_drops,
-                duplicated: d.pipeline.counters.duplicated,
-                held: d.held(),
-            });
+            t.add(&Tally { drops: d.counters.drops, duplicated: d.pipeline.counters.duplicated, held: d.held() });
         }
         t
     }
@@ -224,17 +206,17 @@ impl Segment for PointToPoint {
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
         for d in &self.dirs {
             let c = &d.counters;
-            let on_channel = c.delivered + c.channel_losses;
+            let on_channel = c.delivered + c.drops.channel;
             out.push(LinkSummary {
                 name: d.name.clone(),
                 packets_offered: c.offered,
-                queue_drops: c.queue_drops,
-                channel_losses: c.channel_losses,
+                queue_drops: c.drops.queue,
+                channel_losses: c.drops.channel,
                 packets_delivered: c.delivered,
                 throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
-                loss_rate: if on_channel > 0 { c.channel_losses as f64 / on_channel as f64 } else { 0.0 },
-                link_retry_drops: c.link_retry_drops,
-                link_down_drops: c.link_down_drops,
+                loss_rate: if on_channel > 0 { c.drops.channel as f64 / on_channel as f64 } else { 0.0 },
+                link_retry_drops: c.drops.link_retry,
+                link_down_drops: c.drops.link_down,
                 reordered: d.pipeline.counters.reordered,
                 duplicated: d.pipeline.counters.duplicated,
             });

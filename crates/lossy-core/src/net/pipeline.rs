@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// `(time, ticket)`: when a wake is due and the caller's tie-breaker at that time.
-pub type WakeKey = (SimTime, u64);
+/// When something in the pipeline is due: the engine's (time, ticket) key.
+pub type WakeKey = crate::engine::Key;
 
 /// Network impairments of one link direction; the default has none.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -212,7 +213,7 @@ impl<T: Copy> Pipeline<T> {
     }
 
     fn enter(&mut self, arrival: SimTime, ticket: u64, item: T, fate: Fate) {
-        let key = (arrival, ticket);
+        let key = WakeKey { time: arrival, ticket };
         debug_assert!(self.fifo.back().map(|b| b.key) <= Some(key), "pushed out of order");
         self.counters.entered += 1;
         // An impaired item takes the full path (only tests give fates without a config).
@@ -285,7 +286,7 @@ impl<T: Copy> Pipeline<T> {
     fn hold(&mut self, f: &InFlight<T>, after: u32) {
         let release_at = self.ordinary + after as u64;
         self.next_release = self.next_release.min(release_at);
-        let key = (f.key.0 + self.max_hold, f.key.1);
+        let key = WakeKey { time: f.key.time + self.max_hold, ticket: f.key.ticket };
         self.holding.push_back(Held { key, release_at, item: f.item });
     }
 
@@ -341,16 +342,26 @@ mod tests {
         Pipeline::new(c, RngStream::new(seed, 0, "link:A->B:impair"))
     }
 
+    /// A key as the (time, ticket) pair the assertions write.
+    fn pair(k: WakeKey) -> (SimTime, u64) {
+        (k.time, k.ticket)
+    }
+
+    /// The next key due, as a pair.
+    fn next(p: &Pipeline<u32>) -> Option<(SimTime, u64)> {
+        p.next_wake().map(pair)
+    }
+
     /// Wakes at every key until empty; returns (key, item) per emitted item.
-    fn run(p: &mut Pipeline<u32>) -> Vec<(WakeKey, u32)> {
+    fn run(p: &mut Pipeline<u32>) -> Vec<((SimTime, u64), u32)> {
         let mut v = Vec::new();
         while let Some(k) = p.next_wake() {
-            p.wake(k, |x| v.push((k, x)));
+            p.wake(k, |x| v.push((pair(k), x)));
         }
         v
     }
 
-    fn items(v: &[(WakeKey, u32)]) -> Vec<u32> {
+    fn items(v: &[((SimTime, u64), u32)]) -> Vec<u32> {
         v.iter().map(|&(_, x)| x).collect()
     }
 
@@ -361,7 +372,7 @@ mod tests {
         for (i, t) in [(0, 5), (1, 5), (2, 9)] {
             p.push(SimTime(t * US), 10 + i as u64, i);
         }
-        assert_eq!((p.held(), p.next_wake()), (3, Some((SimTime(5 * US), 10))));
+        assert_eq!((p.held(), next(&p)), (3, Some((SimTime(5 * US), 10))));
         let (t5, t9) = (SimTime(5 * US), SimTime(9 * US));
         assert_eq!(run(&mut p), [((t5, 10), 0), ((t5, 11), 1), ((t9, 12), 2)]);
         assert_eq!(p.held(), 0);
@@ -369,7 +380,7 @@ mod tests {
     }
 
     /// Item i enters at `times[i]` µs (default i µs) with the given (reorder, duplicate).
-    fn scripted(fates: &[(u32, u32)], times: &[u64]) -> Vec<(WakeKey, u32)> {
+    fn scripted(fates: &[(u32, u32)], times: &[u64]) -> Vec<((SimTime, u64), u32)> {
         let mut p = pipe(&ImpairConfig::default(), 1);
         for (i, &(reorder, duplicate)) in fates.iter().enumerate() {
             let t = SimTime(times.get(i).map_or(i as u64, |&t| t) * US);
@@ -405,9 +416,9 @@ mod tests {
         (0..4).for_each(|i| p.push(SimTime(i as u64 * US), 7 + i as u64, i));
         p.wake(p.next_wake().unwrap(), |_| panic!("held, not emitted"));
         let deadline = SimTime::ZERO + SimDuration::from_secs(1);
-        assert_eq!(p.next_wake(), Some((SimTime(US), 8)));
-        p.wake((SimTime(3 * US), 10), |_| panic!("held, not emitted"));
-        assert_eq!((p.held(), p.next_wake()), (4, Some((deadline, 7))));
+        assert_eq!(next(&p), Some((SimTime(US), 8)));
+        p.wake(WakeKey { time: SimTime(3 * US), ticket: 10 }, |_| panic!("held, not emitted"));
+        assert_eq!((p.held(), next(&p)), (4, Some((deadline, 7))));
         let out = run(&mut p);
         assert_eq!(out[3], ((deadline + SimDuration(3 * US), 10), 3));
         assert_eq!((items(&out), p.counters.expired), (vec![0, 1, 2, 3], 4));
@@ -426,7 +437,7 @@ mod tests {
         let mut p = pipe(&c, 4);
         (0..1000).for_each(|i| p.push(SimTime(i as u64 * US), i as u64, i));
         let (mut emitted, mut drained) = (0u64, 0u64);
-        p.wake((SimTime(600 * US), 600), |_| emitted += 1);
+        p.wake(WakeKey { time: SimTime(600 * US), ticket: 600 }, |_| emitted += 1);
         assert!(p.held() > 399, "399 not yet arrived, and some held");
         p.drain(|_| drained += 1);
         let n = p.counters;
@@ -459,8 +470,8 @@ mod tests {
         let (mut count, mut ord_at, mut ordinary) = (0u32, vec![0u32; n], vec![false; n]);
         let (mut extra, mut samples) = (vec![0u8; n], Vec::new());
         // Every arrival (at i µs) comes before every deadline (>= 1 s).
-        while let Some(key) = p.next_wake().filter(|k| k.0 == SimTime(k.1 * US)) {
-            let j = key.1 as usize;
+        while let Some(key) = p.next_wake().filter(|k| k.time == SimTime(k.ticket * US)) {
+            let j = key.ticket as usize;
             p.wake(key, |x| {
                 let x = x as usize;
                 if x == j {

@@ -157,7 +157,7 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
 
 /// Every flow must have a route both ways at some time (at the start or after some
 /// scheduled change); a flow that never has one is an error naming it.
-fn check_routes(s: &Scenario, flows: &[Flow], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+fn check_routes(s: &Scenario, flows: &[Flow], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
     let mut hops = hops.to_vec();
     let mut ok = vec![false; flows.len()];
     let mut k = 0;
@@ -171,10 +171,13 @@ fn check_routes(s: &Scenario, flows: &[Flow], hops: &[Hop], changes: &[NetChange
         }
         let at = changes[k].at;
         while k < changes.len() && changes[k].at == at {
-            // A point-to-point link is up or down as a whole: both of its ports follow.
-            let seg = changes[k].segment as usize;
-            hops[2 * seg].up = changes[k].up;
-            hops[2 * seg + 1].up = changes[k].up;
+            // The node's ports on that segment follow its attachment.
+            let c = changes[k];
+            for (p, h) in ports.iter().zip(hops.iter_mut()) {
+                if p.segment == c.segment && (h.from == c.node || h.to == c.node) {
+                    h.up = c.up;
+                }
+            }
             k += 1;
         }
     }
@@ -239,7 +242,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
 
     let (agents, chain_start, chain) = build_agents(s, &names, &links)?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
-    check_routes(s, &flows, &hops, &changes)?;
+    check_routes(s, &flows, &ports, &hops, &changes)?;
     let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();
