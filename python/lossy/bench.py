@@ -85,10 +85,9 @@ def standard_cases(quick: bool) -> List[Case]:
 
 
 def find_scenarios(given: Optional[Path]) -> Path:
-    candidates = [given] if given else [
-        Path.cwd() / "scenarios",
-        Path(__file__).resolve().parents[2] / "scenarios",  # a source checkout
-    ]
+    from .shipped import scenarios_dir
+
+    candidates = [given] if given else [scenarios_dir()]  # package data, from any directory
     for path in candidates:
         if path is not None and path.is_dir():
             return path

@@ -22,19 +22,14 @@ import numpy as np
 import pandas as pd
 
 from ..models import mathis, pftk_full
+from ..shipped import scenarios_dir
 from ..plot import Curve, PlotSpec
 from ..summary import ok_rows, paired, summarize
 from . import Claim, Figure, Reproduction, Runs, SweepPlan, Table, Verdict
 from .checks import Model, gain_at_least, gain_row, identical_runs, model_deviations, ratio_ci, within_model
 
 
-def _scenarios() -> Path:
-    """The shipped scenarios: those of this source checkout, else ./scenarios."""
-    here = Path(__file__).resolve().parents[3] / "scenarios"
-    return here if here.is_dir() else Path.cwd() / "scenarios"
-
-
-SCENARIOS = _scenarios()
+SCENARIOS = scenarios_dir()  # package data: found from any working directory
 
 # one-hop.toml: MSS 1000 B (the default), max_window 32000 B = 32 segments, min_rto 1 s
 # (T0 in the models), an ACK per segment (b = 1). The RTT is measured in each run.

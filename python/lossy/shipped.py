@@ -1,0 +1,54 @@
+"""The scenarios and sweep specs that ship inside the package (`lossy scenarios`).
+
+They are package data, found with importlib.resources, so an installed wheel has them
+wherever it is run from; in a source checkout `scenarios/` and `experiments/` at the top
+are links to the same files.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+from typing import List
+
+from ._core import ScenarioError
+
+
+def _data_dir(name: str) -> Path:
+    # The package is installed as plain files (wheels and editable installs alike), so
+    # the resource is a real directory that TOML loaders and relative paths can use.
+    return Path(str(files("lossy").joinpath(name)))
+
+
+def scenarios_dir() -> Path:
+    return _data_dir("scenarios")
+
+
+def experiments_dir() -> Path:
+    return _data_dir("experiments")
+
+
+def scenario_names() -> List[str]:
+    return sorted(p.stem for p in scenarios_dir().glob("*.toml"))
+
+
+def experiment_names() -> List[str]:
+    return sorted(p.stem for p in experiments_dir().glob("*.toml"))
+
+
+def scenario_path(name: str) -> Path:
+    """The shipped scenario `name` (`last-hop` or `last-hop.toml`)."""
+    return _find(scenarios_dir(), name, "scenario", scenario_names())
+
+
+def experiment_path(name: str) -> Path:
+    """The shipped sweep spec `name` (`reno-vs-eln`)."""
+    return _find(experiments_dir(), name, "experiment", experiment_names())
+
+
+def _find(directory: Path, name: str, what: str, known: List[str]) -> Path:
+    stem = name[:-5] if name.endswith(".toml") else name
+    path = directory / f"{stem}.toml"
+    if stem not in known:
+        raise ScenarioError(f"{name}: no shipped {what} of that name; shipped: {', '.join(known) or 'none'}")
+    return path
