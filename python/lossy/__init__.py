@@ -5,17 +5,52 @@
     >>> r.summary["flows.0.goodput_bps"]
 
 The simulator itself is the compiled `lossy._core` (Rust); this package loads scenarios,
-applies overrides and shapes results.
+applies overrides and shapes results. Its names load when first used, so `import lossy`
+(and the `lossy` command) costs only the core: NumPy, pandas and pyarrow come with the
+parts that need them.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import _core
-from . import results
 from ._core import ScenarioError
-from .api import run
-from .result import RunResult
-from .scenario import load_scenario
+
+# Eager, because the subpackage `lossy.sweep` and the function `lossy.sweep` share a
+# name: importing the subpackage later would rebind `lossy.sweep` to it. It is light
+# (no NumPy, pandas or pyarrow until a sweep runs).
 from .sweep import Sweep, sweep
+
+if TYPE_CHECKING:
+    from . import results
+    from .api import run
+    from .result import RunResult
+    from .scenario import load_scenario
 
 __version__: str = _core.version()
 
 __all__ = ["RunResult", "ScenarioError", "Sweep", "__version__", "load_scenario", "results", "run", "sweep"]
+
+# name -> (module, attribute); None: the module itself.
+_LAZY = {
+    "run": (".api", "run"),
+    "RunResult": (".result", "RunResult"),
+    "load_scenario": (".scenario", "load_scenario"),
+    "results": (".results", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'lossy' has no attribute {name!r}")
+    module_name, attr = _LAZY[name]
+    module = importlib.import_module(module_name, __name__)
+    value = module if attr is None else getattr(module, attr)
+    globals()[name] = value  # once loaded, a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

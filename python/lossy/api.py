@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
-from typing import Any, Optional
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._core import ScenarioError
@@ -12,27 +12,47 @@ from .result import RunResult
 from .scenario import ScenarioSource, apply_overrides, load_scenario, to_json_text
 
 
+Overrides = Union[Mapping[str, Any], Iterable[Tuple[str, Any]]]
+
+
 def run(
     scenario: ScenarioSource,
     seed: int = 1,
     replication: int = 0,
-    overrides: Optional[Mapping[str, Any]] = None,
+    overrides: Optional[Overrides] = None,
+    traces: Sequence[str] = (),
 ) -> RunResult:
     """Run one simulation.
 
     `scenario` is a path to a TOML file, a dict, or TOML text. `overrides` maps dotted
-    paths to values (`{"flows.0.tcp.variant": "newreno", "links.1.loss.p": 0.02}`) and is
-    applied to a copy of the scenario before the core validates it. Random streams depend
+    paths to values (`{"flows.0.tcp.variant": "newreno", "links.1.loss.p": 0.02}`, or the
+    same as (path, value) pairs) and is applied to a copy of the scenario before the core
+    validates it. `traces=["cwnd", "seq"]` records those traces (the same as overrides
+    `traces.cwnd = true`); they are in `result.traces`. Random streams depend
     only on (seed, replication, stream name), so two scenarios run at the same seed and
     replication see the same channel. Bad input raises ScenarioError naming the field.
     """
     doc = load_scenario(scenario)
     if overrides:
-        apply_overrides(doc, overrides)
+        apply_overrides(doc, _as_mapping(overrides))
+    if isinstance(traces, str):
+        traces = [traces]
+    for name in traces:
+        apply_overrides(doc, {f"traces.{name}": True})  # the core rejects an unknown name
     seed = _non_negative("seed", seed)
     replication = _non_negative("replication", replication)
     raw = _core.run(to_json_text(doc), seed=seed, replication=replication)
     return RunResult(raw, scenario=doc)
+
+
+def _as_mapping(overrides: Overrides) -> Mapping[str, Any]:
+    if isinstance(overrides, Mapping):
+        return overrides
+    pairs = list(overrides) if not isinstance(overrides, (str, bytes)) else None
+    if pairs is None or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
+        raise ScenarioError(f"overrides: {overrides!r} is not a mapping of dotted paths to values "
+                            "(or a list of (path, value) pairs), e.g. {\"links.1.loss.p\": 0.02}")
+    return dict(pairs)
 
 
 def _non_negative(name: str, value: Any) -> int:

@@ -1,27 +1,32 @@
 """The `lossy` command line.
 
-Bad input (a scenario the core rejects, a missing file, bad TOML, a bad --set) prints one
-line, `lossy: <message>`, on stderr and exits with status 2; Ctrl-C exits with 130.
+Bad input (a scenario the core rejects, a missing file, bad TOML, a bad --set, a usage
+mistake such as `--seed abc`) prints one line, `lossy: <message>`, on stderr and exits
+with status 2; Ctrl-C exits with 130.
+
+Start-up time is part of the interface (`lossy bench` measures it): this module imports
+only typer and the core at the top; every command imports what it needs (rich tables,
+NumPy, pandas, pyarrow, matplotlib) inside its own function.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Callable, Dict, Iterator, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Dict, Iterator, List, Optional, TypeVar
 
 import typer
 
 from . import _core
 from ._core import ScenarioError
-from .api import run as run_scenario
-from .render import console, result_tables
-from .scenario import parse_assignment
-from .traces import write_traces
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     name="lossy",
@@ -35,7 +40,74 @@ T = TypeVar("T")
 
 
 def main() -> None:
-    app(prog_name="lossy")
+    click = _click()
+    try:
+        code = typer.main.get_command(app).main(prog_name="lossy", standalone_mode=False)
+    except click.UsageError as e:
+        if e.ctx is not None and type(e).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(e.ctx.get_help())  # `lossy` or `lossy generate` alone: the help
+            sys.exit(0)
+        # One line instead of click's usage box: `--seed abc` -> what, which option, what is allowed.
+        where = f"{e.ctx.command_path}: " if e.ctx is not None and e.ctx.command_path != "lossy" else ""
+        sys.stderr.write(f"lossy: {where}{_usage_message(e)}\n")
+        code = 2
+    except click.Exit as e:
+        code = e.exit_code
+    except click.Abort:
+        sys.stderr.write("lossy: interrupted\n")
+        code = 130
+    except click.ClickException as e:
+        sys.stderr.write(f"lossy: {' '.join(e.format_message().split())}\n")
+        code = e.exit_code
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+# typer's value checks speak pydantic; a person reads these words instead.
+_PLAIN_WORDS = [
+    ("Input should be a valid integer", "is not a whole number"),
+    ("Input should be a valid number", "is not a number"),
+    ("Input should be a valid boolean", "is not true or false"),
+]
+
+
+def _usage_message(e: Any) -> str:
+    """`--seed abc` -> `--seed 'abc' is not a whole number`: the option, the value, the rule."""
+    message = " ".join(e.format_message().split())
+    hint = getattr(e, "param_hint", None) or (
+        "/".join(getattr(e.param, "opts", [])) if getattr(e, "param", None) is not None else None)
+    for words, plain in _PLAIN_WORDS:
+        if words in message and hint:
+            option = str(hint).strip("'\"").split("/")[0]
+            value = _argument_after(option)
+            return f"{option} {value!r} {plain}" if value is not None else f"{option} {plain}"
+    return message
+
+
+def _argument_after(option: str) -> Optional[str]:
+    """The value given to `option` on the command line (`--seed abc` or `--seed=abc`)."""
+    args = sys.argv[1:]
+    for i, arg in enumerate(args):
+        if arg == option and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(option + "="):
+            return arg[len(option) + 1:]
+    return None
+
+
+def _click() -> Any:
+    """The exceptions of the click that typer runs on: vendored inside typer since 0.2x,
+    a dependency before."""
+    try:
+        from typer._click import exceptions  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # pragma: no cover - older typer
+        from click import exceptions  # type: ignore[no-redef,unused-ignore]
+    return exceptions
+
+
+def console(stderr: bool = False) -> "Console":
+    from .render import console as make_console
+
+    return make_console(stderr=stderr)
 
 
 # --- error handling --------------------------------------------------------------------
@@ -117,32 +189,100 @@ def run(
         typer.Option(metavar="DIR", help="Directory for trace files (CSV; Parquet too if pyarrow is installed)."),
     ] = None,
 ) -> None:
-    """Run one scenario and print its summary, flows, links and agents."""
+    """Run one scenario and print its summary, flows, links and agents. FILE is a
+    scenario file, or the name of a shipped one (`lossy scenarios` lists them)."""
+    from .api import run as run_scenario
+    from .scenario import parse_assignment
+    from .traces import check_trace_dir, write_traces
+
     with user_errors():
         overrides = dict(parse_assignment(a) for a in set_ or [])
         names = list(dict.fromkeys(trace or []))
         if names and out is None:
             raise ScenarioError("--trace needs --out DIR to say where to write it")
-        for name in names:
-            overrides[f"traces.{name}"] = True  # the core records only what is switched on
-        result = interruptible(
-            lambda: run_scenario(file, seed=seed, replication=replication, overrides=overrides)
-        )
-        written: List[Path] = []
         if out is not None:
+            check_trace_dir(out)  # before the run: a bad --out must not cost a finished result
+        result = interruptible(
+            lambda: run_scenario(_scenario_file(file), seed=seed, replication=replication,
+                                 overrides=overrides, traces=names)
+        )
+    written: List[Path] = []
+    error: Optional[str] = None
+    if out is not None:
+        try:
             written = write_traces(result, names or sorted(result.traces), out)
+        except OSError as e:  # the disk filled up mid-write: show the result all the same
+            error = f"--out {out}: {e.strerror or e}; the traces were not written"
     if as_json:
         payload = result.to_dict(traces=False)
         if out is not None:
             payload["trace_files"] = [str(p) for p in written]
         sys.stdout.write(json.dumps(payload, allow_nan=False) + "\n")
+    else:
+        from .render import result_tables
+
+        con = console()
+        con.print(result_tables(result))
+        for path in written:
+            con.print(f"wrote {path}")
+    if error is not None:
+        raise fail(error)
+
+
+def _scenario_file(file: str) -> str:
+    """FILE as given, or the shipped scenario of that name when no such file exists."""
+    if os.path.exists(file) or "/" in file or os.sep in file:
+        return file
+    from .shipped import scenario_names, scenario_path
+
+    stem = file[:-5] if file.endswith(".toml") else file
+    return str(scenario_path(stem)) if stem in scenario_names() else file
+
+
+scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy.",
+                            invoke_without_command=True)
+app.add_typer(scenarios_app, name="scenarios")
+
+
+@scenarios_app.callback()
+def scenarios_list(ctx: typer.Context) -> None:
+    """List the shipped scenarios and experiments (sweep specs), with their descriptions."""
+    if ctx.invoked_subcommand is not None:
         return
-    con = console()
-    con.print(result_tables(result))
-    for path in written:
-        con.print(f"wrote {path}")
+    from .shipped import experiment_names, experiment_path, scenario_names, scenario_path
+
+    with user_errors():
+        rows = [("scenario", n, scenario_path(n)) for n in scenario_names()] + \
+               [("experiment", n, experiment_path(n)) for n in experiment_names()]
+        width = max(len(n) for _, n, _ in rows)
+        for kind, name, path in rows:
+            sys.stdout.write(f"{kind:<10}  {name:<{width}}  {_description(path)}\n")
+    sys.stdout.write("\n`lossy scenarios show NAME` prints one (e.g. to copy it: "
+                     "lossy scenarios show last-hop > my.toml); `lossy run NAME` runs it.\n")
 
 
+@scenarios_app.command("show")
+def scenarios_show(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="A shipped scenario or experiment, e.g. last-hop.", show_default=False)],
+) -> None:
+    """Print a shipped scenario or experiment as TOML (redirect it to a file to start your own)."""
+    from .shipped import experiment_names, experiment_path, scenario_path
+
+    with user_errors():
+        stem = name[:-5] if name.endswith(".toml") else name
+        path = experiment_path(stem) if stem in experiment_names() else scenario_path(stem)
+        text = path.read_text(encoding="utf-8")
+        if path.parent.name == "experiments":
+            # A spec names its scenario relative to itself; a copy elsewhere needs the shipped one.
+            text = re.sub(r'scenario = "\.\./scenarios/([\w.-]+)\.toml"', r'scenario = "\1"', text)
+    sys.stdout.write(text)
+
+
+def _description(path: Path) -> str:
+    """The `description` field of a shipped TOML file."""
+    from .scenario import load_scenario
+
+    return " ".join(str(load_scenario(path).get("description", "")).split())
 @app.command()
 def schema() -> None:
     """Print the scenario JSON Schema (for editors that complete TOML)."""
@@ -163,7 +303,7 @@ def bench(
     repeat: Annotated[Optional[int], typer.Option(min=1, help="Runs per measurement; the median is shown. [default: 3, 1 with --quick]")] = None,
     ns3: Annotated[bool, typer.Option("--ns3/--no-ns3", help="Also run the ns-3 anchor when it is built.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
-    scenarios: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where the standard scenarios are. [default: ./scenarios]")] = None,
+    scenarios: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where the standard scenarios are. [default: the shipped ones]")] = None,
     sweep: Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also time 1,000 short runs through the sweep machinery (overhead per run).")] = True,
 ) -> None:
     """Measure speed and memory on the standard scenarios, beside ns-3 when it is built.
@@ -242,8 +382,8 @@ def sweep_(
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Run the stored failed runs again.")] = False,
     until_ci: Annotated[Optional[str], typer.Option(metavar="PRECISION", help="Add replications until every point's 95 % CI half-width is within this fraction of its mean: 5% or 0.05.")] = None,
     max_replications: Annotated[int, typer.Option(metavar="N", help="Most replications per point with --until-ci.")] = 50,
-    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric for --until-ci (repeatable). [default: the spec's [metrics]]")] = None,
-    quick: Annotated[bool, typer.Option(help="Lay the spec's [quick] table over it (results go to results/<name>-quick).")] = False,
+    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric for --until-ci (repeatable). [default: the spec's \\[metrics]]")] = None,
+    quick: Annotated[bool, typer.Option(help="Lay the spec's \\[quick] table over it (results go to results/<name>-quick).")] = False,
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
@@ -283,7 +423,7 @@ def sweep_(
 @app.command("results")
 def results_(
     target: Annotated[str, typer.Argument(metavar="SPEC|DIR", help="A sweep spec, or a results directory.", show_default=False)],
-    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric to summarize: an alias or a summary key (repeatable). [default: the spec's [metrics]]")] = None,
+    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric to summarize: an alias or a summary key (repeatable). [default: the spec's \\[metrics]]")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array of summary rows instead of a table.")] = False,
     out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="The results directory of SPEC, if the sweep used --out.")] = None,
     quick: Annotated[bool, typer.Option(help="The results of `lossy sweep SPEC --quick`.")] = False,

@@ -68,13 +68,69 @@ def result_tables(result: RunResult) -> Group:
     ]:
         head.add_row(label, text)
     parts: list[Any] = [head]
-    if result.flows:
-        parts.append(_flows_table(result.flows))
-    if result.links:
-        parts.append(_links_table(result.links))
+    flows, links = result.flows, result.links
+    if len(flows) > MAX_ROWS:
+        parts.append(_flow_aggregates(flows))
+        parts.append(_flows_table(_first_and_worst(flows, "goodput_bps"), title=(
+            f"flows: the first {SHOWN} and the {SHOWN} with the lowest goodput, of {len(flows):,} "
+            "(--json for all)")))
+    elif flows:
+        parts.append(_flows_table(flows))
+    if len(links) > MAX_ROWS:
+        lossy = sorted(links, key=lambda k: -(k.get("queue_drops", 0) + k.get("channel_losses", 0)))
+        parts.append(_links_table(lossy[:SHOWN], title=(
+            f"links: the {SHOWN} with the most drops and losses, of {len(links):,} (--json for all)")))
+    elif links:
+        parts.append(_links_table(links))
     if result.agents:
         parts.append(_agents_table(result.agents))
     return Group(*parts)
+
+
+# A run with more flows (or links) than this prints aggregates and a few rows, not every
+# one: 10,000 rows take longer to print than to simulate and nobody reads them.
+MAX_ROWS = 20
+SHOWN = 5
+
+
+def _first_and_worst(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    first = rows[:SHOWN]
+    rest = sorted(rows[SHOWN:], key=lambda r: _sort_value(r.get(key)))[:SHOWN]
+    return first + rest
+
+
+def _sort_value(value: Any) -> float:
+    return math.inf if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+
+
+def _flow_aggregates(flows: list[dict[str, Any]]) -> Table:
+    """Goodput over every flow: mean, min, percentiles and Jain's fairness index."""
+    values = sorted(float(f["goodput_bps"]) for f in flows if f.get("goodput_bps") is not None)
+    table = Table(title=f"all {len(flows):,} flows", title_justify="left", show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    if not values:
+        table.add_row("goodput", "-")
+        return table
+    total = sum(values)
+    squares = sum(v * v for v in values)
+    jain = total * total / (len(values) * squares) if squares else 1.0
+    for label, text in [
+        ("goodput mean / min", f"{si(total / len(values), 'b/s')} / {si(values[0], 'b/s')}"),
+        ("goodput p5 / p50 / p95", " / ".join(si(_percentile(values, q), "b/s") for q in (5, 50, 95))),
+        ("Jain's fairness index", f"{jain:.3f}"),
+        ("total goodput", si(total, "b/s")),
+    ]:
+        table.add_row(label, text)
+    return table
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """Linear interpolation between closest ranks (NumPy's default), as the core computes it."""
+    pos = (len(ordered) - 1) * q / 100
+    low = int(math.floor(pos))
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
 
 
 def _table(title: str, columns: Iterable[str]) -> Table:
@@ -84,8 +140,8 @@ def _table(title: str, columns: Iterable[str]) -> Table:
     return table
 
 
-def _flows_table(flows: list[dict[str, Any]]) -> Table:
-    table = _table("flows", ["flow", "variant", "goodput", "retx fast/rto/eln",
+def _flows_table(flows: list[dict[str, Any]], title: str = "flows") -> Table:
+    table = _table(title, ["flow", "variant", "goodput", "retx fast/rto/eln",
                              "timeouts", "mean cwnd (seg)", "mean RTT"])
     for f in flows:
         retx = "/".join(count(f.get(k)) for k in
@@ -102,8 +158,8 @@ def _flows_table(flows: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _links_table(links: list[dict[str, Any]]) -> Table:
-    table = _table("links", ["link", "offered", "queue drops", "channel losses", "delivered"])
+def _links_table(links: list[dict[str, Any]], title: str = "links") -> Table:
+    table = _table(title, ["link", "offered", "queue drops", "channel losses", "delivered"])
     for link in links:
         table.add_row(
             str(link.get("name", "")),

@@ -1,17 +1,28 @@
 """Writing a run's traces to files people can open elsewhere: CSV, and Parquet when
-pyarrow is installed."""
+pyarrow is installed. Files are written atomically with the store's mode (0644)."""
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence
-
-import numpy as np
+from typing import IO, Any, Dict, List, Sequence
 
 from ._core import ScenarioError
+from .atomic import atomic_write
 from .result import RunResult
+
+
+def check_trace_dir(out_dir: Path) -> None:
+    """Make `out_dir` (for --out) or say why it cannot be, before anything runs."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ScenarioError(f"--out {out_dir}: exists and is not a directory; name a directory")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ScenarioError(f"--out {out_dir}: cannot create it ({e.strerror or e})") from None
+    if not os.access(out_dir, os.W_OK | os.X_OK):
+        raise ScenarioError(f"--out {out_dir}: not writable; name a directory you can write to")
 
 
 def write_traces(result: RunResult, names: Sequence[str], out_dir: Path) -> List[Path]:
@@ -23,29 +34,44 @@ def write_traces(result: RunResult, names: Sequence[str], out_dir: Path) -> List
         raise ScenarioError(f"traces.{missing[0]}: the run recorded no such trace (recorded: {have})")
     out_dir.mkdir(parents=True, exist_ok=True)
     written: List[Path] = []
+    parquet = _have_pyarrow()
     for name in names:
         columns = result.traces[name]
-        written.append(_atomic(out_dir / f"{name}.csv", _write_csv, columns))
-        if _have_pyarrow():
-            written.append(_atomic(out_dir / f"{name}.parquet", _write_parquet, columns))
+        path = out_dir / f"{name}.csv"
+        atomic_write(path, lambda f: _write_csv(f, columns))
+        written.append(path)
+        if parquet:
+            path = out_dir / f"{name}.parquet"
+            atomic_write(path, lambda f: _write_parquet(f, columns))
+            written.append(path)
     return written
 
 
-def _write_csv(path: Path, columns: Dict[str, np.ndarray]) -> None:
+def _write_csv(f: IO[bytes], columns: Dict[str, Any]) -> None:
+    import numpy as np
+
     names = list(columns)
     arrays = [np.asarray(columns[n]) for n in names]
     # Integers print as integers (exact below 2^53: sequence numbers in bytes stay far
-    # below); floats keep 15 significant digits, nanoseconds of simulated time to 10^6 s.
-    fmts = ["%d" if a.dtype.kind in "iub" else "%.15g" for a in arrays]
-    table = np.column_stack(arrays) if arrays else np.empty((0, 0))
-    np.savetxt(path, table, fmt=fmts, delimiter=",", header=",".join(names), comments="")
+    # below); floats keep 15 significant digits, nanoseconds of simulated time to 10^6 s;
+    # text (event names) as it is.
+    fmts = ["%d" if a.dtype.kind in "iub" else "%s" if a.dtype.kind in "OUS" else "%.15g" for a in arrays]
+    text = io.StringIO()
+    if arrays and all(a.dtype.kind not in "OUS" for a in arrays):
+        np.savetxt(text, np.column_stack(arrays), fmt=fmts, delimiter=",", header=",".join(names), comments="")
+    else:
+        text.write(",".join(names) + "\n")
+        for row in zip(*arrays):
+            text.write(",".join(fmt % (v,) for fmt, v in zip(fmts, row)) + "\n")
+    f.write(text.getvalue().encode())
 
 
-def _write_parquet(path: Path, columns: Dict[str, np.ndarray]) -> None:
+def _write_parquet(f: IO[bytes], columns: Dict[str, Any]) -> None:
+    import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.table({n: np.asarray(a) for n, a in columns.items()}), path)
+    pq.write_table(pa.table({n: np.asarray(a) for n, a in columns.items()}), f)
 
 
 def _have_pyarrow() -> bool:
@@ -54,18 +80,3 @@ def _have_pyarrow() -> bool:
     except ImportError:
         return False
     return True
-
-
-def _atomic(
-    path: Path, write: Callable[[Path, Dict[str, np.ndarray]], None], columns: Dict[str, np.ndarray]
-) -> Path:
-    # Write beside the target, then rename: a reader never sees half a file.
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    try:
-        write(Path(tmp), columns)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return path

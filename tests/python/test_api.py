@@ -35,8 +35,11 @@ def test_load_from_toml_text_and_path(tmp_path):
 
 
 def test_missing_file_and_bad_toml(tmp_path):
-    with pytest.raises(FileNotFoundError):
+    # ScenarioError, as the README promises, for a missing file and for a directory alike
+    with pytest.raises(lossy.ScenarioError, match="nope.toml: no such scenario file"):
         load_scenario(tmp_path / "nope.toml")
+    with pytest.raises(lossy.ScenarioError, match="is a directory, not a scenario file"):
+        lossy.run(tmp_path)
     bad = tmp_path / "bad.toml"
     bad.write_text("duration = \n")
     with pytest.raises(lossy.ScenarioError) as e:
@@ -228,3 +231,18 @@ def test_version_and_build_info():
     assert lossy.__version__ == lossy._core.version()
     info = lossy._core.build_info()
     assert info["lossy_core"] == lossy.__version__
+
+
+def test_overrides_as_pairs_and_traces_keyword():
+    from conftest import SCENARIOS
+
+    path = SCENARIOS / "last-hop.toml"
+    by_dict = lossy.run(path, overrides={"duration": "2 s", "links.1.loss.p": 0.05})
+    by_pairs = lossy.run(path, overrides=[("duration", "2 s"), ("links.1.loss.p", 0.05)])
+    assert by_dict.comparable_summary() == by_pairs.comparable_summary()
+    traced = lossy.run(path, overrides=[("duration", "2 s")], traces=["cwnd"])
+    assert set(traced.traces) == {"cwnd"} and len(traced.traces["cwnd"]["time_s"]) > 0
+    with pytest.raises(lossy.ScenarioError, match="overrides:.*not a mapping"):
+        lossy.run(path, overrides=[("a",)])  # type: ignore[list-item]
+    with pytest.raises(lossy.ScenarioError, match="traces.nosuch"):
+        lossy.run(path, traces=["nosuch"])

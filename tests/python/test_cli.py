@@ -139,3 +139,71 @@ def test_bench_quick_json(cli):
     for row in report["rows"]:
         assert row["packets_per_wall_s"] > 0 and row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
         assert "ns3" not in row
+
+
+# --- issue 7: start-up, usage errors, outputs checked first, shipped scenarios ------------
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["run", "x.toml", "--seed", "abc"], "lossy: lossy run: --seed 'abc' is not a whole number"),
+    (["run"], "lossy: lossy run: Missing argument 'FILE'."),
+    (["nosuch"], "lossy: No such command 'nosuch'."),
+])
+def test_usage_errors_are_one_line(cli, args, expected):
+    proc = cli(*args)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == expected
+    assert proc.stdout == ""
+
+
+def test_out_is_checked_before_the_run(cli, last_hop, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    proc = cli("run", last_hop, "--set", "duration=1000 s", "--trace", "cwnd", "--out", blocker)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"lossy: --out {blocker}: exists and is not a directory; name a directory"
+
+
+def test_trace_files_are_world_readable(cli, last_hop, tmp_path):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        proc = cli("run", last_hop, "--set", "duration=2s", "--trace", "cwnd", "--out", tmp_path)
+    finally:
+        os.umask(old)
+    assert proc.returncode == 0, proc.stderr
+    files = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in files)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp files left
+
+
+def test_sweep_help_keeps_bracketed_words(cli):
+    out = cli("sweep", "--help").stdout
+    assert "[metrics]" in out and "[quick]" in out
+
+
+def test_shipped_scenarios_list_show_and_run_by_name(cli, tmp_path):
+    listed = cli("scenarios")
+    assert listed.returncode == 0
+    assert "last-hop" in listed.stdout and "reno-vs-eln" in listed.stdout
+    shown = cli("scenarios", "show", "last-hop")
+    copy = tmp_path / "my.toml"
+    copy.write_text(shown.stdout)
+    by_copy = cli("run", copy, "--set", "duration=2s", "--json")
+    by_name = cli("run", "last-hop", "--set", "duration=2s", "--json")
+    assert by_copy.returncode == by_name.returncode == 0
+    assert json.loads(by_copy.stdout)["flows"] == json.loads(by_name.stdout)["flows"]
+    bad = cli("scenarios", "show", "nosuch")
+    assert bad.returncode == 2 and "no shipped scenario" in bad.stderr and "last-hop" in bad.stderr
+
+
+def test_a_large_run_prints_aggregates_not_every_flow(cli, tmp_path):
+    gen = cli("generate", "base-station", "--hosts", "50", "--duration", "1 s", "--out", tmp_path / "bs.toml")
+    assert gen.returncode == 0, gen.stderr
+    proc = cli("run", tmp_path / "bs.toml")
+    assert proc.returncode == 0, proc.stderr
+    assert "all 50 flows" in proc.stdout and "Jain's fairness index" in proc.stdout
+    assert "of 50 (--json for all)" in proc.stdout
+    assert proc.stdout.count("newreno") == 10  # the first 5 and the worst 5
