@@ -30,8 +30,12 @@ $(DEPS): | $(BIN)/python
 	@touch $@
 
 # Editable install: Python files are used in place, the compiled core is rebuilt here.
+# Cargo's own progress shows (Compiling ...): the first build takes about 5 minutes on
+# 2 cores, later ones only recompile what changed.
 $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
-	$(BIN)/maturin develop --release --extras test --quiet
+	@echo "make: building the Rust core in release mode and installing lossy into $(VENV)" \
+	      "(the first time: about 5 minutes on 2 cores; then seconds)"
+	$(BIN)/maturin develop --release --extras test
 	@touch $@
 
 # The first reproduction: Reno and NewReno against the Mathis and PFTK models, and

@@ -62,7 +62,11 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-# typer's value checks speak pydantic; a person reads these words instead.
+# typer's value checks speak click's type names (or pydantic's, in typer 0.29+); a person
+# reads these words instead.
+_TYPE_WORDS = {"integer": "is not a whole number", "int": "is not a whole number",
+               "int range": "is not a whole number", "float": "is not a number",
+               "boolean": "is not true or false"}
 _PLAIN_WORDS = [
     ("Input should be a valid integer", "is not a whole number"),
     ("Input should be a valid number", "is not a number"),
@@ -73,14 +77,15 @@ _PLAIN_WORDS = [
 def _usage_message(e: Any) -> str:
     """`--seed abc` -> `--seed 'abc' is not a whole number`: the option, the value, the rule."""
     message = " ".join(e.format_message().split())
-    hint = getattr(e, "param_hint", None) or (
-        "/".join(getattr(e.param, "opts", [])) if getattr(e, "param", None) is not None else None)
-    for words, plain in _PLAIN_WORDS:
-        if words in message and hint:
-            option = str(hint).strip("'\"").split("/")[0]
-            value = _argument_after(option)
-            return f"{option} {value!r} {plain}" if value is not None else f"{option} {plain}"
-    return message
+    param = getattr(e, "param", None)
+    opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
+    plain = _TYPE_WORDS.get(getattr(getattr(param, "type", None), "name", ""))
+    plain = plain or next((p for words, p in _PLAIN_WORDS if words in message), None)
+    if not (opts and plain and "Invalid value" in message) or "not in the range" in message:
+        # click's own wording minus its prefix: `--repeat: 0 is not in the range x>=1.`
+        return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
+    value = _argument_after(opts[0])
+    return f"{opts[0]} {value!r} {plain}" if value is not None else f"{opts[0]} {plain}"
 
 
 def _argument_after(option: str) -> Optional[str]:
@@ -309,8 +314,13 @@ def bench(
     """Measure speed and memory on the standard scenarios, beside ns-3 when it is built.
     Exit status 1 when a row failed (its error is the last output; the other rows run)."""
     from . import bench as bench_mod  # only this command needs it
-    from . import bench_sweep
+    from . import bench_cli, bench_sweep
 
+    if not as_json:
+        console(stderr=True).print(
+            "[dim]bench: " + ("about a minute" if quick else
+                              "about 5 minutes, 15 or more with the ns-3 anchor built; "
+                              "--quick takes about a minute") + "[/dim]", highlight=False)
     with user_errors():
         report = bench_mod.run_bench(
             scenarios_dir=bench_mod.find_scenarios(scenarios),
@@ -321,6 +331,7 @@ def bench(
         )
         if sweep:
             report["sweep"] = bench_sweep.measure(quick=quick, progress=None if as_json else console(stderr=True))
+        report["cli"] = bench_cli.measure(quick=quick, progress=None if as_json else console(stderr=True))
     if as_json:
         sys.stdout.write(json.dumps(report, allow_nan=False) + "\n")
     else:
@@ -329,6 +340,7 @@ def bench(
             console().print(note)
         if sweep:
             console().print(bench_sweep.table(report["sweep"]))
+        console().print(bench_cli.table(report["cli"]))
     failed = bench_mod.failures(report)
     for line in failed[:-1]:
         sys.stderr.write(f"lossy: {line}\n")
