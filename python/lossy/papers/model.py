@@ -80,10 +80,15 @@ def failed_runs(sweep: str, runs: pd.DataFrame) -> str:
 def describe(e: BaseException) -> str:
     """An exception in one line: a missing column or sweep reads as what it says; other
     exceptions keep their type and where they were raised (a bug to find)."""
-    if isinstance(e, (KeyError, NotAvailable)) and e.args:
-        return " ".join(str(e.args[0]).split())
-    where = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
-    at = f" at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
+    # Where in our code (a reproduction's or lossy's), not deep inside pandas.
+    frames = [f for f in traceback.extract_tb(e.__traceback__)
+              if "site-packages" not in f.filename and "/lib/python" not in f.filename]
+    at = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
+    if isinstance(e, KeyError) and e.args:
+        text = " ".join(str(e.args[0]).split())
+        if isinstance(e, NotAvailable) or " " in text:
+            return text  # our own messages say what is missing
+        return f"no column or key {e.args[0]!r}{at}"  # pandas: df["goodptu"]
     return f"{type(e).__name__}: {' '.join(str(e).split())}{at}"
 
 
@@ -121,7 +126,8 @@ class Reproduction:
         wanted = set(keys)
         figures = [f for f in self.figures if f.key in wanted]
         claims = [c for c in self.claims if c.key in wanted]
-        needed = {s for x in [*figures, *claims] for s in x.needs}
+        chosen: List[Item] = [*figures, *claims]
+        needed = {s for x in chosen for s in x.needs}
         return Reproduction(self.name, self.title, self.about,
                             [p for p in self.sweeps if p.key in needed], figures, claims, self.notes)
 
@@ -138,7 +144,8 @@ def check_references(r: Reproduction) -> None:
                                       else f"{where}: two items share the key {key!r}")
             seen.add(key)
     sweeps = [p.key for p in r.sweeps]
-    for item in [*r.figures, *r.claims]:
+    items: List[Item] = [*r.figures, *r.claims]
+    for item in items:
         for sweep in item.needs:
             if sweep not in sweeps:
                 raise BadReproduction(f"{where}: {item.kind} {item.key!r} needs sweep {sweep!r}; "
@@ -146,7 +153,8 @@ def check_references(r: Reproduction) -> None:
 
 
 def needed_sweeps(r: Reproduction) -> List[SweepPlan]:
-    needed = {s for x in [*r.figures, *r.claims] for s in x.needs}
+    items: List[Item] = [*r.figures, *r.claims]
+    needed = {s for x in items for s in x.needs}
     return [p for p in r.sweeps if p.key in needed]
 
 

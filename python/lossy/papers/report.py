@@ -14,6 +14,7 @@ import pandas as pd
 from rich.table import Table as RichTable
 
 from .. import __version__
+from .._core import ScenarioError
 from ..formatting import cell, value as _value
 from ..summary import ok_rows
 from .outcome import Outcome, Rendered, store_dir
@@ -112,7 +113,11 @@ def _what_was_run(outcome: Outcome) -> List[str]:
             continue
         if plan.key not in outcome.ctx.runs:
             continue
-        spec = load_spec(plan.spec, quick=outcome.quick)
+        try:
+            spec = load_spec(plan.spec, quick=outcome.quick)
+        except ScenarioError as e:  # the report is written whatever else went wrong
+            lines += [f"**{plan.title}** (`{plan.key}`): its spec cannot be read: {e}", ""]
+            continue
         runs = outcome.ctx.runs[plan.key]
         ok = ok_rows(runs)
         failed = len(runs) - len(ok)
