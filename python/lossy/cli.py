@@ -306,8 +306,8 @@ def plot(
     logy: Annotated[bool, typer.Option(help="Logarithmic y axis.")] = False,
     errorbars: Annotated[bool, typer.Option(help="95 % CI as error bars instead of shaded bands.")] = False,
     title: Annotated[Optional[str], typer.Option(metavar="T", help="Title above the plot.")] = None,
-    xlabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the x axis. [default: AXIS]")] = None,
-    ylabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the y axis, as given. [default: METRIC and its unit, from the metric's name: _bps -> Mb/s, _s -> s]")] = None,
+    xlabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the x axis. \\[default: AXIS]")] = None,
+    ylabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the y axis, as given. \\[default: METRIC and its unit, from the metric's name: _bps -> Mb/s, _s -> s]")] = None,
 ) -> None:
     """Plot a metric of a sweep against an axis: mean and 95 % CI, a line per --hue value."""
     from .plot import PlotError, PlotSpec, plot_dir
@@ -326,7 +326,7 @@ def plot(
 def reproduce(
     name: Annotated[Optional[str], typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation; all for every one (and an index page).", show_default=False)] = None,
     quick: Annotated[bool, typer.Option(help="A reduced version: fewer points and replications, shorter runs (under a minute).")] = False,
-    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. [default: results/reproduce-NAME; with all, DIR/reproduce-NAME and DIR/index.md under results/]")] = None,
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. \\[default: results/reproduce-NAME; with all, results/ holds each reproduce-NAME/ and index.md]")] = None,
     only: Annotated[Optional[str], typer.Option(metavar="KEYS", help="Only these figures, tables and claims (comma-separated keys, see --list), and the sweeps they need.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List every reproduction with its figures, tables and claims; run nothing.")] = False,
 ) -> None:

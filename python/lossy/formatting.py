@@ -105,6 +105,17 @@ def cell(v: Any) -> str:
     return " ".join(str(v).split()).replace("|", "\\|")
 
 
+def quantity(value: Optional[float], unit: Optional[str]) -> str:
+    """A value in its unit, readable: b/s and B with an SI prefix (1.23 Mb/s), seconds
+    as seconds() does, anything else as number() (for `lossy results` and reports)."""
+    if unit == "s":
+        return seconds(value)
+    if unit in ("b/s", "B"):
+        return si(value, unit)
+    text = number(value)
+    return f"{text} {unit}" if unit and text != "-" else text
+
+
 def unit_of(metric: str) -> Optional[str]:
     """The unit a metric's name carries by its suffix (`flows.0.goodput_bps` -> `b/s`)."""
     for suffix, unit in UNITS.items():

@@ -143,3 +143,21 @@ def test_panels_of_every_plot_kind(ctx: Context) -> None:
     assert panels.needs == ("s",)
     (artifact,) = panels.render(ctx)
     assert artifact.path == ctx.out / "fig5.png" and artifact.path.read_bytes()[:8] == PNG
+
+
+def test_claims_read_traces_through_the_context(ctx: Context) -> None:
+    from lossy.papers.model import Claim
+    from lossy.papers.verdict import State, Verdict
+
+    def eln_window_larger(c: Context) -> Verdict:
+        means = {row["scheme"]: float(c.trace("s", row, "cwnd")["cwnd_bytes"].mean())
+                 for _, row in traced(c.ok("s")).iterrows()}
+        return Verdict.of(means["eln"] > means["reno"], f"{means['eln'] / means['reno']:.1f}×", "mean cwnd")
+
+    claim = Claim("w", "ELN keeps a larger window", ">", "-", eln_window_larger, sweeps=["s"])
+    v = claim.evaluate(ctx)
+    assert v.state is State.REPRODUCED and v.ours == "2.0×"
+    missing = Claim("q", "queue", ">", "-", lambda c: Verdict.of(True, str(len(c.trace("s", "r-0.01-reno-0", "cwnd"))), ""),
+                    sweeps=["s"])
+    v = missing.evaluate(ctx)
+    assert v.state is State.UNCHECKED and v.reason.startswith("TraceMissing: run r-0.01-reno-0 has no traces in ")

@@ -153,9 +153,12 @@ def test_unit_from_the_name_and_ticks_in_that_scale(tmp_path: Path, svg_keeps_te
 
 
 def test_formatters_are_human() -> None:
-    from lossy.formatting import mean_ci, pct, seconds, si
+    from lossy.formatting import mean_ci, pct, quantity, seconds, si, unit_of
 
     assert seconds(30000.0) == "30,000 s" and seconds(0.0523) == "52.3 ms"
     assert si(1234567, "b/s") == "1.23 Mb/s"
     assert pct(-0.1) == "−10.0 %" and pct(float("nan")) == "-"
     assert mean_ci(1.241e6, 4.6e4) == "1.241 ± 0.046"
+    assert unit_of("flows.0.goodput_bps") == "b/s" and unit_of("flows.0.rtt_mean_s") == "s"
+    assert quantity(1.5e6, "b/s") == "1.5 Mb/s" and quantity(3e4, "s") == "30,000 s"
+    assert quantity(12.5, "segments") == "12.5 segments" and quantity(None, None) == "-"
