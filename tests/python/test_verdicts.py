@@ -168,3 +168,8 @@ def test_not_reproduced_exits_0(monkeypatch: pytest.MonkeyPatch, broken: str, tm
     r = CliRunner().invoke(app, ["reproduce", broken, "--out", str(tmp_path / "b")])
     assert r.exit_code == 0, r.stderr
     assert "0 of 1 claims reproduced (0 reproduced, 1 not reproduced" in " ".join(r.stdout.split())
+
+
+def test_a_figure_of_no_known_kind_fails_when_built() -> None:
+    with pytest.raises(BadReproduction, match=r"^reproduction 'tiny': 'fig1' is not a figure \(one of"):
+        tiny(figures=["fig1"])

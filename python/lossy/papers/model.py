@@ -135,6 +135,10 @@ class Reproduction:
 def check_references(r: Reproduction) -> None:
     """Keys unique, and every sweep a figure, table or claim names declared."""
     where = f"reproduction {r.name!r}"
+    for f in r.figures:
+        if not isinstance(f, Figure):
+            raise BadReproduction(f"{where}: {f!r:.60} is not a figure (one of lossy.papers.figures: "
+                                  "LinePlot, Table, TimeSeries, Cdf, Panels)")
     for label, keys in [("sweep", [p.key for p in r.sweeps]),
                         ("figure, table or claim", [*(f.key for f in r.figures), *(c.key for c in r.claims)])]:
         seen = set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .context import Context
 from .figures.base import Artifact, Figure
@@ -70,9 +70,6 @@ class Outcome:
         mode = " --quick" if self.quick else ""
         only = f" --only {','.join(self.only)}" if self.only else ""
         return f"lossy reproduce {self.reproduction.name}{mode}{only}"
-
-    def stores(self) -> Dict[str, Path]:
-        return self.ctx.stores
 
 
 __all__ = ["Outcome", "Rendered", "default_out", "store_dir"]

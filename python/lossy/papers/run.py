@@ -39,31 +39,28 @@ def reproduce(
     workers: Optional[int] = None,
 ) -> Outcome:
     """Run what `repro` (or its `only` items) needs, draw, check and write report.md."""
-    return reproduce_all([repro], lambda name: out, quick, only, sweep_fn, progress, executor, workers)[0]
+    from ..sweep.executors import make_executor
+
+    chosen = repro.only(only) if only else repro  # an unknown key fails before anything runs
+    with make_executor(executor, workers) as pool:
+        return _one(chosen, out, quick, only, sweep_fn or run_with_lossy_sweep(progress), pool)
 
 
 def reproduce_all(
     repros: Sequence[Reproduction],
-    out: Union[Path, Callable[[str], Path]],
+    root: Path,
     quick: bool = False,
-    only: Sequence[str] = (),
     sweep_fn: Optional[SweepFn] = None,
     progress: bool = True,
     executor: Union[None, str, Executor] = None,
     workers: Optional[int] = None,
 ) -> List[Outcome]:
-    """Each reproduction in turn, all on one executor; `out` is the root under which each
-    goes to reproduce-<name>/, or a function of the name."""
+    """Each reproduction in turn into `root`/reproduce-<name>/, all on one executor."""
     from ..sweep.executors import make_executor
 
-    where = out if callable(out) else (lambda name: default_out(name, out))  # type: ignore[arg-type,return-value]
-    # Resolve --only first: an unknown key fails before anything runs.
-    chosen = [r.only(only) if only else r for r in repros]
-    outcomes = []
+    run = sweep_fn or run_with_lossy_sweep(progress)
     with make_executor(executor, workers) as pool:
-        for repro in chosen:
-            outcomes.append(_one(repro, where(repro.name), quick, only, sweep_fn or run_with_lossy_sweep(progress), pool))
-    return outcomes
+        return [_one(r, default_out(r.name, root), quick, (), run, pool) for r in repros]
 
 
 def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: SweepFn,

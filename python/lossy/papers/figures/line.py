@@ -4,7 +4,7 @@ bars), a line per hue value, model curves over it, log axes, and a secondary x s
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence
 
 import pandas as pd
@@ -38,13 +38,12 @@ class LinePlot:
     where: Optional[RunsFn] = None  # the runs to draw, when not all of the sweep's
     hue_order: Sequence[Any] = ()
     secondary_x: Optional[SecondaryX] = None
-    extra_needs: Sequence[str] = field(default_factory=tuple)
 
     kind = "line plot"
 
     @property
     def needs(self) -> Sequence[str]:
-        return (self.sweep, *self.extra_needs)
+        return (self.sweep,)
 
     def spec(self, ctx: Context, runs: pd.DataFrame) -> PlotSpec:
         unit = self.unit if self.unit is not None else unit_of(ctx.unit_key(self.sweep, self.y))
