@@ -31,9 +31,9 @@ def runs(failed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def mean_at_least(least: float) -> Any:
+def mean_at_least(least: float, sweep: str = "s") -> Any:
     def check(ctx: Any) -> Verdict:
-        mean = float(ctx.ok("s")["goodput"].mean())
+        mean = float(ctx.ok(sweep)["goodput"].mean())
         return Verdict.of(mean >= least, f"{mean:g}", f"mean {mean:g} against {least:g}")
     return check
 
@@ -173,3 +173,21 @@ def test_not_reproduced_exits_0(monkeypatch: pytest.MonkeyPatch, broken: str, tm
 def test_a_figure_of_no_known_kind_fails_when_built() -> None:
     with pytest.raises(BadReproduction, match=r"^reproduction 'tiny': 'fig1' is not a figure \(one of"):
         tiny(figures=["fig1"])
+
+
+def test_every_sweep_of_every_reproduction_shares_one_executor(tmp_path: Path) -> None:
+    from lossy.papers.run import reproduce_all
+
+    pools = []
+
+    def run(spec: Dict[str, Any], path: Path, quick: bool, pool: Executor) -> pd.DataFrame:
+        pools.append(pool)
+        return runs()
+
+    two = Reproduction("two", "Two", "", [SweepPlan("s", "s", {"name": "a", "scenario": ONE_HOP}),
+                                         SweepPlan("t", "t", {"name": "b", "scenario": ONE_HOP})],
+                       [], [claim(mean_at_least(1)), claim(mean_at_least(1, "t"), key="d", sweeps=["t"])])
+    outcomes = reproduce_all([tiny(figures=[]), two], tmp_path, sweep_fn=run, progress=False)
+    assert len(pools) == 3 and all(p is pools[0] for p in pools)
+    assert [o.out for o in outcomes] == [tmp_path / "reproduce-tiny", tmp_path / "reproduce-two"]
+    assert all(o.count(State.REPRODUCED) == len(o.verdicts) for o in outcomes)
