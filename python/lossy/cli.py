@@ -458,11 +458,14 @@ def plot(
     logy: Annotated[bool, typer.Option(help="Logarithmic y axis.")] = False,
     errorbars: Annotated[bool, typer.Option(help="95 % CI as error bars instead of shaded bands.")] = False,
     title: Annotated[Optional[str], typer.Option(metavar="T", help="Title above the plot.")] = None,
+    xlabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the x axis. \\[default: AXIS]")] = None,
+    ylabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the y axis, as given. \\[default: METRIC and its unit, from the metric's name: _bps -> Mb/s, _s -> s]")] = None,
 ) -> None:
     """Plot a metric of a sweep against an axis: mean and 95 % CI, a line per --hue value."""
     from .plot import PlotError, PlotSpec, plot_dir
 
-    spec = PlotSpec(x=x, y=y, hue=hue, logx=logx, logy=logy, errorbars=errorbars, title=title)
+    spec = PlotSpec(x=x, y=y, hue=hue, logx=logx, logy=logy, errorbars=errorbars, title=title,
+                    xlabel=xlabel, ylabel=ylabel)
     with user_errors():
         try:
             path = plot_dir(directory, spec, output)
@@ -473,22 +476,17 @@ def plot(
 
 @app.command()
 def reproduce(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation.", show_default=False)],
+    name: Annotated[Optional[str], typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation; all for every one (and an index page).", show_default=False)] = None,
     quick: Annotated[bool, typer.Option(help="A reduced version: fewer points and replications, shorter runs (under a minute).")] = False,
-    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. [default: results/reproduce-NAME]")] = None,
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. \\[default: results/reproduce-NAME; with all, results/ holds each reproduce-NAME/ and index.md]")] = None,
+    only: Annotated[Optional[str], typer.Option(metavar="KEYS", help="Only these figures, tables and claims (comma-separated keys, see --list), and the sweeps they need.")] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List every reproduction with its figures, tables and claims; run nothing.")] = False,
 ) -> None:
-    """Reproduce a paper's figures and check its claims; writes report.md."""
-    from .papers import UnknownReproduction, get
-    from .papers.report import claims_table
-    from .papers.run import default_out
-    from .papers.run import reproduce as run_reproduction
+    """Reproduce a paper's figures and check its claims; writes report.md. Exit status 1
+    when a claim could not be checked or a figure not drawn (a defect, named in the report)."""
+    from .papers.cli import reproduce_command
 
     with user_errors():
-        try:
-            repro = get(name)
-        except UnknownReproduction as e:
-            raise fail(str(e)) from None
-        outcome = run_reproduction(repro, out or default_out(name), quick=quick)
-    con = console()
-    con.print(claims_table(outcome))
-    con.print(f"report: {outcome.report}")
+        problem = reproduce_command(name, quick=quick, out=out, only=only, list_=list_, con=console())
+    if problem:
+        raise fail(problem, 1)

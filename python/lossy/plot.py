@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import (EngFormatter, FixedLocator, FuncFormatter, LogLocator, NullFormatter,
                                NullLocator)
 
+from .formatting import label, prefix_for, unit_of
 from .summary import ok_rows, summarize
 
 FORMATS = ("png", "svg", "pdf")
@@ -28,6 +29,8 @@ _NOT_AXES = {"point", "run_id", "scenario_hash", "status", "error", "lossy_versi
              "git_commit", "core_versions", "seed", "replication", "scenario", "sim_time_s",
              "events", "wall_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered"}
 _RESULT_PREFIXES = ("flows.", "links.", "agents.")
+# Units that read badly with a prefix (ks, Msegments): ticked as they are.
+_UNPREFIXED = {"s", "segments", "packets"}
 
 
 class PlotError(ValueError):
@@ -60,6 +63,19 @@ class PlotSpec:
     curves: List[Curve] = field(default_factory=list)
     # Lines in this order (the sweep's own order of the hue axis); others follow.
     hue_order: List[Any] = field(default_factory=list)
+    # The unit of y (b/s, s, B): ticks and label get a prefix (Mb/s); see unit_axis.
+    unit: Optional[str] = None
+    secondary_x: Optional["SecondaryX"] = None
+
+
+@dataclass(frozen=True)
+class SecondaryX:
+    """A second x scale along the top: its label and the map to it and back (both
+    must take NumPy arrays), e.g. ("1/√p", lambda p: 1 / np.sqrt(p), lambda q: q ** -2)."""
+
+    label: str
+    forward: Callable[[Any], Any]
+    inverse: Callable[[Any], Any]
 
 
 def check_output(out: Union[str, Path]) -> Path:
@@ -75,11 +91,17 @@ def plot_dir(directory: Union[str, Path], spec: PlotSpec, out: Union[str, Path])
     from .results import load, load_meta
 
     path = check_output(out)  # before reading anything: a bad name fails at once
-    meta_axes = [a for a in load_meta(directory).get("axes", []) if "name" in a]
+    meta = load_meta(directory)
+    meta_axes = [a for a in meta.get("axes", []) if "name" in a]
     axes = [str(a["name"]) for a in meta_axes] or None
     if spec.hue and not spec.hue_order:
         spec.hue_order = next((list(a.get("values", [])) for a in meta_axes if a["name"] == spec.hue), [])
-    plot_runs(load(directory), spec, path, axes=axes)
+    if spec.unit is None and spec.ylabel is None:
+        spec.unit = unit_of(str(meta.get("metrics", {}).get(spec.y, spec.y)))
+    runs = load(directory)
+    if runs.empty:
+        raise PlotError(f"no runs are stored in {directory}; run the sweep first (lossy sweep SPEC --out {directory})")
+    plot_runs(runs, spec, path, axes=axes)
     return path
 
 
@@ -122,7 +144,21 @@ def draw(summary: pd.DataFrame, spec: PlotSpec, out: Union[str, Path]) -> Path:
     """Draw a summary (rows of `spec.x`, `spec.hue`, mean, ci_low, ci_high, half_width)."""
     path = check_output(out)
     fig = Figure(figsize=(6.4, 4.4), layout="constrained")
-    ax = fig.add_subplot()
+    draw_on(fig.add_subplot(), summary, spec)
+    band = "error bars" if spec.errorbars else "bands"
+    fig.text(0.995, 0.005, f"{band}: 95 % CI (Student t)", ha="right", va="bottom", fontsize=7, color="0.4")
+    return save(fig, path)
+
+
+def save(fig: Figure, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=150)
+    return path
+
+
+def draw_on(ax: Any, summary: pd.DataFrame, spec: PlotSpec) -> None:
+    """The lines, bands and curves of a summary on one matplotlib Axes (a figure of its
+    own, or one panel of several)."""
     groups = [(None, summary)] if not spec.hue else list(summary.groupby(spec.hue, sort=False))
     if spec.hue_order:
         rank = {v: i for i, v in enumerate(spec.hue_order)}
@@ -143,13 +179,8 @@ def draw(summary: pd.DataFrame, spec: PlotSpec, out: Union[str, Path]) -> Path:
     for curve in spec.curves:
         ax.plot(curve.xs, curve.ys, curve.style, linewidth=1.2, label=curve.label)
     _style_axes(ax, summary, spec, numeric_x)
-    if groups[0][0] is not None or spec.curves:
+    if groups and (groups[0][0] is not None or spec.curves):
         ax.legend(frameon=False)
-    band = "error bars" if spec.errorbars else "bands"
-    fig.text(0.995, 0.005, f"{band}: 95 % CI (Student t)", ha="right", va="bottom", fontsize=7, color="0.4")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150)
-    return path
 
 
 def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool) -> None:
@@ -165,18 +196,55 @@ def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool)
             ax.xaxis.set_major_locator(FixedLocator(values))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_locator(NullLocator())
-    top = float(np.nanmax(np.abs(summary["mean"].to_numpy(dtype=float)))) if len(summary) else 0.0
-    if math.isfinite(top) and top >= 1e4:
-        # 1.2 M and 500 k rather than 1.2e6 at the top or 5×10^5 on a log axis
-        if spec.logy:
-            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-            ax.yaxis.set_minor_formatter(NullFormatter())
-        ax.yaxis.set_major_formatter(EngFormatter())
+    means = summary["mean"].to_numpy(dtype=float)
+    top = float(np.nanmax(np.abs(means))) if len(means) and not np.isnan(means).all() else 0.0
+    # A label given without a unit is taken as it is (it may name its unit itself).
+    unit = spec.unit if spec.unit is not None else unit_of(spec.y) if spec.ylabel is None else None
+    ax.set_ylabel(unit_axis(ax.yaxis, spec.ylabel or spec.y, unit, top, spec.logy))
     ax.set_xlabel(spec.xlabel or spec.x)
-    ax.set_ylabel(spec.ylabel or spec.y)
+    if spec.secondary_x is not None:
+        add_secondary_x(ax, spec.secondary_x)
     if spec.title:
         ax.set_title(spec.title)
     ax.grid(True, which="major", alpha=0.3)
+
+
+def unit_axis(axis: Any, name: str, unit: Optional[str], top: float, log: bool = False) -> str:
+    """Tick labels in a readable scale and the axis label that names it: values up to
+    2.1e6 b/s tick as 0.5, 1, 2 under "goodput (Mb/s)". Without a unit, large values
+    tick with an SI prefix (1.2 M) and the label is `name` as it is."""
+    if log and top >= 1e4:
+        axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        axis.set_minor_formatter(NullFormatter())
+    if unit is None:
+        if math.isfinite(top) and top >= 1e4:
+            axis.set_major_formatter(EngFormatter())  # 1.2 M rather than 1.2e6 at the top
+        return name
+    scale, prefix = prefix_for(top) if unit not in _UNPREFIXED else (1.0, "")
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / scale:g}"))
+    return label(name, prefix + unit)
+
+
+def add_secondary_x(ax: Any, secondary: "SecondaryX") -> None:
+    """A second x scale along the top, e.g. 1/√p over the loss rate p."""
+    def forward(x: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return secondary.forward(np.asarray(x, dtype=float))
+
+    def inverse(x: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return secondary.inverse(np.asarray(x, dtype=float))
+
+    top = ax.secondary_xaxis("top", functions=(forward, inverse))
+    top.set_xlabel(secondary.label)
+    # Tick the top at the bottom's ticks, in plain numbers (a log scale would otherwise
+    # label it 6×10^0 and 10^1).
+    low, high = sorted(ax.get_xlim())
+    ticks = [t for t in ax.get_xticks() if low <= t <= high]
+    if ticks:
+        top.xaxis.set_major_locator(FixedLocator([float(forward(t)) for t in ticks]))
+        top.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
+        top.xaxis.set_minor_locator(NullLocator())
 
 
 def _pooled_axes(ok: pd.DataFrame, axes: List[str]) -> List[str]:

@@ -1,54 +1,17 @@
-"""Human output: numbers in readable units and rich tables of a RunResult."""
+"""Human output: rich tables of a RunResult, numbers in readable units (the formatters
+themselves live in lossy.formatting, re-exported here for the modules that use them)."""
 
 from __future__ import annotations
 
-import math
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable
 
 from rich.console import Console, Group
 from rich.table import Table
 
+from .formatting import count, number, seconds, si
 from .result import RunResult
 
-_SI = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
-
-
-def si(value: Optional[float], unit: str, digits: int = 3) -> str:
-    """`1234567, "b/s"` -> `1.23 Mb/s`; None or NaN -> `-`."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    for scale, prefix in _SI:
-        if abs(value) >= scale:
-            return f"{value / scale:.{digits}g} {prefix}{unit}"
-    return f"{value:.{digits}g} {unit}"
-
-
-def seconds(value: Optional[float]) -> str:
-    """`0.0523` -> `52.3 ms`; None -> `-`."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if value == 0 or abs(value) >= 1:
-        return f"{value:.4g} s"
-    if abs(value) >= 1e-3:
-        return f"{value * 1e3:.3g} ms"
-    return f"{value * 1e6:.3g} µs"
-
-
-def count(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.1f}" if not value.is_integer() else f"{int(value):,}"
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
-def number(value: Optional[float], digits: int = 3) -> str:
-    """`3.14159` -> `3.14`; `4151.7` -> `4,152` (no exponent for large values)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if abs(value) >= 10**digits:
-        return f"{value:,.0f}"
-    return f"{value:.{digits}g}"
+__all__ = ["console", "count", "number", "result_tables", "seconds", "si"]
 
 
 def result_tables(result: RunResult) -> Group:

@@ -108,3 +108,57 @@ def test_single_run_points_draw_without_a_band(tmp_path: Path) -> None:
     summary = summarize_for_plot(df, spec)
     assert summary["half_width"].isna().all()
     assert draw(summary, spec, tmp_path / "one.png").read_bytes()[:8] == PNG
+
+
+def test_an_empty_store_says_no_runs_are_stored(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    (empty / "runs").mkdir(parents=True)
+    r = lossy_plot(empty, "--x", "wireless.p", "--y", "goodput", "-o", tmp_path / "fig.png")
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"lossy: no runs are stored in {empty};") and r.stderr.count("\n") == 1
+
+
+def svg_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def svg_keeps_text():
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # labels as <text>, not paths
+        yield
+
+
+def test_y_axis_carries_the_unit_of_the_metric(store: Path, tmp_path: Path, svg_keeps_text) -> None:
+    # sweep.json maps the alias to its summary key, whose suffix (_bps) gives the unit.
+    meta = json.loads((store / "sweep.json").read_text())
+    (store / "sweep.json").write_text(json.dumps({**meta, "metrics": {"goodput": "flows.0.goodput_bps"}}))
+    fig = tmp_path / "fig.svg"
+    r = lossy_plot(store, "--x", "wireless.p", "--y", "goodput", "--hue", "scheme", "-o", fig)
+    assert r.exit_code == 0, r.stderr
+    assert "goodput (Mb/s)" in svg_text(fig)
+    r = lossy_plot(store, "--x", "wireless.p", "--y", "goodput", "--hue", "scheme", "-o", fig,
+                   "--ylabel", "rate (my units)", "--xlabel", "loss")
+    assert r.exit_code == 0, r.stderr
+    assert "rate (my units)" in svg_text(fig) and "(Mb/s)" not in svg_text(fig)
+
+
+def test_unit_from_the_name_and_ticks_in_that_scale(tmp_path: Path, svg_keeps_text) -> None:
+    out = tmp_path / "fig.svg"
+    plot_runs(synthetic_runs(), PlotSpec(x="wireless.p", y="flows.0.goodput_bps", hue="scheme"), out)
+    text = svg_text(out)
+    assert "flows.0.goodput_bps (Mb/s)" in text
+    assert "e+06" not in text and "1e6" not in text
+
+
+def test_formatters_are_human() -> None:
+    from lossy.formatting import mean_ci, pct, quantity, seconds, si, unit_of
+
+    assert seconds(30000.0) == "30,000 s" and seconds(0.0523) == "52.3 ms"
+    assert si(1234567, "b/s") == "1.23 Mb/s"
+    assert pct(-0.1) == "−10.0 %" and pct(float("nan")) == "-"
+    assert mean_ci(1.241e6, 4.6e4) == "1.241 ± 0.046"
+    assert unit_of("flows.0.goodput_bps") == "b/s" and unit_of("flows.0.rtt_mean_s") == "s"
+    assert quantity(1.5e6, "b/s") == "1.5 Mb/s" and quantity(3e4, "s") == "30,000 s"
+    assert quantity(12.5, "segments") == "12.5 segments" and quantity(None, None) == "-"

@@ -1,5 +1,5 @@
-"""`lossy reproduce`: the quick validation end to end (once per module), and the claim
-checks on synthetic runs."""
+"""`lossy reproduce`: the quick validation end to end (once per module), the CLI's
+--list, --only, all and bad input, and the claim checks on synthetic runs."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ import pandas as pd
 import pytest
 
 from conftest import lossy_command
-from lossy.papers import Claim, Verdict, get
+from lossy.papers import UnknownReproduction, get
 from lossy.papers.checks import gain_at_least, gain_row, identical_runs, within_model
+from lossy.papers.model import Claim
 from lossy.papers.report import markdown_table
-from lossy.papers.validation import CLAIMS, REPRODUCTION
+from lossy.papers.validation import REPRODUCTION
+from lossy.papers.validation.claims import CLAIMS
+from lossy.papers.verdict import State, Verdict
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -35,22 +38,31 @@ def test_quick_validation_writes_the_report(quick) -> None:
     assert report.startswith("# Validation")
     assert "--quick" in report and "git commit" in report
     for figure in REPRODUCTION.figures:
-        assert (out / f"{figure.key}.png").read_bytes()[:8] == PNG
-        assert f"]({figure.key}.png)" in report
         assert f"## {figure.title}" in report
+        if figure.kind == "table":
+            assert f"]({figure.key}.csv)" in report
+        else:
+            assert (out / f"{figure.key}.png").read_bytes()[:8] == PNG
+            assert f"]({figure.key}.png)" in report
     for plan in REPRODUCTION.sweeps:  # stored under the output, apart from full runs
-        assert any((out / f"{plan.key}-quick" / "runs").glob("*.parquet"))
+        assert (out / f"{plan.key}-quick").is_dir()
     assert "| p | variant | n | goodput (Mb/s, 95 % CI) | PFTK full |" in report
     assert "## What was run" in report and "0 failed" in report
+    assert "Could not be drawn" not in report and "## Defects" not in report
+    csv = pd.read_csv(out / "goodput-vs-loss.csv")
+    assert len(csv) == 10 and list(csv.columns[:3]) == ["p", "variant", "n"]  # 5 p × 2 variants
+    assert any((out / "traced-quick" / "traces").glob("*/cwnd.parquet"))
 
 
 def test_every_claim_has_a_verdict(quick) -> None:
     proc, out = quick
     report = (out / "report.md").read_text()
-    verdicts = re.findall(r"^\d+\. (.+?): \*\*(reproduced|not reproduced)\*\*, ", report, flags=re.M)
+    verdicts = re.findall(r"^\d+\. (.+?): \*\*(reproduced|not reproduced|could not be checked)\*\*, ",
+                          report, flags=re.M)
     assert [text for text, _ in verdicts] == [c.text for c in CLAIMS]
+    assert "could not be checked" not in [v for _, v in verdicts]
     k = sum(v == "reproduced" for _, v in verdicts)
-    assert f"{k} of {len(CLAIMS)} reproduced." in report
+    assert f"{k} of {len(CLAIMS)} reproduced (" in report
     assert f"{k} of {len(CLAIMS)} claims reproduced" in proc.stdout
     assert f"report: {out / 'report.md'}" in proc.stdout
 
@@ -66,13 +78,76 @@ def test_the_eln_claims_hold_in_the_quick_version(quick) -> None:
 def test_unknown_name_lists_the_known_ones(cli) -> None:
     r = cli("reproduce", "nope")
     assert r.returncode == 2
-    assert r.stderr == "lossy: no reproduction 'nope'; known: validation\n"
+    assert r.stderr == "lossy: no reproduction 'nope'; known: validation, or all\n"
 
 
 def test_registry() -> None:
     assert get("validation") is REPRODUCTION
-    with pytest.raises(KeyError, match="known: validation"):
+    with pytest.raises(UnknownReproduction, match="known: validation"):
         get("nope")
+
+
+def test_the_registry_imports_neither_pandas_nor_matplotlib() -> None:
+    import sys
+
+    code = "import sys, lossy.papers; print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_list_shows_every_reproduction_and_runs_nothing(cli, tmp_path: Path) -> None:
+    r = cli("reproduce", "--list")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("validation: Validation")
+    for item in [*REPRODUCTION.figures, *REPRODUCTION.claims]:
+        assert f"    {item.key} (" in r.stdout
+    assert "  tables:\n    upstream (table, from upstream)" in r.stdout
+
+
+def test_only_runs_what_the_items_need(cli, tmp_path: Path) -> None:
+    out = tmp_path / "only"
+    r = cli("reproduce", "validation", "--quick", "--only", "upstream,eln-upstream", "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["upstream-quick"]
+    report = (out / "report.md").read_text()
+    assert "--only upstream,eln-upstream" in report and "1 of 1 reproduced" in report
+    assert "## ELN against Reno with losses upstream" in report
+    assert "## Reno with and without ELN" not in report
+    assert pd.read_csv(out / "upstream.csv")["wired p"].tolist() == [0.01, 0.02]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["validation", "--only", "fig10,upstream"],
+     "lossy: --only: validation has no figure, table or claim 'fig10'; it has: goodput-vs-loss, "),
+    (["all", "--only", "upstream"], "lossy: --only names items of one reproduction"),
+    ([], "lossy: name a reproduction: validation, or all"),
+])
+def test_bad_reproduce_input_is_one_line(cli, tmp_path: Path, args: list, message: str) -> None:
+    r = cli("reproduce", *args, "--out", tmp_path / "x")
+    assert r.returncode == 2
+    assert r.stderr.startswith(message) and r.stderr.count("\n") == 1
+    assert not (tmp_path / "x").exists()  # checked before anything runs
+
+
+@pytest.mark.slow
+def test_all_quick_checks_every_claim_and_writes_the_index(cli, tmp_path: Path) -> None:
+    """What CI runs: every registered reproduction's quick version. Each claim must be
+    checked (reproduced or not): "could not be checked" is a defect."""
+    from lossy.papers import names
+
+    r = cli("reproduce", "all", "--quick", "--out", tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr
+    index = (tmp_path / "index.md").read_text()
+    assert f"index: {tmp_path / 'index.md'}" in r.stdout
+    for name in names():
+        repro = get(name)
+        report = (tmp_path / f"reproduce-{name}" / "report.md").read_text()
+        assert f"[report.md](reproduce-{name}/report.md)" in index
+        states = re.findall(r"^\d+\. .+?: \*\*(reproduced|not reproduced|could not be checked)\*\*, ",
+                            report, flags=re.M)
+        assert len(states) == len(repro.claims) and "could not be checked" not in states, name
+        assert "## Defects" not in report, name
+        assert f"| {len(repro.claims)} | {states.count('reproduced')} | {states.count('not reproduced')} | 0 | 0 |" in index
 
 
 # --- claim checks on synthetic runs ----------------------------------------------------
@@ -114,11 +189,11 @@ def test_within_model_only_where_claimed_and_notes_a_wide_interval() -> None:
     assert "the 95 % CI crosses the bound at p = 0.005" in v.reason
 
 
-def test_within_model_missing_point_is_not_reproduced() -> None:
+def test_within_model_missing_point_could_not_be_checked() -> None:
     runs = model_runs({0.01: 0.0, 0.02: 0.0})
     runs.loc[runs["p"] == 0.02, "status"] = "failed"
     v = within_model(runs, "goodput", "p", model, 0.25)
-    assert not v.reproduced and v.reason == "no finished runs at p = 0.02"
+    assert v.state is State.UNCHECKED and v.reason == "no finished runs at p = 0.02"
 
 
 def gain_runs(base: list[float], factor: float, noise: list[float]) -> pd.DataFrame:
@@ -153,7 +228,7 @@ def test_gain_whose_difference_is_not_significant() -> None:
 
 
 def test_gain_without_runs() -> None:
-    assert not gain_at_least(None, 1.3).reproduced
+    assert gain_at_least(None, 1.3).state is State.UNCHECKED
 
 
 def test_identical_runs() -> None:
@@ -164,15 +239,16 @@ def test_identical_runs() -> None:
     assert not v.reproduced and v.reason == "1 of 2 pairs differ"
 
 
-def test_a_check_that_cannot_run_is_not_reproduced() -> None:
-    claim = Claim("x", "y", "z", lambda runs: Verdict(True, "", str(runs["missing"])))
-    v = claim.evaluate({})
-    assert not v.reproduced and v.reason.startswith("could not be checked")
+def test_a_check_that_reads_an_undeclared_sweep_could_not_be_checked() -> None:
+    claim = Claim("x", "x", "y", "z", lambda runs: Verdict.of(True, "", str(runs["missing"])), sweeps=[])
+    v = claim.evaluate({"missing": pd.DataFrame({"a": [1]})})
+    assert v.state is State.UNCHECKED
+    assert v.reason == "reads sweep 'missing' but declares only: none"
 
 
 def test_validation_claims_on_synthetic_stores() -> None:
     """The validation claims' own checks: models met, gains and equality as claimed."""
-    from lossy.papers.validation import mathis_bps, pftk_bps
+    from lossy.papers.validation.models import mathis_bps, pftk_bps
 
     rows = []
     # Reno 15 % above PFTK (outside its ±12 %), NewReno 30 % above (inside −5 % to +35 %).
@@ -190,7 +266,8 @@ def test_validation_claims_on_synthetic_stores() -> None:
     upstream["agents.0.eln_marked"] = np.where(upstream["scheme"] == "eln", 0, np.nan)
     runs = {"one-hop": one_hop, "last-hop": last_hop, "upstream": upstream}
     verdicts = [c.evaluate(runs) for c in CLAIMS]
-    assert [v.reproduced for v in verdicts] == [False, True, False, True, True, True]
+    assert [v.state for v in verdicts] == [State.NOT_REPRODUCED, State.REPRODUCED, State.NOT_REPRODUCED,
+                                           State.REPRODUCED, State.REPRODUCED, State.REPRODUCED]
     assert "is outside ±12 %; outside at p = 0.005, 0.01, 0.03" in verdicts[0].reason
     # NewReno below the model is outside its asymmetric band.
     below = one_hop.assign(goodput=np.where(one_hop["variant"] == "newreno", one_hop["goodput"] / 1.30 * 0.90,

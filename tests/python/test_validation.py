@@ -15,12 +15,11 @@ import pytest
 
 import lossy
 from lossy.models import mathis, pftk_full
+# The same constants as `lossy reproduce validation` (its claims quote these tolerances).
+from lossy.papers.validation.models import MSS, T0, WMAX
 
 ONE_HOP = "scenarios/one-hop.toml"
 LAST_HOP = "scenarios/last-hop.toml"
-MSS = 1000
-WMAX = 32
-T0 = 1.0
 SEEDS = range(1, 4)
 
 

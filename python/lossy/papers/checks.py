@@ -1,16 +1,18 @@
 """Building blocks for claims: our means against a model, paired gains of one variant
 over another, and runs that must be identical. Each returns a Verdict with our number in
-words and the reason; none raises on missing data (the verdict says what is missing)."""
+words and the reason. Missing data (no runs at a point the claim covers, no pairs) makes
+the verdict "could not be checked", never "not reproduced": it is a defect, not a result."""
 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 import pandas as pd
 
 from ..summary import ok_rows, paired, summarize
-from . import Verdict
+from ..formatting import pct as _pct, tolerance as _tol, values as _values
+from .verdict import Verdict
 
 # model(x, rows of that point) -> the model's value of the metric at x
 Model = Callable[[float, pd.DataFrame], float]
@@ -40,11 +42,11 @@ def within_model(
     band = _tol(tolerance) if below is None else f"−{below * 100:.0f} % to +{tolerance * 100:.0f} %"
     expected = sorted({float(x) for x in df[axis].dropna() if where(float(x))})
     if not expected:
-        return Verdict(False, "-", f"no runs with {axis} in the claimed range")
+        return Verdict.unchecked(f"no runs with {axis} in the claimed range")
     dev = model_deviations(df[df[axis].isin(expected)], metric, axis, model)
     missing = sorted(set(expected) - {float(x) for x in dev[axis]})
     if missing:
-        return Verdict(False, "-", f"no finished runs at {axis} = {_values(missing)}")
+        return Verdict.unchecked(f"no finished runs at {axis} = {_values(missing)}")
     excess = (dev["deviation"] - tolerance).clip(lower=0) + (low_bound - dev["deviation"]).clip(lower=0)
     worst = dev.iloc[int(excess.to_numpy().argmax())] if excess.max() > 0 else \
         dev.iloc[int(dev["deviation"].abs().to_numpy().argmax())]
@@ -57,13 +59,13 @@ def within_model(
         if not crossing.empty:
             reason += (f" (the 95 % CI crosses the bound at {axis} = "
                        f"{_values(crossing[axis].tolist())})")
-        return Verdict(True, ours, reason)
+        return Verdict.of(True, ours, reason)
     outside = dev[excess > 0]
     reason = (f"{_pct(worst['deviation'])} at {at} (95 % CI {_pct(worst['dev_low'])} to "
               f"{_pct(worst['dev_high'])}, n = {int(worst['n'])}) is outside {band}")
     if len(outside) > 1:
         reason += f"; outside at {axis} = {_values(outside[axis].tolist())}"
-    return Verdict(False, ours, reason)
+    return Verdict.of(False, ours, reason)
 
 
 def gain_row(df: pd.DataFrame, metric: str, variant_axis: str, baseline: str, variant: str,
@@ -79,17 +81,17 @@ def gain_at_least(row: Optional[pd.Series[Any]], least: float, names: str = "") 
     """Reproduced when the ratio of means is at least `least` and the paired difference
     is positive beyond its 95 % CI. `row` is one row of lossy.summary.paired."""
     if row is None or int(row["n"]) == 0:
-        return Verdict(False, "-", "no pairs of finished runs at this point")
+        return Verdict.unchecked("no pairs of finished runs at this point")
     ratio, n = float(row["ratio"]), int(row["n"])
     ours = f"{ratio:.2f}× {ratio_ci(row)}".strip()
     if ratio < least:
-        return Verdict(False, ours, f"{names}ratio of means {ratio:.2f} is below {least:.1f} (n = {n} pairs)")
+        return Verdict.of(False, ours, f"{names}ratio of means {ratio:.2f} is below {least:.1f} (n = {n} pairs)")
     if n < 2 or math.isnan(float(row["half_width"])):
-        return Verdict(True, ours, f"{names}ratio {ratio:.2f} ≥ {least:.1f}; one pair only, so no CI")
+        return Verdict.of(True, ours, f"{names}ratio {ratio:.2f} ≥ {least:.1f}; one pair only, so no CI")
     if float(row["ci_low"]) <= 0:
-        return Verdict(False, ours, f"{names}ratio {ratio:.2f} ≥ {least:.1f}, but the paired difference's "
+        return Verdict.of(False, ours, f"{names}ratio {ratio:.2f} ≥ {least:.1f}, but the paired difference's "
                                     f"95 % CI includes 0 (n = {n})")
-    return Verdict(True, ours, f"{names}ratio {ratio:.2f} ≥ {least:.1f}; paired difference > 0 "
+    return Verdict.of(True, ours, f"{names}ratio {ratio:.2f} ≥ {least:.1f}; paired difference > 0 "
                                f"beyond its 95 % CI (n = {n} pairs, same seeds)")
 
 
@@ -110,7 +112,7 @@ def identical_runs(df: pd.DataFrame, metric: str, variant_axis: str, baseline: s
     pairs = pairs[pairs[variant_axis] == variant]
     n = int(pairs["n"].sum())
     if n == 0:
-        return Verdict(False, "-", "no pairs of finished runs")
+        return Verdict.unchecked("no pairs of finished runs")
     ok = ok_rows(df)
     b = ok[ok[variant_axis] == baseline].set_index(_keys(ok, axes))[metric]
     v = ok[ok[variant_axis] == variant].set_index(_keys(ok, axes))[metric]
@@ -118,21 +120,22 @@ def identical_runs(df: pd.DataFrame, metric: str, variant_axis: str, baseline: s
     worst = float(diff.max())
     ours = f"largest difference {worst:g} over {n} pairs"
     if worst == 0:
-        return Verdict(True, ours, f"all {n} pairs identical (same seeds, same channel)")
-    return Verdict(False, ours, f"{int((diff > 0).sum())} of {n} pairs differ")
+        return Verdict.of(True, ours, f"all {n} pairs identical (same seeds, same channel)")
+    return Verdict.of(False, ours, f"{int((diff > 0).sum())} of {n} pairs differ")
 
 
 def _keys(df: pd.DataFrame, axes: list[str]) -> list[str]:
     return axes + ["replication"] + (["seed"] if "seed" in df.columns else [])
 
 
-def _pct(x: float) -> str:
-    return "-" if math.isnan(x) else f"{x * 100:+.1f} %".replace("-", "−")
 
-
-def _tol(x: float) -> str:
-    return f"±{x * 100:.0f} %"
-
-
-def _values(xs: list[Any]) -> str:
-    return ", ".join(f"{x:g}" if isinstance(x, float) else str(x) for x in xs)
+def all_of(labels: Sequence[str], verdicts: Sequence[Verdict]) -> Verdict:
+    """One verdict of several parts (e.g. a claim about Reno and NewReno): reproduced
+    when every part is, could not be checked when any part could not be."""
+    if len(verdicts) == 1:
+        return verdicts[0]
+    ours = "; ".join(f"{k}: {v.ours}" for k, v in zip(labels, verdicts))
+    reason = "; ".join(f"{k}: {v.reason}" for k, v in zip(labels, verdicts))
+    if not all(v.checked for v in verdicts):
+        return Verdict.unchecked(reason, ours)
+    return Verdict.of(all(v.reproduced for v in verdicts), ours, reason)

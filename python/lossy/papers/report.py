@@ -1,5 +1,6 @@
-"""report.md for a reproduction: what was run, the figures with our numbers beside the
-reference ones, and a verdict per claim; and the claims as a table for the terminal."""
+"""report.md for a reproduction: what was run, the figures and tables with our numbers
+beside the reference ones, and a verdict per claim in one of three states; and the
+claims as a table for the terminal."""
 
 from __future__ import annotations
 
@@ -13,8 +14,16 @@ import pandas as pd
 from rich.table import Table as RichTable
 
 from .. import __version__
+from .._core import ScenarioError
+from ..formatting import cell, value as _value
 from ..summary import ok_rows
-from .run import Outcome, store_dir
+from .outcome import Outcome, Rendered, store_dir
+from .verdict import State
+
+# How each state reads in the report and in the terminal.
+WORDS = {State.REPRODUCED: "reproduced", State.NOT_REPRODUCED: "not reproduced",
+         State.UNCHECKED: "could not be checked"}
+COLOURS = {State.REPRODUCED: "green", State.NOT_REPRODUCED: "red", State.UNCHECKED: "bold magenta"}
 
 
 def write_report(outcome: Outcome) -> Path:
@@ -27,11 +36,10 @@ def write_report(outcome: Outcome) -> Path:
 
 def render(outcome: Outcome) -> str:
     r = outcome.reproduction
-    mode = " --quick" if outcome.quick else ""
     lines = [
         f"# {r.title}",
         "",
-        f"`lossy reproduce {r.name}{mode}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+        f"`{outcome.title()}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
         f"{outcome.wall_s:.0f} s. {_provenance(outcome)}",
         "",
         r.about,
@@ -40,38 +48,59 @@ def render(outcome: Outcome) -> str:
     if outcome.quick:
         lines += ["This is the **quick** version: fewer points and replications and shorter "
                   "runs than the full one, so the intervals are wider.", ""]
-    lines += _claims(outcome) + _what_was_run(outcome)
-    for drawn in outcome.figures:
-        f = drawn.figure
-        lines += [f"## {f.title}", ""]
-        if drawn.path is None:
-            lines += [f"Not drawn: {drawn.error}", ""]
-            continue
-        lines += [f"![{f.title}]({drawn.path.relative_to(outcome.out).as_posix()})", ""]
-        if f.caption:
-            lines += [f.caption, ""]
-        if drawn.table is not None:
-            lines += markdown_table(drawn.table) + [""]
-    for table, df in outcome.tables:
-        lines += [f"## {table.title}", ""]
-        if table.caption:
-            lines += [table.caption, ""]
-        lines += markdown_table(df) + [""]
+    if outcome.only:
+        lines += [f"Only {', '.join(f'`{k}`' for k in outcome.only)} (and the sweeps they need) "
+                  "were made: `--only`.", ""]
+    lines += _defects(outcome) + _claims(outcome) + _notes(outcome) + _what_was_run(outcome)
+    for rendered in outcome.figures:
+        lines += _figure(outcome, rendered)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _figure(outcome: Outcome, rendered: Rendered) -> List[str]:
+    f = rendered.figure
+    lines = [f"## {f.title}", ""]
+    if rendered.error is not None:
+        return lines + [f"**Could not be drawn**: {rendered.error}", ""]
+    images = [a for a in rendered.artifacts if not a.is_table]
+    for a in images:
+        lines += [f"![{f.title}]({a.path.relative_to(outcome.out).as_posix()})", ""]
+    if f.caption:
+        lines += [f.caption, ""]
+    for a in rendered.artifacts:
+        if a.table is not None:
+            lines += markdown_table(a.table) + ["", f"([CSV]({a.path.relative_to(outcome.out).as_posix()}))", ""]
+    return lines
+
+
+def _defects(outcome: Outcome) -> List[str]:
+    defects = outcome.defects()
+    if not defects:
+        return []
+    return ["## Defects", "", "These are faults of the reproduction, not results; fix them and "
+            "run again.", ""] + [f"- {d}" for d in defects] + [""]
 
 
 def _claims(outcome: Outcome) -> List[str]:
     n, k = len(outcome.verdicts), outcome.reproduced
-    lines = ["## Claims", "", f"{k} of {n} reproduced.", ""]
+    lines = ["## Claims", "", f"{k} of {n} reproduced ({outcome.counts()}).", ""]
+    if not n:
+        return lines
     rows = [{"claim": c.text, "reference": c.reference, "tolerance": c.tolerance,
-             "ours": v.ours, "verdict": "**reproduced**" if v.reproduced else "**not reproduced**"}
+             "ours": v.ours, "verdict": f"**{WORDS[v.state]}**"}
             for c, v in outcome.verdicts]
     lines += markdown_table(pd.DataFrame(rows)) + [""]
     for i, (c, v) in enumerate(outcome.verdicts, 1):
-        word = "reproduced" if v.reproduced else "not reproduced"
         source = f" Reference: {c.source}." if c.source else ""
-        lines.append(f"{i}. {c.text}: **{word}**, {v.reason}.{source}")
+        lines.append(f"{i}. {c.text}: **{WORDS[v.state]}**, {v.reason}.{source} (`{c.key}`)")
     return lines + [""]
+
+
+def _notes(outcome: Outcome) -> List[str]:
+    notes = outcome.reproduction.notes
+    if not notes:
+        return []
+    return ["## Readings chosen", ""] + [f"- {n}" for n in notes] + [""]
 
 
 def _what_was_run(outcome: Outcome) -> List[str]:
@@ -79,8 +108,17 @@ def _what_was_run(outcome: Outcome) -> List[str]:
 
     lines = ["## What was run", ""]
     for plan in outcome.reproduction.sweeps:
-        spec = load_spec(plan.spec, quick=outcome.quick)
-        runs = outcome.runs[plan.key]
+        if plan.key in outcome.ctx.errors:
+            lines += [f"**{plan.title}** (`{plan.key}`): did not run: {outcome.ctx.errors[plan.key]}", ""]
+            continue
+        if plan.key not in outcome.ctx.runs:
+            continue
+        try:
+            spec = load_spec(plan.spec, quick=outcome.quick)
+        except ScenarioError as e:  # the report is written whatever else went wrong
+            lines += [f"**{plan.title}** (`{plan.key}`): its spec cannot be read: {e}", ""]
+            continue
+        runs = outcome.ctx.runs[plan.key]
         ok = ok_rows(runs)
         failed = len(runs) - len(ok)
         per_point = ok.groupby("point").size() if "point" in ok.columns and len(ok) else pd.Series(dtype=int)
@@ -109,7 +147,7 @@ def _what_was_run(outcome: Outcome) -> List[str]:
 
 
 def _provenance(outcome: Outcome) -> str:
-    frames = [df for df in outcome.runs.values() if len(df)]
+    frames = [df for df in outcome.ctx.runs.values() if len(df)]
     if not frames:
         return f"lossy {__version__}."
     df = pd.concat(frames, ignore_index=True)
@@ -134,39 +172,27 @@ def markdown_table(df: pd.DataFrame) -> List[str]:
     """A GitHub-flavoured table of every cell as text (pipes escaped)."""
     if df.empty:
         return ["(no rows)"]
-    header = [_cell(c) for c in df.columns]
+    header = [cell(c) for c in df.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
     return lines
 
 
 def claims_table(outcome: Outcome) -> RichTable:
-    """The claims for the terminal: what, ours, and the verdict in colour."""
-    t = RichTable(title=f"lossy reproduce {outcome.reproduction.name}"
-                        f"{' --quick' if outcome.quick else ''}: "
-                        f"{outcome.reproduced} of {len(outcome.verdicts)} claims reproduced",
+    """The claims for the terminal: what, ours, and the verdict in colour (the reason
+    under "ours" when the claim could not be checked)."""
+    t = RichTable(title=f"{outcome.title()}: {outcome.reproduced} of {len(outcome.verdicts)} "
+                        f"claims reproduced ({outcome.counts()})",
                   title_justify="left")
     t.add_column("claim", ratio=4)
     t.add_column("reference", ratio=1)
     t.add_column("ours", ratio=3)
     t.add_column("verdict", no_wrap=True)
     for c, v in outcome.verdicts:
-        verdict = "[green]reproduced[/]" if v.reproduced else "[red]not reproduced[/]"
-        t.add_row(c.text, c.reference, v.ours, verdict)
+        ours = v.ours if v.checked else v.reason
+        t.add_row(c.text, c.reference, ours, f"[{COLOURS[v.state]}]{WORDS[v.state]}[/]")
     return t
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        value = f"{value:g}"
-    return " ".join(str(value).split()).replace("|", "\\|")
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    return json.dumps(value) if isinstance(value, (dict, list, bool)) else f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _shown(path: Any) -> str:
@@ -180,5 +206,3 @@ def _shown(path: Any) -> str:
 
 
 __all__ = ["claims_table", "markdown_table", "render", "write_report"]
-
-

@@ -1,65 +1,30 @@
-"""Run a reproduction: its sweeps through lossy.sweep (stored under the output directory,
-so an interrupted reproduction resumes), its figures, its claims, and report.md."""
+"""Run reproductions: their sweeps through lossy.sweep (stored under the output
+directory, so an interrupted reproduction resumes), then their figures, their claims
+and report.md. Every sweep of one call goes to one executor, made once."""
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
 
-from ..plot import PlotError, draw, summarize_for_plot
-from . import Claim, Figure, Reproduction, SweepPlan, Table, Verdict
+from .context import Context
+from .model import Reproduction, describe, needed_sweeps
+from .outcome import Outcome, Rendered, default_out, store_dir
+from .report import write_report
 
-# (spec dict, store directory, quick) -> that sweep's runs; lossy.sweep by default.
-SweepFn = Callable[[Dict[str, Any], Path, bool], pd.DataFrame]
-
-
-@dataclass
-class Drawn:
-    figure: Figure
-    path: Optional[Path]  # None when it could not be drawn
-    table: Optional[pd.DataFrame]
-    error: Optional[str] = None
-
-
-@dataclass
-class Outcome:
-    """Everything report.md is written from."""
-
-    reproduction: Reproduction
-    quick: bool
-    out: Path
-    runs: Dict[str, pd.DataFrame]
-    stores: Dict[str, Path]
-    figures: List[Drawn] = field(default_factory=list)
-    tables: List[Tuple[Table, pd.DataFrame]] = field(default_factory=list)
-    verdicts: List[Tuple[Claim, Verdict]] = field(default_factory=list)
-    wall_s: float = 0.0
-    report: Optional[Path] = None
-
-    @property
-    def reproduced(self) -> int:
-        return sum(v.reproduced for _, v in self.verdicts)
-
-
-def default_out(name: str) -> Path:
-    return Path("results") / f"reproduce-{name}"
-
-
-def store_dir(out: Path, plan: SweepPlan, quick: bool) -> Path:
-    # Quick and full runs differ (shorter, fewer): separate stores, never mixed.
-    return out / (f"{plan.key}-quick" if quick else plan.key)
+# (spec dict, store directory, quick, executor) -> that sweep's runs; lossy.sweep by default.
+SweepFn = Callable[[Dict[str, Any], Path, bool, Executor], pd.DataFrame]
 
 
 def run_with_lossy_sweep(progress: bool) -> SweepFn:
-    def run(spec: Dict[str, Any], path: Path, quick: bool) -> pd.DataFrame:
+    def run(spec: Dict[str, Any], path: Path, quick: bool, pool: Executor) -> pd.DataFrame:
         from ..sweep import sweep  # the sweep engine, imported only when running
 
-        return sweep(spec, out=path, quick=quick, progress=progress).results()
+        return sweep(spec, out=path, quick=quick, progress=progress, executor=pool).results()
     return run
 
 
@@ -67,44 +32,67 @@ def reproduce(
     repro: Reproduction,
     out: Path,
     quick: bool = False,
+    only: Sequence[str] = (),
     sweep_fn: Optional[SweepFn] = None,
     progress: bool = True,
+    executor: Union[None, str, Executor] = None,
+    workers: Optional[int] = None,
 ) -> Outcome:
-    """Run the sweeps, draw the figures, check the claims and write report.md."""
-    from .report import write_report  # report imports this module's types
+    """Run what `repro` (or its `only` items) needs, draw, check and write report.md."""
+    from ..sweep.executors import make_executor
 
-    started = time.perf_counter()
+    chosen = repro.only(only) if only else repro  # an unknown key fails before anything runs
+    with make_executor(executor, workers) as pool:
+        return _one(chosen, out, quick, only, sweep_fn or run_with_lossy_sweep(progress), pool)
+
+
+def reproduce_all(
+    repros: Sequence[Reproduction],
+    root: Path,
+    quick: bool = False,
+    sweep_fn: Optional[SweepFn] = None,
+    progress: bool = True,
+    executor: Union[None, str, Executor] = None,
+    workers: Optional[int] = None,
+) -> List[Outcome]:
+    """Each reproduction in turn into `root`/reproduce-<name>/, all on one executor."""
+    from ..sweep.executors import make_executor
+
     run = sweep_fn or run_with_lossy_sweep(progress)
+    with make_executor(executor, workers) as pool:
+        return [_one(r, default_out(r.name, root), quick, (), run, pool) for r in repros]
+
+
+def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: SweepFn,
+         pool: Executor) -> Outcome:
+    started = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
-    outcome = Outcome(repro, quick, out, runs={}, stores={})
-    for plan in repro.sweeps:
+    ctx = Context(out, quick)
+    for plan in needed_sweeps(repro):
         path = store_dir(out, plan, quick)
-        outcome.stores[plan.key] = path
-        outcome.runs[plan.key] = run(plan.spec, path, quick)
-    for figure in repro.figures:
-        outcome.figures.append(draw_figure(figure, outcome.runs[figure.sweep], out))
-    for table in repro.tables:
-        outcome.tables.append((table, build_table(table, outcome.runs[table.sweep])))
-    outcome.verdicts = [(claim, claim.evaluate(outcome.runs)) for claim in repro.claims]
+        ctx.stores[plan.key] = path
+        ctx.metrics[plan.key] = {str(k): str(v) for k, v in plan.spec.get("metrics", {}).items()}
+        try:
+            ctx.runs[plan.key] = run(plan.spec, path, quick, pool)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as e:  # noqa: BLE001 - the report says so, and what it cost
+            ctx.errors[plan.key] = describe(e)
+    outcome = Outcome(repro, ctx, only=tuple(only))
+    outcome.figures = [draw(figure, ctx) for figure in repro.figures]
+    outcome.verdicts = [(claim, claim.evaluate(ctx)) for claim in repro.claims]
     outcome.wall_s = time.perf_counter() - started
     outcome.report = write_report(outcome)
     return outcome
 
 
-def draw_figure(figure: Figure, runs: pd.DataFrame, out: Path) -> Drawn:
-    """The figure and its table; when the runs cannot make them (every run failed), the
-    reason instead, so that the report still says what happened."""
+def draw(figure: Any, ctx: Context) -> Rendered:
+    """The figure's files; when it cannot be made (a sweep did not run, a column or a
+    trace is missing), the reason instead, so that the report still says what happened."""
     try:
-        summary = summarize_for_plot(runs, figure.plot)
-        spec = dataclasses.replace(figure.plot, curves=figure.curves(runs))
-        path = draw(summary, spec, out / f"{figure.key}.png")
-        return Drawn(figure, path, figure.table(runs) if figure.table else None)
-    except (PlotError, KeyError, ValueError) as e:
-        return Drawn(figure, None, None, error=str(e))
+        return Rendered(figure, figure.render(ctx.restricted(figure.needs)))
+    except Exception as e:  # noqa: BLE001 - a defect the report and the exit status show
+        return Rendered(figure, error=describe(e))
 
 
-def build_table(table: Table, runs: pd.DataFrame) -> pd.DataFrame:
-    try:
-        return table.build(runs)
-    except (KeyError, ValueError) as e:
-        return pd.DataFrame({"error": [f"could not be made: {e}"]})
+__all__ = ["SweepFn", "draw", "reproduce", "reproduce_all", "run_with_lossy_sweep"]

@@ -1,0 +1,88 @@
+"""`lossy reproduce`: one reproduction, `all` of them with an index page, `--only` some
+of its figures, tables and claims, or `--list` what exists. The typer command in
+lossy/cli.py is a thin wrapper around `reproduce_command`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from rich.console import Console
+
+from .._core import ScenarioError
+from . import get, names
+from .model import Reproduction
+from .outcome import Outcome, default_out
+
+
+def reproduce_command(name: Optional[str], quick: bool, out: Optional[Path], only: Optional[str],
+                      list_: bool, con: Console) -> Optional[str]:
+    """Run what was asked and print it; the one-line problem that makes the exit status
+    1 (claims that could not be checked, figures not drawn), else None. Bad input raises
+    ScenarioError (status 2)."""
+    if list_:
+        con.print(listing([get(n) for n in names()]), highlight=False, markup=False)
+        return None
+    if name is None:
+        raise ScenarioError(f"name a reproduction: {', '.join(names())}, or all (--list shows what each holds)")
+    keys = parse_only(only)
+    from .report import claims_table
+    from .run import reproduce, reproduce_all
+
+    if name == "all":
+        if keys:
+            raise ScenarioError("--only names items of one reproduction; name it instead of all")
+        from .index import write_index
+
+        root = out if out is not None else Path("results")
+        outcomes = reproduce_all([get(n) for n in names()], root, quick=quick)
+        for o in outcomes:
+            con.print(claims_table(o))
+            con.print(f"report: {o.report}", highlight=False)
+        con.print(f"index: {write_index(outcomes, root, quick)}", highlight=False)
+    else:
+        outcomes = [reproduce(get(name), out if out is not None else default_out(name), quick=quick, only=keys)]
+        con.print(claims_table(outcomes[0]))
+        con.print(f"report: {outcomes[0].report}", highlight=False)
+    return problem(outcomes)
+
+
+def parse_only(only: Optional[str]) -> List[str]:
+    if only is None:
+        return []
+    keys = [k.strip() for k in only.split(",") if k.strip()]
+    if not keys:
+        raise ScenarioError("--only: name figures, tables or claims, e.g. --only fig10,table3 (--list shows them)")
+    return list(dict.fromkeys(keys))
+
+
+def problem(outcomes: Sequence[Outcome]) -> Optional[str]:
+    """One line on what is broken, or None when every claim was checked and every figure drawn."""
+    found = [(o, d) for o in outcomes for d in o.defects()]
+    if not found:
+        return None
+    o, first = found[0]
+    more = f" and {len(found) - 1} more defect(s)" if len(found) > 1 else ""
+    return f"{o.reproduction.name}: {first}{more}; see {o.report}"
+
+
+def listing(repros: Sequence[Reproduction]) -> str:
+    """Every reproduction with its sweeps, figures, tables and claims (nothing is run)."""
+    lines: List[str] = []
+    for r in repros:
+        lines += [f"{r.name}: {r.title}",
+                  f"  sweeps: {', '.join(p.key for p in r.sweeps)}"]
+        figures = [f for f in r.figures if f.kind != "table"]
+        tables = [f for f in r.figures if f.kind == "table"]
+        for label, items in [("figures", figures), ("tables", tables)]:
+            if items:
+                lines.append(f"  {label}:")
+                lines += [f"    {f.key} ({f.kind}, from {', '.join(f.needs)}): {f.title}" for f in items]
+        if r.claims:
+            lines.append("  claims:")
+            lines += [f"    {c.key} (from {', '.join(c.needs)}): {c.text}" for c in r.claims]
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+__all__ = ["listing", "parse_only", "problem", "reproduce_command"]

@@ -1,0 +1,72 @@
+"""The validation's sweeps: one lossy hop against the models, a wireless last hop with
+and without ELN, ELN with the losses upstream, and one traced run of each scheme."""
+
+from __future__ import annotations
+
+from ...shipped import scenarios_dir
+from ..model import SweepPlan
+
+SCENARIOS = scenarios_dir()  # package data: found from any working directory
+
+GOODPUT = "goodput"  # flows.0.goodput_bps: b/s (the models give bytes/s, hence their factor 8)
+# A summary column of ELN runs only (Reno runs have no agent): NaN in Reno rows.
+ELN_MARKED = "agents.0.eln_marked"
+
+ONE_HOP = SweepPlan("one-hop", "Reno and NewReno against the throughput models", {
+    "name": "validation-one-hop",
+    "scenario": str(SCENARIOS / "one-hop.toml"),
+    "replications": 20,
+    "seed": 1,
+    "duration": "1000 s",
+    "grid": {"p": {"path": "links.0.loss.p",
+                   "values": [0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05]}},
+    "variants": {"variant": {"reno": {"flows.0.tcp.variant": "reno"},
+                             "newreno": {"flows.0.tcp.variant": "newreno"}}},
+    "metrics": {GOODPUT: "flows.0.goodput_bps", "rtt": "flows.0.rtt_mean_s"},
+    "quick": {"replications": 5, "duration": "500 s",
+              "grid": {"p": {"path": "links.0.loss.p", "values": [0.005, 0.01, 0.02, 0.03, 0.05]}}},
+})
+
+LAST_HOP = SweepPlan("last-hop", "Reno with and without ELN on a lossy wireless last hop", {
+    "name": "validation-last-hop",
+    "scenario": str(SCENARIOS / "last-hop.toml"),
+    "replications": 20,
+    "seed": 1,
+    "duration": "100 s",
+    "grid": {"wireless.p": {"path": "links.1.loss.p",
+                            "values": [0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08]}},
+    "variants": {"scheme": {"reno": {"agents": []}, "eln": {}}},
+    "metrics": {GOODPUT: "flows.0.goodput_bps", "eln_retransmits": "flows.0.retransmits_eln"},
+    "quick": {"replications": 8,
+              "grid": {"wireless.p": {"path": "links.1.loss.p", "values": [0.005, 0.01, 0.02, 0.05]}}},
+})
+
+UPSTREAM = SweepPlan("upstream", "ELN against Reno when the losses are upstream", {
+    "name": "validation-upstream",
+    "scenario": str(SCENARIOS / "last-hop.toml"),
+    "replications": 5,
+    "seed": 1,
+    "duration": "100 s",
+    "set": {"links.1.loss": {"model": "none"}, "links.0.loss": {"model": "bernoulli", "p": 0.02}},
+    "grid": {"wired.p": {"path": "links.0.loss.p", "values": [0.01, 0.02]}},
+    "variants": {"scheme": {"reno": {"agents": []}, "eln": {}}},
+    "metrics": {GOODPUT: "flows.0.goodput_bps"},
+    "quick": {"replications": 3},
+})
+
+# One run of each scheme at wireless p = 0.02 with its traces, for the time series and
+# CDF figures (not for claims: one run says nothing about a mean).
+TRACED = SweepPlan("traced", "One traced run of Reno and of ELN at wireless p = 0.02", {
+    "name": "validation-traced",
+    "scenario": str(SCENARIOS / "last-hop.toml"),
+    "replications": 1,
+    "seed": 1,
+    "duration": "30 s",
+    "set": {"links.1.loss.p": 0.02, "traces.throughput_interval": "100 ms"},
+    "variants": {"scheme": {"reno": {"agents": []}, "eln": {}}},
+    "traces": ["cwnd", "seq", "throughput"],
+    "metrics": {GOODPUT: "flows.0.goodput_bps"},
+    "quick": {"duration": "20 s"},
+})
+
+SWEEPS = [ONE_HOP, LAST_HOP, UPSTREAM, TRACED]
