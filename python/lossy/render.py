@@ -3,6 +3,7 @@ themselves live in lossy.formatting, re-exported here for the modules that use t
 
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable
 
 from rich.console import Console, Group
