@@ -17,6 +17,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional, Union
@@ -50,10 +52,47 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _ignore_sigint() -> None:
+def _init_worker(sweep_pid: int, sweep_started: str) -> None:
     # Ctrl-C is the parent's to handle: it cancels what is pending and lets running runs
     # finish and be stored. Workers that died of it would lose those runs.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker forks from the forkserver, so it is not the sweep's child: nothing tells
+    # it when the sweep is killed (SIGKILL runs no cleanup), and it would sit there,
+    # ~120 MiB, until the pool's pipes time out. A thread watches the sweep instead.
+    threading.Thread(target=_watch, args=(sweep_pid, sweep_started), name="lossy-watchdog",
+                     daemon=True).start()
+
+
+WATCH_S = 0.5  # how often a worker looks for its sweep
+
+
+def _watch(pid: int, started: str) -> None:
+    while _alive(pid, started):
+        time.sleep(WATCH_S)
+    os._exit(1)  # no cleanup to do: the sweep that would store our rows is gone
+
+
+def _alive(pid: int, started: str) -> bool:
+    """Whether the process `pid` that started at `started` still runs (not a zombie,
+    and not another process that reuses the pid)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return _started(pid) in (started, "")
+
+
+def _started(pid: int) -> str:
+    """The start time of a process from /proc ("" where there is no /proc), or "dead"
+    for a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return ""
+    return "dead" if fields[0] == b"Z" else fields[19].decode()
 
 
 def process_pool(workers: Optional[int] = None) -> ProcessPoolExecutor:
@@ -66,8 +105,9 @@ def process_pool(workers: Optional[int] = None) -> ProcessPoolExecutor:
         ctx.set_forkserver_preload(["lossy.sweep.worker"])
     else:  # pragma: no cover - Windows, macOS without forkserver
         ctx = multiprocessing.get_context("spawn")
+    me = os.getpid()
     return ProcessPoolExecutor(max_workers=workers or cpu_count(), mp_context=ctx,
-                               initializer=_ignore_sigint)
+                               initializer=_init_worker, initargs=(me, _started(me)))
 
 
 def thread_pool(workers: Optional[int] = None) -> ThreadPoolExecutor:

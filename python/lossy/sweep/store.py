@@ -40,8 +40,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .._core import ScenarioError
-from .parts import (READ_ERRORS, Columns, atomic_write, concat, read_part, rows_table,
-                    sections_table, write_part, write_table_file)
+from .parts import (READ_ERRORS, atomic_write, concat, read_part, rows_table, write_part,
+                    write_table_file)
+from .sections import Section, sections_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,8 +63,9 @@ SECTIONS = ("flows", "links")  # per-item tables stored beside the run rows
 # comes first. 1,000 rows make a part of ~100 kB that costs ~10 ms to write (0.01 ms a
 # run, against ~3 ms for a file per run); 5 s bounds what a kill loses to 5 s of work
 # and keeps a day-long sweep under ~20,000 parts (opening reads ~1 ms a part).
+# LOSSY_STORE_BATCH_S sets another T (tests use 0.2 s to watch rows land).
 PART_ROWS = 1000
-PART_SECONDS = 5.0
+PART_SECONDS = float(os.environ.get("LOSSY_STORE_BATCH_S", "") or 5.0)
 PART_SECTION_ROWS = 200_000  # flows + links rows buffered: big runs flush sooner
 INDEX_COLUMNS = ("run_id", "status", "scenario_hash", "seed")
 _PART = re.compile(r"^part-(\d+)\.parquet$")
@@ -87,7 +89,7 @@ class Store:
     index: Dict[str, StoredRun] = field(default_factory=dict)  # run_id -> the newest row's facts
     removed: List[str] = field(default_factory=list)  # files quarantined (their runs are redone)
     _lock: Optional[IO[bytes]] = None
-    _pending: Dict[str, Tuple[Row, Dict[str, Columns]]] = field(default_factory=dict)
+    _pending: Dict[str, Tuple[Row, Dict[str, Section]]] = field(default_factory=dict)
     _pending_since: float = 0.0
     _pending_items: int = 0
     _seq: int = 0
@@ -161,7 +163,7 @@ class Store:
         text = json.dumps(meta, indent=1, default=str, allow_nan=True)
         atomic_write(self.root / META_FILE, lambda f: f.write(text.encode()))
 
-    def add(self, row: Row, sections: Optional[Dict[str, Columns]] = None,
+    def add(self, row: Row, sections: Optional[Dict[str, Section]] = None,
             traces: Optional[TracesOut] = None) -> None:
         """Buffer one run (its traces, if any, are written now: before its row)."""
         rid = str(row["run_id"])
@@ -170,7 +172,7 @@ class Store:
         if not self._pending:
             self._pending_since = time.monotonic()
         self._pending[rid] = (row, sections or {})
-        self._pending_items += sum(len(next(iter(c.values()), ())) for c in (sections or {}).values())
+        self._pending_items += sum(_items(v) for v in (sections or {}).values())
         self.index[rid] = StoredRun(str(row["status"]), str(row["scenario_hash"]), int(row["seed"]))
         if len(self._pending) >= PART_ROWS or self._pending_items >= PART_SECTION_ROWS:
             self.flush()
@@ -266,6 +268,12 @@ class Store:
         else:
             warnings.warn(f"{self.root}: unreadable file runs/{name} skipped; run the sweep "
                           "again to redo its runs", stacklevel=4)
+
+
+def _items(section: Section) -> int:
+    if isinstance(section, Mapping):
+        return max((len(v) for v in section.values()), default=0)
+    return len(section)
 
 
 def write_traces(root: Path, run_id: str, traces: TracesOut) -> None:

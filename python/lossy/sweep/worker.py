@@ -21,7 +21,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from .. import _core
 from .._core import ScenarioError
 from ..result import flatten_result
-from .sections import section_columns
 
 Row = Dict[str, Any]
 
@@ -81,7 +80,7 @@ def execute(job: PointJob, run_id: str, seed: int, replication: int) -> Row:
                 row[key] = value
         for alias, key in job.metrics.items():
             row[alias] = summary.get(key)
-        row[SECTIONS_KEY] = {s: section_columns(raw.get(s)) for s in SECTIONS}
+        row[SECTIONS_KEY] = {s: raw[s] for s in SECTIONS if raw.get(s) is not None}
     row.update(lossy_version=_core.version(), git_commit=job.git_commit,
                scenario_hash=job.scenario_hash, core_versions=core_versions())
     if job.traces and raw is not None:
