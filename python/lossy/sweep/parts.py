@@ -70,14 +70,17 @@ def write_table_file(path: Path, table: pa.Table) -> None:
 
 def rows_table(rows: Sequence[Row]) -> pa.Table:
     """Run rows whose keys may differ (a failed run has no metrics) as one typed table:
-    the union of the keys in first-seen order, null where a row lacks one."""
+    the union of the keys, in the order of the row with the most (an ok run's), so the
+    columns come in the same order whichever run finished first; null where a row
+    lacks a key."""
+    widest = max(rows, key=len)
+    keys = list(dict.fromkeys([*widest, *(k for row in rows for k in row)]))
     try:  # Arrow's C++ infers the types of all columns at once (~0.01 ms a row)
         table = pa.Table.from_struct_array(pa.array(list(rows)))
         if not any(pa.types.is_struct(f.type) or pa.types.is_list(f.type) for f in table.schema):
-            return table
+            return table.select(keys)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
         pass
-    keys = dict.fromkeys(k for row in rows for k in row)
     return pa.table({k: typed_array([row.get(k) for row in rows]) for k in keys})
 
 

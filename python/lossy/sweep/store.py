@@ -194,7 +194,7 @@ class Store:
                 (self.root / s).mkdir(exist_ok=True)
                 write_part(self.root / s / name, table)
                 written.append(s)
-        rows = rows_table([row for row, _ in self._pending.values()])
+        rows = rows_table([self._pending[rid][0] for rid in sorted(self._pending)])
         write_part(self.runs_dir / name, rows, {"lossy.sections": ",".join(written)})
         for rid in self._pending:
             self.index[rid] = replace(self.index[rid], source=name)
@@ -354,9 +354,10 @@ def open_store(root: "str | os.PathLike[str]") -> Store:
     """A store to read (no lock held), or one ScenarioError line when `root` is not a
     store or holds no runs."""
     path = Path(root)
+    if not path.exists():  # the CLI prints it as `lossy: DIR: no such results directory`
+        raise FileNotFoundError(errno.ENOENT, "no such results directory", str(path))
     if not path.is_dir():
-        what = "is a file" if path.exists() else "does not exist"
-        raise ScenarioError(f"{path} is not a results store: it {what}")
+        raise ScenarioError(f"{path} is not a results store: it is a file")
     entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir() if not p.name.startswith("."))
     if not (path / "runs").is_dir() and not (path / META_FILE).is_file() and entries:
         shown = ", ".join(entries[:8]) + (", ..." if len(entries) > 8 else "")
@@ -371,7 +372,11 @@ def load(root: "str | os.PathLike[str]") -> "pd.DataFrame":
     """All runs stored under a sweep directory (ok and failed), one row each (the newest
     row of a retried run). Unreadable parts are set aside with a warning."""
     store = open_store(root)
-    return to_frame(store.read(list(store.index)))
+    table = store.read(list(store.index))
+    if table.num_rows == 0:  # every part was set aside
+        raise ScenarioError(f"no runs stored in {root} can be read ({', '.join(store.removed)} set aside); "
+                            "run the sweep again to redo them")
+    return to_frame(table)
 
 
 def load_flows(root: "str | os.PathLike[str]", section: str = "flows") -> "pd.DataFrame":
