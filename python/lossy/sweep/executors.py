@@ -27,21 +27,19 @@ from .._core import ScenarioError
 
 ExecutorChoice = Union[None, str, Executor]
 
-# Measured on 2 cores (Python 3.11), wall time of lossy.sweep with workers=2, pool
-# start-up included, every run stored as Parquet by its worker; min / median of 3:
-#   3000 runs of 1 s one-hop (0.05 ms each in the core): threads 7.05 / 7.07 s,
-#        processes (forkserver) 5.35 / 5.68 s
-#   1000 runs of 20 s last-hop (2.1 ms each):  threads 3.67 / 4.06 s, processes 3.76 / 3.87 s
-#    300 runs of 100 s last-hop (12.8 ms each): threads 2.61 / 2.99 s, processes 3.13 / 3.16 s
-#     50 runs of experiments/reno-vs-eln.toml, a fresh interpreter each time:
-#        threads 0.54-0.75 s, processes 0.85-0.90 s
-# Processes win only for thousands of sub-millisecond runs (the ~1 ms of Python and
-# Parquet encoding per run that holds the GIL then bounds threads at ~450 runs/s,
-# against ~600 for processes); from runs of a couple of milliseconds up, and for any
-# sweep of a few hundred runs, threads are as fast or faster (a process pool spends
-# ~0.35 s starting interpreters). A process pool also makes every user script need the
+# Measured on 2 cores shared with other jobs (load ~3; Python 3.11), wall time of
+# lossy.sweep with workers=2, pool start-up included, rows stored in batched parts by
+# the parent, runs sent in chunks; min / median of 3:
+#   10000 runs of 1 s one-hop (~0.2 ms each in the core): threads 5.16 / 5.31 s,
+#        processes (forkserver) 5.31 / 6.22 s
+#    1000 runs of 20 s last-hop: threads 2.09 / 2.27 s, processes 2.58 / 2.80 s
+# (Before batches and chunks, with a Parquet file per run written by each worker,
+# processes won for thousands of sub-millisecond runs: 5.35 against 7.05 s for 3000.)
+# Threads are as fast or faster now at every run length; a process pool also spends
+# ~0.35 s starting interpreters and makes every user script need the
 # `if __name__ == "__main__":` guard (forkserver and spawn re-import __main__; fork is
-# unsafe with threads). So the default is the thread pool; "processes" is one word away.
+# unsafe with threads). So the default is the thread pool; "processes" is one word
+# away, for a core that might crash.
 
 
 def cpu_count() -> int:

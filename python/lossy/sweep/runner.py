@@ -46,7 +46,7 @@ class Report:
     ok: int = 0  # run now, status ok
     failed: int = 0  # run now, status failed
     failed_kept: int = 0  # stored failed and not retried (no --retry-failed)
-    redone: List[str] = field(default_factory=list)  # unreadable files removed and run again
+    redone: List[str] = field(default_factory=list)  # unreadable files set aside; their runs run again
     lost: List[str] = field(default_factory=list)  # runs the executor lost (not stored)
     not_run: int = 0  # cancelled or left running by an interruption
     rounds: int = 0

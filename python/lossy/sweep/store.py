@@ -203,17 +203,18 @@ class Store:
 
     # --- reading -----------------------------------------------------------------------
 
-    def read(self, run_ids: Iterable[str]) -> pa.Table:
-        """The newest rows of these runs (those in unreadable parts left out)."""
+    def read(self, run_ids: Iterable[str], columns: Optional[List[str]] = None) -> pa.Table:
+        """The newest rows of these runs (those in unreadable parts left out); only
+        `columns` (those that exist) when given."""
         self.flush()
-        return concat(self._pick("runs", run_ids))
+        return concat(self._pick("runs", run_ids, columns))
 
     def read_section(self, section: str, run_ids: Iterable[str]) -> pa.Table:
         """The flows (or links) rows of these runs; runs stored without them have none."""
         self.flush()
         return concat(self._pick(section, run_ids))
 
-    def _pick(self, where: str, run_ids: Iterable[str]) -> List[pa.Table]:
+    def _pick(self, where: str, run_ids: Iterable[str], columns: Optional[List[str]] = None) -> List[pa.Table]:
         by_source: Dict[str, List[str]] = {}
         for rid in run_ids:
             stored = self.index.get(rid)
@@ -221,7 +222,7 @@ class Store:
                 by_source.setdefault(stored.source, []).append(rid)
         out = []
         for source, rids in sorted(by_source.items()):
-            table = self._source_table(where, source)
+            table = self._source_table(where, source, columns)
             if table is None:
                 continue
             if table.num_rows == 1 and where == "runs" and not _PART.match(source):
@@ -230,17 +231,22 @@ class Store:
                 out.append(table.filter(pc.is_in(table.column("run_id"), pa.array(rids, pa.string()))))
         return out
 
-    def _source_table(self, where: str, source: str) -> Optional[pa.Table]:
+    def _source_table(self, where: str, source: str, columns: Optional[List[str]] = None) -> Optional[pa.Table]:
         key = f"{where}/{source}"
-        if key not in self._cache:
-            path = self.root / where / source
-            if where != "runs" and not path.exists():
-                return None  # a batch without flows, or a run stored before flows were
-            try:
-                self._cache[key] = (read_part(path) if _PART.match(source) else _read_single(path))
-            except READ_ERRORS:
-                self._set_aside(source)
-                return None
+        if key in self._cache:
+            table = self._cache[key]
+            return table.select([c for c in columns if c in table.column_names]) if columns else table
+        path = self.root / where / source
+        if where != "runs" and not path.exists():
+            return None  # a batch without flows, or a run stored before flows were
+        try:
+            if columns is not None:  # a projection: not cached (the whole table may be wanted later)
+                wanted = list(dict.fromkeys(["run_id", *columns]))
+                return read_part(path, wanted) if _PART.match(source) else _read_single(path, wanted)
+            self._cache[key] = read_part(path) if _PART.match(source) else _read_single(path)
+        except READ_ERRORS:
+            self._set_aside(source)
+            return None
         return self._cache[key]
 
     def _set_aside(self, name: str) -> None:
@@ -331,8 +337,11 @@ def _single_index(path: Path) -> StoredRun:
     return StoredRun(str(row.get("status")), str(row.get("scenario_hash") or ""), int(row.get("seed") or 0), path.name)
 
 
-def _read_single(path: Path) -> pa.Table:
-    table = pq.read_table(path)
+def _read_single(path: Path, columns: Optional[List[str]] = None) -> pa.Table:
+    if columns is not None:
+        present = set(pq.read_schema(path).names)
+        columns = [c for c in columns if c in present]
+    table = pq.read_table(path, columns=columns)
     if table.num_rows != 1 or "run_id" not in table.column_names:
         raise ValueError("not a run row")
     return table.replace_schema_metadata(None)
@@ -388,9 +397,8 @@ def load_flows(root: "str | os.PathLike[str]", section: str = "flows") -> "pd.Da
 
 
 def joined_section(store: Store, run_ids: List[str], section: str, axes: List[str]) -> "pd.DataFrame":
-    keys = [c for c in ["run_id", "point", *axes, "replication"] if c]
-    runs = store.read(run_ids)
-    runs = runs.select([c for c in dict.fromkeys(keys) if c in runs.column_names])
+    keys = list(dict.fromkeys(["run_id", "point", *axes, "replication"]))
+    runs = store.read(run_ids, columns=keys)  # a projection: a run row may be wide
     items = to_frame(store.read_section(section, run_ids))
     if items.empty:
         return to_frame(runs).iloc[0:0]
