@@ -201,13 +201,14 @@ def test_opening_a_big_store_reads_the_index_columns_only(tmp_path, monkeypatch)
         ids = pa.array([f"r{p:03d}{i:04d}" for i in range(1000)])
         write_part(tmp_path / "runs" / f"part-{p:08d}.parquet", base.set_column(0, "run_id", ids))
     seen = []
-    real = store_module.read_part
+    real = store_module.read_part_and_footer
 
     def spy(path, columns=None):
         seen.append(columns)
         return real(path, columns)
 
-    monkeypatch.setattr(store_module, "read_part", spy)
+    monkeypatch.setattr(store_module, "read_part_and_footer", spy)
+    monkeypatch.setattr(store_module, "read_part", lambda *a: pytest.fail("a whole part was read"))
     with Store(tmp_path) as store:
         assert len(store.index) == 100_000
     assert len(seen) == 100 and all(c == ("run_id", "status", "scenario_hash", "seed") for c in seen)

@@ -14,13 +14,12 @@ import os
 import uuid
 from pathlib import Path
 from collections.abc import Mapping
-from typing import IO, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["BadPart", "READ_ERRORS", "atomic_write", "concat", "read_part", "rows_table",
+__all__ = ["BadPart", "READ_ERRORS", "atomic_write", "concat", "read_part", "read_part_and_footer", "rows_table",
            "typed_array", "write_part", "write_table_file"]
 
 Row = Dict[str, Any]
@@ -100,6 +99,12 @@ def typed_array(values: Sequence[Any]) -> pa.Array:
 def read_part(path: Path, columns: Optional[Sequence[str]] = None) -> pa.Table:
     """A part's rows (only `columns` when given), every page's CRC verified and the row
     count checked against the footer; raises one of READ_ERRORS when it cannot be trusted."""
+    return read_part_and_footer(path, columns)[0]
+
+
+def read_part_and_footer(path: Path, columns: Optional[Sequence[str]] = None) -> Tuple[pa.Table, Dict[str, str]]:
+    """read_part, and the footer's key-value metadata (parsed once: a wide part's
+    footer is most of its cost to open)."""
     f = pq.ParquetFile(path, page_checksum_verification=True)
     meta = {k.decode(): v.decode() for k, v in (f.metadata.metadata or {}).items()}
     if meta.get("lossy.format") != PART_FORMAT:
@@ -111,13 +116,7 @@ def read_part(path: Path, columns: Optional[Sequence[str]] = None) -> pa.Table:
     table = f.read(columns=[c for c in columns if c in present] if columns is not None else None)
     if table.num_rows != rows:
         raise BadPart(f"{path.name}: read {table.num_rows} rows of {rows}")
-    return table.replace_schema_metadata(None)
-
-
-def part_meta(path: Path) -> Dict[str, str]:
-    """A part's footer key-value metadata (cheap: the footer only)."""
-    meta = pq.read_metadata(path).metadata or {}
-    return {k.decode(): v.decode() for k, v in meta.items()}
+    return table.replace_schema_metadata(None), meta
 
 
 def concat(tables: Iterable[pa.Table]) -> pa.Table:

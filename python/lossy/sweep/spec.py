@@ -10,21 +10,19 @@ Spec mistakes raise ScenarioError with the spec path first (`grid.wireless.p.val
 from __future__ import annotations
 
 import copy
-import hashlib
-import itertools
-import json
-import math
 import os
-import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .. import _core
 from .._core import ScenarioError
-from ..scenario import Scenario, apply_overrides, load_scenario, to_json_text
+from ..scenario import Scenario, load_scenario
+from .expand import expand, point_id
+from .model import Axis, Point, Run, SweepSpec, canonical_json, run_id, scenario_hash
+
+__all__ = ["MAX_POINTS", "MAX_REPLICATIONS", "MAX_RUNS", "RESERVED_COLUMNS", "Axis", "Point", "Run",
+           "SpecSource", "SweepSpec", "canonical_json", "load_spec", "point_id", "run_id", "scenario_hash"]
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,131 +52,6 @@ MAX_RUNS = 1_000_000
 _KEYS = ("name", "description", "scenario", "replications", "seed", "duration", "set",
          "grid", "zip", "variants", "metrics", "traces", "quick")
 _MERGED_TABLES = ("set", "grid", "zip", "variants", "metrics")  # [quick] merges these per key
-
-
-@dataclass(frozen=True)
-class Axis:
-    """One column of the results: a grid or zip axis (one path, a list of values) or a
-    variant axis (named options, each a table of path -> value)."""
-
-    name: str
-    kind: str  # "grid" | "zip" | "variants"
-    path: Optional[str]  # None for variant axes
-    values: Tuple[Any, ...]  # for variants: the option names
-    options: Dict[str, Dict[str, Any]] = field(default_factory=dict)  # variants only
-    where: str = ""  # where the spec sets the path, for errors: `grid.wireless.p.path`
-
-
-@dataclass(frozen=True)
-class Point:
-    """One combination of axis values: its id, its column values, its final scenario."""
-
-    id: str
-    coords: Dict[str, Any]  # axis name -> value as stored in the column
-    scenario: Scenario  # the final scenario dict (base + set + axes)
-    scenario_hash: str
-    error: Optional[str]  # the core's message when this point cannot run (stored as failed)
-    json: Optional[str] = None  # the scenario as the core reads it (None: it cannot be written)
-    # sha256 fed with `[<canonical scenario>,`: a run id then hashes a few more bytes,
-    # not the whole scenario again (a million runs are planned in about a second).
-    _prefix: Any = field(default=None, repr=False, compare=False)
-
-    def run_id(self, seed: int, replication: int) -> str:
-        """The same id as run_id(self.scenario, seed, replication), cheaply."""
-        if self._prefix is None:
-            return run_id(self.scenario, seed, replication)
-        h = self._prefix.copy()
-        h.update(f"{seed},{replication}]".encode())
-        return str(h.hexdigest()[:16])
-
-
-@dataclass(frozen=True)
-class Run:
-    run_id: str
-    point: Point
-    replication: int
-    seed: int
-
-
-@dataclass
-class SweepSpec:
-    name: str
-    source: Optional[Path]  # the spec file, when it came from one
-    base: Scenario
-    replications: int
-    seed: int
-    fixed: Dict[str, Any]  # [set] and the duration/traces shorthands, applied to every run
-    axes: List[Axis]  # grid axes, then zip axes, then variant axes (column order)
-    metrics: Dict[str, str]  # alias -> flat summary key
-    traces: List[str]
-    quick: bool = False
-    points: List[Point] = field(default_factory=list)
-
-    @property
-    def axis_names(self) -> List[str]:
-        return [a.name for a in self.axes]
-
-    def variant_axes(self) -> List[str]:
-        return [a.name for a in self.axes if a.kind == "variants"]
-
-    def runs(self, replications: Optional[Mapping[str, int]] = None,
-             tick: Optional[Callable[[int, int], None]] = None) -> List[Run]:
-        """Every run: each point for replications 0..n-1 (n per point id when given,
-        else the spec's `replications`). Points come first so that early results cover
-        the whole grid. `tick(done, total)` hears of progress on a big sweep."""
-        out = []
-        counts = [replications.get(p.id, self.replications) if replications else self.replications
-                  for p in self.points]
-        total = sum(counts)
-        most = max(counts, default=0)
-        for rep in range(most):
-            for point, n in zip(self.points, counts):
-                if rep < n:
-                    out.append(Run(point.run_id(self.seed, rep), point, rep, self.seed))
-            if tick is not None:
-                tick(len(out), total)
-        return out
-
-    def to_json(self) -> Dict[str, Any]:
-        """What `results/<name>/sweep.json` keeps, so that a store can be read without its spec."""
-        return {
-            "name": self.name,
-            "source": str(self.source) if self.source else None,
-            "quick": self.quick,
-            "replications": self.replications,
-            "seed": self.seed,
-            "axes": [{"name": a.name, "kind": a.kind, "path": a.path, "values": list(a.values)}
-                     for a in self.axes],
-            "metrics": self.metrics,
-            "points": [{"id": p.id, "coords": p.coords, "scenario_hash": p.scenario_hash}
-                       for p in self.points],
-        }
-
-
-# --- hashing ---------------------------------------------------------------------------
-
-
-def canonical_json(doc: Any) -> str:
-    """Key-sorted, compact JSON: the same scenario always gives the same text. NaN is
-    allowed here (a run that carries one fails in the core, but it still needs an id)."""
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), default=_plain, allow_nan=True)
-
-
-def scenario_hash(scenario: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(scenario).encode()).hexdigest()[:16]
-
-
-def run_id(scenario: Mapping[str, Any], seed: int, replication: int) -> str:
-    text = canonical_json([scenario, seed, replication])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "item"):  # NumPy scalars from a dict spec
-        return value.item()
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    return str(value)  # TOML dates and the like: hashed by their text
 
 
 # --- loading ---------------------------------------------------------------------------
@@ -227,7 +100,7 @@ def load_spec(source: SpecSource, quick: bool = False,
                      seed=seed, fixed=fixed, axes=axes, metrics=metrics, traces=traces,
                      quick=quick)
     _check_size(spec)
-    spec.points = _expand(spec, progress)
+    spec.points = expand(spec, progress)
     return spec
 
 
@@ -457,127 +330,3 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return repr(value)
-
-
-# --- expansion -------------------------------------------------------------------------
-
-
-def _expand(spec: SweepSpec, progress: Optional[Callable[[int, int], None]] = None) -> List[Point]:
-    """Every point, its final scenario, and whether the core accepts it.
-
-    A path the scenario has no field for is a spec mistake (ScenarioError, naming the
-    axis); a value the core refuses only fails that point, whose runs are stored as
-    failed with the core's message while the others run.
-    """
-    grid = [a for a in spec.axes if a.kind == "grid"]
-    zipped = [a for a in spec.axes if a.kind == "zip"]
-    variants = [a for a in spec.axes if a.kind == "variants"]
-    zip_rows = list(zip(*(a.values for a in zipped))) if zipped else [()]
-    total = math.prod(len(a.values) for a in grid + variants) * len(zip_rows)
-    points: List[Point] = []
-    by_hash: Dict[str, str] = {}
-    for grid_values in itertools.product(*(a.values for a in grid)):
-        for zip_row in zip_rows:
-            for labels in itertools.product(*(a.values for a in variants)):
-                coords: Dict[str, Any] = {}
-                overrides: List[Tuple[str, str, Any]] = [(_where_fixed(p), p, v) for p, v in spec.fixed.items()]
-                for axis, v in zip(grid + zipped, grid_values + zip_row):
-                    coords[axis.name] = _column_value(v, axis)
-                    assert axis.path is not None
-                    overrides.append((axis.where, axis.path, v))
-                for axis, label in zip(variants, labels):
-                    coords[axis.name] = label
-                    for p, v in axis.options[label].items():
-                        overrides.append((f"variants.{axis.name}.{label}.{p}", p, v))
-                point = _point(spec.base, coords, overrides)
-                if point.scenario_hash in by_hash:
-                    raise ScenarioError(
-                        f"points {by_hash[point.scenario_hash]!r} and {point.id!r} give the same scenario; "
-                        "drop one (their runs would be the same runs)")
-                by_hash[point.scenario_hash] = point.id
-                points.append(point)
-                if progress is not None and len(points) % 1000 == 0:
-                    progress(len(points), total)
-    if points and all(p.error for p in points):
-        raise ScenarioError(f"no point of the sweep can run; {points[0].error}")
-    return points
-
-
-def _where_fixed(path: str) -> str:
-    if path == "duration":
-        return "duration"
-    if path.startswith("traces."):
-        return "traces"
-    return f"set.{path}"
-
-
-def _point(base: Scenario, coords: Dict[str, Any], overrides: List[Tuple[str, str, Any]]) -> Point:
-    doc = copy.deepcopy(base)
-    for where, path, value in overrides:
-        try:
-            apply_overrides(doc, {path: copy.deepcopy(value)})
-        except ScenarioError as e:
-            raise ScenarioError(f"{where}: {e}") from None
-    error = None
-    text = None
-    try:
-        text = to_json_text(doc)
-        _core.validate(text)
-    except ScenarioError as e:
-        message = str(e)
-        field_path = _unknown_field(message)
-        if field_path is not None:
-            raise ScenarioError(f"{_blame(field_path, overrides)}: {message}") from None
-        error = message
-    canonical = canonical_json(doc)
-    prefix = hashlib.sha256(f"[{canonical},".encode())
-    return Point(id=point_id(coords), coords=coords, scenario=doc,
-                 scenario_hash=hashlib.sha256(canonical.encode()).hexdigest()[:16], error=error,
-                 json=text, _prefix=prefix)
-
-
-_UNKNOWN = re.compile(r"^(?P<path>[^:]*): unknown field `(?P<field>[^`]*)`")
-
-
-def _unknown_field(message: str) -> Optional[List[str]]:
-    """For the core's `links[1].loss: unknown field `q`, ...`, the dotted paths it may
-    mean (`links.1.loss.q`); None for any other error."""
-    m = _UNKNOWN.match(message)
-    if not m:
-        return None
-    path = re.sub(r"\[(\d+)\]", r".\1", m["path"]).strip(".")
-    return [path] if path.rsplit(".", 1)[-1] == m["field"] else [f"{path}.{m['field']}".strip("."), path]
-
-
-def _blame(candidates: List[str], overrides: List[Tuple[str, str, Any]]) -> str:
-    """Which part of the spec set the unknown field: the axis, [set] or variant that
-    wrote that path (or a table above it); else the base scenario."""
-    for where, path, _ in reversed(overrides):
-        for c in candidates:
-            if c == path or c.startswith(path + ".") or path.startswith(c + "."):
-                return str(where)
-    return "scenario"
-
-
-def _column_value(value: Any, axis: Axis) -> Any:
-    """Scalars as they are (ints as floats when the axis mixes them, so the column has
-    one type); tables and lists as canonical JSON text."""
-    if isinstance(value, (Mapping, list)):
-        return canonical_json(value)
-    mixed = any(isinstance(v, float) for v in axis.values)
-    if mixed and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    return value
-
-
-def point_id(coords: Mapping[str, Any]) -> str:
-    """`wireless.p=0.005 scheme=reno`; `all` for a sweep without axes."""
-    if not coords:
-        return "all"
-    parts = []
-    for name, value in coords.items():
-        text = str(value) if isinstance(value, str) else json.dumps(value)
-        if isinstance(value, float) and math.isfinite(value):
-            text = repr(value)
-        parts.append(f"{name}={text}")
-    return " ".join(parts)

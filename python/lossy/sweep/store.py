@@ -40,8 +40,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .._core import ScenarioError
-from .parts import (READ_ERRORS, atomic_write, concat, read_part, rows_table, write_part,
-                    write_table_file)
+from .parts import (READ_ERRORS, atomic_write, concat, read_part, read_part_and_footer, rows_table,
+                    write_part, write_table_file)
 from .sections import Section, sections_table
 
 if TYPE_CHECKING:
@@ -262,7 +262,10 @@ class Store:
                 for d in ("runs", *SECTIONS):
                     src = self.root / d / name
                     if src.exists():
-                        os.replace(src, q / f"{d}-{name}")
+                        dest = q / f"{d}-{name}"
+                        if dest.exists():  # a part of the same name set aside before
+                            dest = q / f"{d}-{int(time.time() * 1e3)}-{name}"
+                        os.replace(src, dest)
                         self._cache.pop(f"{d}/{name}", None)
             finally:
                 if not held_before and self._lock is not None:
@@ -310,8 +313,8 @@ def index_store(root: Path) -> "Tuple[Dict[str, StoredRun], List[str]]":
             bad.append(path.name)
     for path in parts:
         try:
-            table = read_part(path, INDEX_COLUMNS)
-            sections = pq.read_metadata(path).metadata.get(b"lossy.sections", b"").decode()
+            table, footer = read_part_and_footer(path, INDEX_COLUMNS)
+            sections = footer.get("lossy.sections", "")
             if any(not (root / s / path.name).exists() for s in sections.split(",") if s):
                 raise ValueError("a section part is missing")
         except READ_ERRORS:
