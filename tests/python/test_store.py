@@ -229,3 +229,16 @@ def test_a_directory_that_is_not_a_store_is_one_line(tmp_path, make, message):
         lossy.results.load(tmp_path / "nope")
     with pytest.raises(lossy.ScenarioError, match="is a file"):
         lossy.results.load(tmp_path / "notes.txt") if (tmp_path / "notes.txt").exists() else lossy.results.load(__file__)
+
+
+def test_a_reader_never_moves_a_part_while_a_sweep_holds_the_store(tmp_path, monkeypatch):
+    write_store(tmp_path, 6, part_rows=3, monkeypatch=monkeypatch)
+    bad = tmp_path / "runs" / "part-00000001.parquet"
+    with Store(tmp_path):  # the lock: a sweep is writing
+        bad.write_bytes(bad.read_bytes()[:50])
+        with pytest.warns(UserWarning, match="skipped"):
+            assert len(lossy.results.load(tmp_path)) == 3
+        assert bad.exists()
+    with pytest.warns(UserWarning, match="moved to quarantine"):
+        assert len(lossy.results.load(tmp_path)) == 3
+    assert not bad.exists()

@@ -92,12 +92,14 @@ class SweepSpec:
                   for p in self.points]
         total = sum(counts)
         most = max(counts, default=0)
+        told = 0
         for rep in range(most):
             for point, n in zip(self.points, counts):
                 if rep < n:
                     out.append(Run(point.run_id(self.seed, rep), point, rep, self.seed))
-            if tick is not None:
-                tick(len(out), total)
+            if tick is not None and (len(out) - told >= 1000 or len(out) == total):
+                told = len(out)  # a progress bar redraw costs more than 1,000 run ids
+                tick(told, total)
         return out
 
     def to_json(self) -> Dict[str, Any]:

@@ -27,7 +27,7 @@ def check_until_ci(spec: SweepSpec, until_ci: Optional[float], chosen: Optional[
                             f"replications ({spec.replications})")
     if not (0 < until_ci < 1):
         raise ScenarioError(f"--until-ci: {until_ci!r} is not a fraction of the mean; use e.g. 5% or 0.05")
-    if spec.replications * len(spec.points) and max_replications * len(spec.points) > MAX_RUNS:
+    if max_replications * len(spec.points) > MAX_RUNS:
         raise ScenarioError(f"--max-replications: {max_replications:,} replications of {len(spec.points):,} "
                             f"points is more than {MAX_RUNS:,} runs; ask for fewer")
     metrics = list(chosen or spec.metrics)
