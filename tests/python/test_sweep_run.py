@@ -318,3 +318,12 @@ def test_an_alias_some_points_lack_is_not_a_mistake(tmp_path):
     assert set(df["status"]) == {"ok"}
     assert df[df["scheme"] == "reno"]["marked"].isna().all()
     assert (df[df["scheme"] == "eln"]["marked"] > 0).all()
+
+
+def test_until_ci_maximum_is_bounded(tmp_path):
+    with pytest.raises(lossy.ScenarioError, match=r"--max-replications: 1,000,000 is more than 100,000"):
+        lossy.sweep(tiny_spec(), out=tmp_path / "a", until_ci=0.05, max_replications=1_000_000, progress=False)
+    wide = tiny_spec(grid={"p": {"path": "links.0.loss.p", "values": [i / 100 for i in range(20)]}})
+    with pytest.raises(lossy.ScenarioError, match=r"--max-replications: 100,000 replications of 40 points"):
+        lossy.sweep(wide, out=tmp_path / "b", until_ci=0.05, max_replications=100_000, progress=False)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

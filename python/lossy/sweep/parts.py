@@ -73,13 +73,13 @@ def rows_table(rows: Sequence[Row]) -> pa.Table:
     columns come in the same order whichever run finished first; null where a row
     lacks a key."""
     widest = max(rows, key=len)
-    keys = list(dict.fromkeys([*widest, *(k for row in rows for k in row)]))
     try:  # Arrow's C++ infers the types of all columns at once (~0.01 ms a row)
         table = pa.Table.from_struct_array(pa.array(list(rows)))
         if not any(pa.types.is_struct(f.type) or pa.types.is_list(f.type) for f in table.schema):
-            return table.select(keys)
+            return table.select(list(dict.fromkeys([*widest, *table.column_names])))
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
         pass
+    keys = dict.fromkeys([*widest, *(k for row in rows for k in row)])
     return pa.table({k: typed_array([row.get(k) for row in rows]) for k in keys})
 
 

@@ -13,7 +13,7 @@ from .._core import ScenarioError
 from ..result import flatten_result
 from ..scenario import to_json_text
 from .frames import results_frame
-from .spec import MAX_RUNS, SweepSpec
+from .spec import MAX_REPLICATIONS, MAX_RUNS, SweepSpec
 from .store import Store
 
 
@@ -27,6 +27,8 @@ def check_until_ci(spec: SweepSpec, until_ci: Optional[float], chosen: Optional[
                             f"replications ({spec.replications})")
     if not (0 < until_ci < 1):
         raise ScenarioError(f"--until-ci: {until_ci!r} is not a fraction of the mean; use e.g. 5% or 0.05")
+    if max_replications > MAX_REPLICATIONS:
+        raise ScenarioError(f"--max-replications: {max_replications:,} is more than {MAX_REPLICATIONS:,}")
     if max_replications * len(spec.points) > MAX_RUNS:
         raise ScenarioError(f"--max-replications: {max_replications:,} replications of {len(spec.points):,} "
                             f"points is more than {MAX_RUNS:,} runs; ask for fewer")
