@@ -327,3 +327,12 @@ def test_until_ci_maximum_is_bounded(tmp_path):
     with pytest.raises(lossy.ScenarioError, match=r"--max-replications: 100,000 replications of 40 points"):
         lossy.sweep(wide, out=tmp_path / "b", until_ci=0.05, max_replications=100_000, progress=False)
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_flows_of_failed_runs_and_of_an_empty_store(tmp_path):
+    doc = tiny_spec(grid={"p": {"path": "links.0.loss.p", "values": [0.01, 1.5]}}, replications=1)
+    open_sweep = importlib.import_module("lossy.sweep").open_sweep
+    assert list(open_sweep(doc, out=tmp_path).flows().columns) == ["run_id", "point", "p", "tcp", "replication"]
+    s = lossy.sweep(doc, out=tmp_path, progress=False)
+    flows = s.flows()
+    assert set(flows["p"]) == {0.01} and len(flows) == 2  # failed runs have no flows

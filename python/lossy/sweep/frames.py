@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List
 
 from .spec import SweepSpec
-from .store import Store, joined_section, to_frame
+from .store import Store, to_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,8 +19,22 @@ def spec_run_ids(spec: SweepSpec, store: Store) -> List[str]:
 
 def flows_frame(spec: SweepSpec, store: Store, section: str = "flows") -> "pd.DataFrame":
     """The long table of this spec's runs' flows (or links): one row per item, with the
-    run's point, axes and replication."""
-    return joined_section(store, spec_run_ids(spec, store), section, spec.axis_names)
+    run's point, axes and replication, labelled from the spec as results_frame does."""
+    import pandas as pd
+
+    ids = spec_run_ids(spec, store)
+    keys = ["run_id", "point", *spec.axis_names, "replication"]
+    runs = to_frame(store.read(ids, columns=["run_id", "scenario_hash", "replication"]))
+    items = to_frame(store.read_section(section, ids))
+    if runs.empty or items.empty:
+        return pd.DataFrame(columns=keys)
+    by_hash = {p.scenario_hash: p for p in spec.points}
+    points = [by_hash[h] for h in runs["scenario_hash"]]
+    runs["point"] = [p.id for p in points]
+    for axis in spec.axis_names:
+        runs[axis] = [p.coords[axis] for p in points]
+    frame: pd.DataFrame = runs[keys].merge(items, on="run_id", how="inner", suffixes=("", f".{section}"))
+    return frame
 
 
 def results_frame(spec: SweepSpec, store: Store) -> "pd.DataFrame":
