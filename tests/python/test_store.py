@@ -242,3 +242,15 @@ def test_a_reader_never_moves_a_part_while_a_sweep_holds_the_store(tmp_path, mon
     with pytest.warns(UserWarning, match="moved to quarantine"):
         assert len(lossy.results.load(tmp_path)) == 3
     assert not bad.exists()
+
+
+def test_a_corrupt_flows_part_sends_its_batch_back_to_be_run(tmp_path, monkeypatch):
+    write_store(tmp_path, 4, part_rows=2, monkeypatch=monkeypatch, flows=True)
+    flows = tmp_path / "flows" / "part-00000001.parquet"
+    flows.write_bytes(flows.read_bytes()[:-20])  # the footer is gone
+    with pytest.warns(UserWarning, match="unreadable"):
+        loaded = lossy.results.load_flows(tmp_path)
+    assert sorted(set(loaded["run_id"])) == ["r00000", "r00001"]
+    assert not (tmp_path / "runs" / "part-00000001.parquet").exists()  # its runs are redone
+    assert (tmp_path / "quarantine" / "flows-part-00000001.parquet").exists()
+    assert sorted(lossy.results.load(tmp_path)["run_id"]) == ["r00000", "r00001"]

@@ -272,10 +272,10 @@ class Store:
                     self._lock.close()
                     self._lock = None
             if not held_before:
-                warnings.warn(f"{self.root}: unreadable file runs/{name} moved to quarantine/; "
+                warnings.warn(f"{self.root}: unreadable {name} moved to quarantine/ with its batch; "
                               "run the sweep again to redo its runs", stacklevel=4)
         else:
-            warnings.warn(f"{self.root}: unreadable file runs/{name} skipped; run the sweep "
+            warnings.warn(f"{self.root}: unreadable {name} skipped with its batch; run the sweep "
                           "again to redo its runs", stacklevel=4)
 
 
