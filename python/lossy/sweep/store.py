@@ -372,7 +372,7 @@ def open_store(root: "str | os.PathLike[str]") -> Store:
         raise ScenarioError(f"{path} is not a results store: it is a file")
     entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir() if not p.name.startswith("."))
     if not (path / "runs").is_dir() and not (path / META_FILE).is_file() and entries:
-        shown = ", ".join(entries[:8]) + (", ..." if len(entries) > 8 else "")
+        shown = ", ".join(entries[:5]) + (f", ... ({len(entries)} entries)" if len(entries) > 5 else "")
         raise ScenarioError(f"{path} is not a results store (no runs/ or {META_FILE}); it holds {shown}")
     store = Store(path).scan()
     if not store.index:
