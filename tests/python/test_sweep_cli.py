@@ -81,3 +81,56 @@ def test_bad_options_are_one_line(cli, tmp_path):
     out = tmp_path / "o"
     assert cli("sweep", spec, "--out", out).returncode == 0
     assert_one_line_error(cli("results", out, "--metric", "nosuch"), "--metric nosuch")
+
+
+def test_unknown_until_ci_metric_is_refused_before_any_run(cli, tmp_path):
+    out = tmp_path / "o"
+    proc = cli("sweep", EXPERIMENT, "--out", out, "--until-ci", "5%", "--metric", "nosuch")
+    assert_one_line_error(proc, "--metric nosuch", "not a metric alias of the spec (goodput")
+    assert not out.exists()
+    near = cli("sweep", EXPERIMENT, "--out", out, "--until-ci", "5%", "--metric", "flows.0.goodput_bsp")
+    assert_one_line_error(near, "did you mean flows.0.goodput_bps")
+    # a summary key that exists only where a variant keeps the agent is a metric all the same
+    from lossy.sweep.spec import load_spec
+    from lossy.sweep.until_ci import check_metric_names
+
+    check_metric_names(load_spec(EXPERIMENT), ["agents.0.eln_marked", "goodput", "flows.0.goodput_bps"])
+
+
+def test_mixed_type_axis_is_one_line(cli, tmp_path):
+    spec = write(tmp_path, '[grid]\n"links.0.rate" = ["10 Mbps", 5000000]\n')
+    out = tmp_path / "o"
+    assert_one_line_error(cli("sweep", spec, "--out", out), "grid.links.0.rate.values: mixes text")
+    assert not out.exists()
+
+
+def test_results_of_a_directory_that_is_not_a_store(cli, tmp_path):
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "figs").mkdir()
+    assert_one_line_error(cli("results", tmp_path), "is not a results store (no runs/ or sweep.json); it holds figs/, notes.txt")
+    assert_one_line_error(cli("plot", tmp_path, "--x", "p", "--y", "g", "-o", tmp_path / "f.png"), "is not a results store")
+    store = tmp_path / "store"
+    (store / "runs").mkdir(parents=True)
+    assert_one_line_error(cli("plot", store, "--x", "p", "--y", "g", "-o", tmp_path / "f.png"), "no runs stored in")
+
+
+def test_a_missing_scenario_in_a_spec_is_one_line(cli, tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('scenario = "nowhere.toml"\n')
+    assert_one_line_error(cli("sweep", spec, "--out", tmp_path / "o"), "scenario: 'nowhere.toml': no such file")
+
+
+def test_progress_shows_within_a_second():
+    import time
+
+    from lossy.sweep.runner import PROGRESS_AFTER_S, SweepProgress
+
+    assert PROGRESS_AFTER_S <= 1.0
+    bar = SweepProgress(enabled=True, name="x", t0=time.monotonic() - 1.0)
+    bar.planning(10, 100)  # a long planning step shows too
+    try:
+        assert bar.bar is not None and bar.bar.tasks[0].description == "planning sweep x"
+        bar.update(100, 5, 1)
+        assert bar.bar.tasks[0].description == "sweep x" and bar.bar.tasks[0].completed == 5
+    finally:
+        bar.stop()

@@ -1,4 +1,5 @@
-"""A sweep killed mid-way (SIGKILL, or Ctrl-C) and run again: no run lost, none duplicated."""
+"""A sweep killed mid-way (SIGKILL, or Ctrl-C) and run again: no run lost, none duplicated,
+and no worker process left behind."""
 
 import os
 import signal
@@ -6,42 +7,52 @@ import subprocess
 import time
 
 import pyarrow.parquet as pq
+import pytest
 
 from conftest import SCENARIOS, lossy_command
 
 RUNS = 300
 
 
-def write_spec(tmp_path):
-    # ~5 ms per run: long enough to be killed in the middle, short enough for a test.
+def write_spec(tmp_path, runs=RUNS, duration="300 s"):
+    # ~25 ms per run: long enough to be killed in the middle, short enough for a test.
     spec = tmp_path / "kill.toml"
     spec.write_text(
-        f'name = "kill"\nscenario = "{SCENARIOS / "one-hop.toml"}"\nreplications = {RUNS // 2}\n'
-        'duration = "60 s"\n[grid]\n"p" = { path = "links.0.loss.p", values = [0.01, 0.02] }\n'
+        f'name = "kill"\nscenario = "{SCENARIOS / "one-hop.toml"}"\nreplications = {runs // 2}\n'
+        f'duration = "{duration}"\n[grid]\n"p" = {{ path = "links.0.loss.p", values = [0.01, 0.02] }}\n'
     )
     return spec
 
 
-def start(spec, out):
-    return subprocess.Popen([*lossy_command(), "sweep", str(spec), "--out", str(out)],
+def start(spec, out, *options, env=None):
+    return subprocess.Popen([*lossy_command(), "sweep", str(spec), "--out", str(out), *options],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+                            stdin=subprocess.DEVNULL, start_new_session=True, env=env)
 
 
-def wait_for_files(proc, runs_dir, count, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if runs_dir.is_dir() and sum(1 for _ in runs_dir.glob("*.parquet")) >= count:
-            return
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(0.01)
-    raise AssertionError("the sweep stored too few runs in time")
+def small_batches():
+    """Parts flushed every 0.2 s, so a test sees rows land while the sweep runs."""
+    return {**os.environ, "LOSSY_STORE_BATCH_S": "0.2"}
 
 
 def stored(out):
-    files = sorted((out / "runs").glob("*.parquet"))
-    ids = [pq.read_table(f).column("run_id")[0].as_py() for f in files]
-    return files, ids
+    """(run ids in the parts, newest last; number of parts)."""
+    files = sorted((out / "runs").glob("part-*.parquet"))
+    ids = [rid for f in files for rid in pq.read_table(f, columns=["run_id"]).column("run_id").to_pylist()]
+    return ids, len(files)
+
+
+def wait_for_rows(proc, out, count, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if len(stored(out)[0]) >= count:
+                return
+        except OSError:
+            pass  # a part renamed while we listed
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    raise AssertionError("the sweep stored too few runs in time")
 
 
 def finish(spec, out):
@@ -53,36 +64,64 @@ def finish(spec, out):
 
 def test_sigkill_then_resume_loses_and_duplicates_nothing(tmp_path):
     spec, out = write_spec(tmp_path), tmp_path / "out"
-    proc = start(spec, out)
-    wait_for_files(proc, out / "runs", RUNS // 6)
+    proc = start(spec, out, env=small_batches())
+    wait_for_rows(proc, out, RUNS // 6)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)
     assert proc.returncode == -signal.SIGKILL
-    files, ids = stored(out)
-    assert RUNS // 6 <= len(files) < RUNS  # killed in the middle
+    ids, parts = stored(out)
+    assert RUNS // 6 <= len(ids) < RUNS and parts >= 1  # killed in the middle
+    assert len(set(ids)) == len(ids)
 
     again = finish(spec, out)
     assert "already stored" in again.stdout
-    files, ids = stored(out)
-    assert len(files) == RUNS
+    ids, _ = stored(out)
+    assert len(ids) == RUNS
     assert len(set(ids)) == RUNS  # none duplicated
-    assert {f.stem for f in files} == set(ids)
     assert not list((out / "runs").glob(".*.tmp"))
 
 
 def test_ctrl_c_keeps_finished_runs_and_exits_130(tmp_path):
     spec, out = write_spec(tmp_path), tmp_path / "out"
-    proc = start(spec, out)
-    wait_for_files(proc, out / "runs", RUNS // 6)
+    proc = start(spec, out, env=small_batches())
+    wait_for_rows(proc, out, RUNS // 6)
     os.kill(proc.pid, signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "interrupted" in stdout and "not run" in stdout  # the closing table
     assert stderr.strip().splitlines()[-1].startswith("lossy: interrupted")
-    files, ids = stored(out)
-    assert 0 < len(files) < RUNS and len(set(ids)) == len(ids)
+    ids, _ = stored(out)
+    assert 0 < len(ids) < RUNS and len(set(ids)) == len(ids)
+    # the unflushed batch was written on the way out: every run counted as done is there
+    done = int(next(line for line in stdout.splitlines() if "run now: ok" in line).strip(" │").split()[-1].replace(",", ""))
+    assert len(ids) == done
 
     finish(spec, out)
-    files, ids = stored(out)
-    assert len(files) == len(set(ids)) == RUNS
+    ids, _ = stored(out)
+    assert len(ids) == len(set(ids)) == RUNS
+
+
+def test_pool_workers_exit_when_the_sweep_is_killed(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    spec, out = write_spec(tmp_path, runs=400), tmp_path / "out"
+    proc = start(spec, out, "--executor", "processes", "--workers", "2")
+    sweep = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 60
+    workers = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        assert proc.poll() is None, proc.communicate()
+        # the forkserver and the resource tracker are the sweep's children; the workers
+        # are the forkserver's
+        workers = [p for p in sweep.children(recursive=True) if p.ppid() != proc.pid]
+        time.sleep(0.05)
+    helpers = sweep.children(recursive=True)
+    assert len(workers) >= 2, helpers
+    os.kill(proc.pid, signal.SIGKILL)  # the sweep only: what it started must follow
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    gone, alive = psutil.wait_procs(helpers, timeout=5)
+    alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    for p in alive:
+        p.kill()
+    assert not alive, [(p.pid, p.cmdline()) for p in alive]

@@ -139,3 +139,62 @@ def test_the_shipped_experiment_loads():
     eln = next(p for p in s.points if p.coords["scheme"] == "eln")
     assert reno.scenario["agents"] == [] and eln.scenario["agents"]
     assert all(p.error is None for p in s.points)
+
+
+def test_run_ids_made_per_point_equal_the_hash_of_the_whole_scenario():
+    """Point.run_id hashes a prefix once per point; ids must not change (resume)."""
+    s = load_spec(spec(replications=3, seed=7, grid={"p": {"path": "links.0.loss.p", "values": [0.01, 0.02]}}))
+    for r in s.runs():
+        assert r.run_id == run_id(r.point.scenario, 7, r.replication)
+        assert r.point.scenario_hash == scenario_hash(r.point.scenario)
+
+
+@pytest.mark.parametrize("values, shown", [
+    (["10 Mbps", 5000000], "text ('10 Mbps'), numbers (5000000)"),
+    ([True, 1], "booleans (True), numbers (1)"),
+    ([{"model": "bernoulli", "p": 0.1}, 0.1], "text ({'model': 'bernoulli', 'p': 0.1}), numbers (0.1)"),
+])
+def test_an_axis_mixing_types_is_refused_up_front(values, shown):
+    path = "links.0.rate" if isinstance(values[0], str) else "links.0.loss"
+    message = error(spec(grid={path: values}))
+    assert message.startswith(f"grid.{path}.values: mixes {shown}")
+    assert "\n" not in message
+
+
+def test_ints_and_floats_make_one_number_axis():
+    s = load_spec(spec(grid={"p": {"path": "links.0.loss.p", "values": [0, 0.01]}}))
+    assert [p.coords["p"] for p in s.points] == [0.0, 0.01]
+
+
+@pytest.mark.parametrize("fields, fragments", [
+    ({"replications": 1_000_000_000}, ["replications: 1000000000 is not an integer from 1 to 100000"]),
+    ({"replications": 20, "grid": {"a": {"path": "links.0.loss.p", "values": [i / 1e6 for i in range(1000)]},
+                                   "b": {"path": "links.0.delay", "values": [f"{i} ms" for i in range(101)]}}},
+     ["grid: 101,000 points (1000 x 101) is more than 100,000"]),
+    ({"replications": 2000, "grid": {"a": {"path": "links.0.loss.p", "values": [i / 1e6 for i in range(1000)]}}},
+     ["replications: 2,000 replications of 1,000 points is 2,000,000 runs, more than 1,000,000"]),
+])
+def test_absurd_amounts_of_work_are_refused_with_the_limit(fields, fragments):
+    message = error(spec(**fields))
+    for f in fragments:
+        assert f in message
+
+
+def test_missing_scenario_file_is_a_scenario_error(tmp_path):
+    (tmp_path / "dir.toml").mkdir()
+    for name, what in [("nope.toml", "no such file"), ("dir.toml", "is a directory")]:
+        doc = tmp_path / "s.toml"
+        doc.write_text(f'scenario = "{name}"\n')
+        message = error(doc)
+        assert message.startswith(f"scenario: '{name}': {what}") and str(tmp_path) in message
+    assert "no such file" in error(tmp_path / "missing-spec.toml").lower()
+
+
+def test_planning_a_big_sweep_reports_progress():
+    ticks = []
+    s = load_spec(spec(grid={"p": {"path": "links.0.loss.p", "values": [i / 1e5 for i in range(2500)]}}),
+                  progress=lambda done, total: ticks.append((done, total)))
+    assert ticks == [(1000, 2500), (2000, 2500)]
+    runs_ticks = []
+    s.runs({p.id: 2 for p in s.points}, tick=lambda done, total: runs_ticks.append((done, total)))
+    assert runs_ticks == [(2500, 5000), (5000, 5000)]

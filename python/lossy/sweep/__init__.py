@@ -7,8 +7,9 @@
 
 A spec (TOML file or the same dict) names a base scenario, a [grid] of dotted paths, a
 [zip] of lists that move together, [variants.<axis>] that set several fields at once,
-replications and a master seed; see spec.py. Results go to `results/<name>/`, one
-Parquet file per run (store.py), so a killed sweep resumes where it stopped.
+replications and a master seed; see spec.py. Results go to `results/<name>/`, run rows
+written in batches of Parquet parts, per-flow tables beside them (store.py), so a killed
+sweep resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence, Union
 
+from .._core import ScenarioError
 from .spec import SpecSource, SweepSpec, load_spec
 
 # pandas, pyarrow, scipy and rich are imported when a sweep runs, not by `import lossy`
@@ -54,12 +56,21 @@ class Sweep:
 
     def results(self) -> "pd.DataFrame":
         """Every stored run of this spec's points, ok and failed, one row each."""
-        from .runner import results_frame
-        from .store import Store, index_runs
+        from .frames import results_frame
+        from .store import Store
 
-        store = Store(self.path)
-        store.index, _ = index_runs(store.runs_dir)  # read only: no lock, nothing removed
-        return results_frame(self.spec, store)
+        return results_frame(self.spec, Store(self.path).scan())  # read only: no lock kept
+
+    def flows(self, section: str = "flows") -> "pd.DataFrame":
+        """The long table of this spec's runs: one row per flow (typed columns from the
+        core), with the run's run_id, point, axes and replication. `section="links"`
+        gives one row per link instead."""
+        from .frames import flows_frame
+        from .store import SECTIONS, Store
+
+        if section not in SECTIONS:
+            raise ScenarioError(f"section: {section!r} is not stored; use one of {', '.join(SECTIONS)}")
+        return flows_frame(self.spec, Store(self.path).scan(), section)
 
     def summary(self, metrics: Optional[Sequence[str]] = None) -> "pd.DataFrame":
         """Per point and metric: n, mean, sd and the 95 % Student-t interval, over ok runs.
@@ -107,18 +118,23 @@ def sweep(
     storing every finished run.
     """
     from .executors import make_executor
-    from .runner import check_until_ci, run_sweep
+    from .runner import SweepProgress, check_until_ci, run_sweep
     from .store import Store
 
-    loaded = spec if isinstance(spec, SweepSpec) else load_spec(spec, quick=quick)
-    check_until_ci(loaded, until_ci, ci_metrics, max_replications)
-    path = results_dir(loaded, out)
-    # The executor first: a bad choice or an unreachable scheduler leaves no store behind.
-    with make_executor(executor, workers, scheduler) as pool, Store(path) as store:
-        store.write_meta(loaded.to_json())
-        report = run_sweep(loaded, store, pool, retry_failed=retry_failed, until_ci=until_ci,
-                           ci_metrics=ci_metrics, max_replications=max_replications,
-                           progress=progress)
+    bar = SweepProgress(enabled=progress, name=str(getattr(spec, "name", "")) or "")
+    try:
+        loaded = spec if isinstance(spec, SweepSpec) else load_spec(spec, quick=quick, progress=bar.planning)
+        bar.name = loaded.name
+        check_until_ci(loaded, until_ci, ci_metrics, max_replications)
+        path = results_dir(loaded, out)
+        # The executor first: a bad choice or an unreachable scheduler leaves no store behind.
+        with make_executor(executor, workers, scheduler) as pool, Store(path) as store:
+            store.write_meta(loaded.to_json())
+            report = run_sweep(loaded, store, pool, retry_failed=retry_failed, until_ci=until_ci,
+                               ci_metrics=ci_metrics, max_replications=max_replications,
+                               progress=progress, bar=bar)
+    finally:
+        bar.stop()
     return Sweep(loaded, path, report)
 
 

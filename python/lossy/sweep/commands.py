@@ -55,7 +55,7 @@ def closing_table(report: "Report") -> Group:
     if report.failed_kept:
         rows.append(("failed before, kept (--retry-failed runs them again)", report.failed_kept))
     if report.redone:
-        rows.append(("unreadable files removed and run again", len(report.redone)))
+        rows.append(("unreadable parts set aside (quarantine/), their runs run again", len(report.redone)))
     if report.lost:
         rows.append(("lost by the executor (run the sweep again)", len(report.lost)))
     if report.interrupted:

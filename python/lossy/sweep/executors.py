@@ -17,6 +17,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional, Union
@@ -25,21 +27,19 @@ from .._core import ScenarioError
 
 ExecutorChoice = Union[None, str, Executor]
 
-# Measured on 2 cores (Python 3.11), wall time of lossy.sweep with workers=2, pool
-# start-up included, every run stored as Parquet by its worker; min / median of 3:
-#   3000 runs of 1 s one-hop (0.05 ms each in the core): threads 7.05 / 7.07 s,
-#        processes (forkserver) 5.35 / 5.68 s
-#   1000 runs of 20 s last-hop (2.1 ms each):  threads 3.67 / 4.06 s, processes 3.76 / 3.87 s
-#    300 runs of 100 s last-hop (12.8 ms each): threads 2.61 / 2.99 s, processes 3.13 / 3.16 s
-#     50 runs of experiments/reno-vs-eln.toml, a fresh interpreter each time:
-#        threads 0.54-0.75 s, processes 0.85-0.90 s
-# Processes win only for thousands of sub-millisecond runs (the ~1 ms of Python and
-# Parquet encoding per run that holds the GIL then bounds threads at ~450 runs/s,
-# against ~600 for processes); from runs of a couple of milliseconds up, and for any
-# sweep of a few hundred runs, threads are as fast or faster (a process pool spends
-# ~0.35 s starting interpreters). A process pool also makes every user script need the
+# Measured on 2 cores shared with other jobs (load ~3; Python 3.11), wall time of
+# lossy.sweep with workers=2, pool start-up included, rows stored in batched parts by
+# the parent, runs sent in chunks; min / median of 3:
+#   10000 runs of 1 s one-hop (~0.2 ms each in the core): threads 5.16 / 5.31 s,
+#        processes (forkserver) 5.31 / 6.22 s
+#    1000 runs of 20 s last-hop: threads 2.09 / 2.27 s, processes 2.58 / 2.80 s
+# (Before batches and chunks, with a Parquet file per run written by each worker,
+# processes won for thousands of sub-millisecond runs: 5.35 against 7.05 s for 3000.)
+# Threads are as fast or faster now at every run length; a process pool also spends
+# ~0.35 s starting interpreters and makes every user script need the
 # `if __name__ == "__main__":` guard (forkserver and spawn re-import __main__; fork is
-# unsafe with threads). So the default is the thread pool; "processes" is one word away.
+# unsafe with threads). So the default is the thread pool; "processes" is one word
+# away, for a core that might crash.
 
 
 def cpu_count() -> int:
@@ -50,10 +50,47 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _ignore_sigint() -> None:
+def _init_worker(sweep_pid: int, sweep_started: str) -> None:
     # Ctrl-C is the parent's to handle: it cancels what is pending and lets running runs
     # finish and be stored. Workers that died of it would lose those runs.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker forks from the forkserver, so it is not the sweep's child: nothing tells
+    # it when the sweep is killed (SIGKILL runs no cleanup), and it would sit there,
+    # ~120 MiB, until the pool's pipes time out. A thread watches the sweep instead.
+    threading.Thread(target=_watch, args=(sweep_pid, sweep_started), name="lossy-watchdog",
+                     daemon=True).start()
+
+
+WATCH_S = 0.5  # how often a worker looks for its sweep
+
+
+def _watch(pid: int, started: str) -> None:
+    while _alive(pid, started):
+        time.sleep(WATCH_S)
+    os._exit(1)  # no cleanup to do: the sweep that would store our rows is gone
+
+
+def _alive(pid: int, started: str) -> bool:
+    """Whether the process `pid` that started at `started` still runs (not a zombie,
+    and not another process that reuses the pid)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return _started(pid) in (started, "")
+
+
+def _started(pid: int) -> str:
+    """The start time of a process from /proc ("" where there is no /proc), or "dead"
+    for a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return ""
+    return "dead" if fields[0] == b"Z" else fields[19].decode()
 
 
 def process_pool(workers: Optional[int] = None) -> ProcessPoolExecutor:
@@ -66,8 +103,9 @@ def process_pool(workers: Optional[int] = None) -> ProcessPoolExecutor:
         ctx.set_forkserver_preload(["lossy.sweep.worker"])
     else:  # pragma: no cover - Windows, macOS without forkserver
         ctx = multiprocessing.get_context("spawn")
+    me = os.getpid()
     return ProcessPoolExecutor(max_workers=workers or cpu_count(), mp_context=ctx,
-                               initializer=_ignore_sigint)
+                               initializer=_init_worker, initargs=(me, _started(me)))
 
 
 def thread_pool(workers: Optional[int] = None) -> ThreadPoolExecutor:

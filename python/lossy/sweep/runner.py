@@ -1,7 +1,8 @@
 """Running a sweep: submit the runs the store lacks, store each as it completes.
 
-The main thread only submits, waits in short slices (so Ctrl-C lands at once) and
-writes rows; the runs themselves go to the executor. Ctrl-C cancels what has not
+The main thread only submits (runs in chunks, a bounded number in flight), waits in
+short slices (so Ctrl-C lands at once) and hands rows to the store, which writes them in
+batches; the runs themselves go to the executor. Ctrl-C cancels what has not
 started, lets the running runs finish and stores them (a second Ctrl-C stops waiting),
 and raises SweepInterrupted with the report of what was done.
 """
@@ -15,21 +16,22 @@ import time
 from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
                                 ThreadPoolExecutor, wait)
 from dataclasses import dataclass, field
-from typing import Set, TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Set
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from .._core import ScenarioError
-from .spec import Run, SweepSpec, run_id
-from .store import Store, git_commit, to_frame
-from .worker import STORED_KEY, TRACES_KEY, execute
+from .spec import Run, SweepSpec
+from .store import Store, git_commit
+from .frames import results_frame
+from .until_ci import check_until_ci, have, near, next_targets
+from .worker import SECTIONS_KEY, TRACES_KEY, PointJob, execute_chunk
 
-if TYPE_CHECKING:
-    import pandas as pd
+__all__ = ["Report", "SweepInterrupted", "SweepProgress", "check_until_ci", "results_frame", "run_sweep"]
 
-PROGRESS_AFTER_S = 2.0  # a sweep shorter than this finishes without a progress bar
+PROGRESS_AFTER_S = 1.0  # a sweep shorter than this finishes without a progress bar
 WAIT_SLICE_S = 0.2
 
 
@@ -44,7 +46,7 @@ class Report:
     ok: int = 0  # run now, status ok
     failed: int = 0  # run now, status failed
     failed_kept: int = 0  # stored failed and not retried (no --retry-failed)
-    redone: List[str] = field(default_factory=list)  # unreadable files removed and run again
+    redone: List[str] = field(default_factory=list)  # unreadable files set aside; their runs run again
     lost: List[str] = field(default_factory=list)  # runs the executor lost (not stored)
     not_run: int = 0  # cancelled or left running by an interruption
     rounds: int = 0
@@ -64,9 +66,10 @@ class SweepInterrupted(KeyboardInterrupt):
 
 
 @dataclass
-class _Progress:
+class SweepProgress:
     """A rich progress bar on stderr that appears only once the sweep has run for
-    PROGRESS_AFTER_S, so quick sweeps and tests stay quiet."""
+    PROGRESS_AFTER_S, so quick sweeps and tests stay quiet. Planning (expanding a big
+    grid, listing a million runs) reports through it too."""
 
     enabled: bool
     name: str
@@ -74,24 +77,33 @@ class _Progress:
     bar: Optional[Progress] = None
     task: Any = None
 
+    def planning(self, done: int, total: int) -> None:
+        self._show(f"planning sweep {self.name}", total, done, 0)
+
     def update(self, total: int, done: int, failed: int) -> None:
+        self._show(f"sweep {self.name}", total, done, failed)
+
+    def _show(self, what: str, total: int, done: int, failed: int) -> None:
         if self.bar is None and self.enabled and time.monotonic() - self.t0 >= PROGRESS_AFTER_S:
             self.bar = Progress(
-                TextColumn(f"sweep {self.name}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("[red]{task.fields[failed]} failed"), TimeElapsedColumn(),
                 TextColumn("ETA"), TimeRemainingColumn(),
                 console=Console(stderr=True), transient=False, get_time=time.monotonic,
             )
             self.bar.start()
-            self.task = self.bar.add_task("runs", total=total, completed=done, failed=failed)
+            self.task = self.bar.add_task(what, total=total, completed=done, failed=failed)
             self.bar.tasks[-1].start_time = self.t0  # elapsed counts from the sweep's start
         if self.bar is not None:
-            self.bar.update(self.task, total=total, completed=done, failed=failed)
+            self.bar.update(self.task, description=what, total=total, completed=done, failed=failed)
 
     def stop(self) -> None:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+
+_Progress = SweepProgress
 
 
 def run_sweep(
@@ -103,12 +115,13 @@ def run_sweep(
     ci_metrics: Optional[Sequence[str]] = None,
     max_replications: int = 50,
     progress: bool = True,
+    bar: Optional[SweepProgress] = None,
 ) -> Report:
     """Run every run of `spec` the store lacks (and, with until_ci, more replications
     until each point's 95 % CI half-width is within until_ci·|mean|)."""
     report = Report(name=spec.name, path=str(store.root), redone=list(store.removed))
     metrics = check_until_ci(spec, until_ci, ci_metrics, max_replications)
-    bar = _Progress(enabled=progress, name=spec.name)
+    bar = bar or SweepProgress(enabled=progress, name=spec.name)
     t0 = time.monotonic()
     targets = {p.id: spec.replications for p in spec.points}
     attempted: set[str] = set()  # run this call: never twice, even with --retry-failed
@@ -116,7 +129,7 @@ def run_sweep(
     try:
         while True:
             report.rounds += 1
-            runs = spec.runs(targets)
+            runs = spec.runs(targets, tick=bar.planning)
             todo = []
             for run in runs:
                 stored = store.index.get(run.run_id)
@@ -136,9 +149,9 @@ def run_sweep(
             _execute(todo, spec, store, executor, report, bar)
             if until_ci is None:
                 break
-            targets, report.ci_unmet = _next_targets(spec, store, targets, metrics, until_ci,
+            targets, report.ci_unmet = next_targets(spec, store, targets, metrics, until_ci,
                                                      max_replications)
-            if not any(targets[p] > _have(spec, store, p) for p in targets):
+            if not any(targets[p] > have(spec, store, p) for p in targets):
                 break
     except KeyboardInterrupt as e:
         report.interrupted = True
@@ -154,16 +167,16 @@ def run_sweep(
 
 def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
              report: Report, bar: _Progress) -> None:
-    commit = git_commit()
-    # Local pools share our file system: their workers write the runs they finish.
-    shared = str(store.root) if isinstance(executor, (ProcessPoolExecutor, ThreadPoolExecutor)) else None
-    pending: Dict[Future[Dict[str, Any]], Run] = {}
-    # Done futures arrive on a queue (O(1) each); wait() on thousands of futures would
-    # cost O(pending) per completion.
-    finished: "queue.SimpleQueue[Future[Dict[str, Any]]]" = queue.SimpleQueue()
+    """Run `todo` in chunks, a bounded number in flight, and store each row as it comes."""
+    jobs = _point_jobs(todo, spec, store, executor)
+    pending: Dict[Future[Any], List[Run]] = {}
+    # Done futures arrive on a queue (O(1) each); wait() on many futures would cost
+    # O(pending) per completion.
+    finished: "queue.SimpleQueue[Future[Any]]" = queue.SimpleQueue()
+    sizer = _ChunkSizer(_parallelism(executor))
     total = report.planned
     submitted = 0
-    aliases = _AliasCheck(spec, store, len({run.point.id for run in todo}))
+    aliases = _AliasCheck(spec, len({run.point.id for run in todo}))
 
     def progress() -> None:
         done = report.stored_before + report.ok + report.failed + report.failed_kept
@@ -171,38 +184,37 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
 
     def collect(futures: Any) -> None:
         for fut in futures:
-            run = pending.pop(fut)
+            chunk = pending.pop(fut)
             if fut.cancelled():
                 continue
             try:
-                row = fut.result()
+                rows, elapsed = fut.result()
             except Exception as e:  # the executor lost it (a worker died): not stored
-                report.lost.append(f"{run.point.id} replication {run.replication}: {type(e).__name__}: {e}")
+                report.lost.extend(f"{run.point.id} replication {run.replication}: {type(e).__name__}: {e}"
+                                   for run in chunk)
                 continue
-            traces = row.pop(TRACES_KEY, None)
-            if row.pop(STORED_KEY, False):
-                store.record(row)
-            else:
-                store.write(row, traces)
-            if row["status"] == "ok":
-                report.ok += 1
-            else:
-                report.failed += 1
-                report.errors.setdefault(run.point.id, str(row["error"]))
-            if row["status"] == "ok":
-                aliases.check(row, run.point.id)
+            sizer.observe(len(chunk), elapsed)
+            for run, row in zip(chunk, rows):
+                traces = row.pop(TRACES_KEY, None)
+                store.add(row, row.pop(SECTIONS_KEY, None), traces)
+                if row["status"] == "ok":
+                    report.ok += 1
+                    aliases.check(row, run.point.id)
+                else:
+                    report.failed += 1
+                    report.errors.setdefault(run.point.id, str(row["error"]))
 
     try:
-        for run in todo:
-            meta = {"run_id": run.run_id, "point": run.point.id, "coords": run.point.coords,
-                    "metrics": spec.metrics, "traces": spec.traces, "git_commit": commit,
-                    "scenario_hash": run.point.scenario_hash, "store": shared}
-            fut = executor.submit(execute, run.point.scenario, run.seed, run.replication, meta)
-            pending[fut] = run
-            submitted += 1
-            fut.add_done_callback(finished.put)
-        while pending:
+        while submitted < len(todo) or pending:
+            while submitted < len(todo) and len(pending) < sizer.window:
+                chunk = todo[submitted:submitted + sizer.size(len(todo) - submitted)]
+                tasks = [(jobs[run.point.id], run.run_id, run.seed, run.replication) for run in chunk]
+                fut = executor.submit(execute_chunk, tasks)
+                pending[fut] = chunk
+                submitted += len(chunk)
+                fut.add_done_callback(finished.put)
             collect(_next_done(finished, pending))
+            store.flush_if_due()
             progress()
     except KeyboardInterrupt:
         cancelled = _cancel(pending)
@@ -216,16 +228,69 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
         raise
 
 
-def _cancel(pending: Dict[Future[Dict[str, Any]], Run]) -> int:
-    """Cancel every run that has not started; return how many."""
+def _point_jobs(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor) -> Dict[str, PointJob]:
+    """One PointJob per point: its scenario serialised once for all its replications."""
+    commit = git_commit()
+    # Local pools share our file system: their workers write the traces they make.
+    shared = str(store.root) if isinstance(executor, (ProcessPoolExecutor, ThreadPoolExecutor)) else None
+    jobs: Dict[str, PointJob] = {}
+    for run in todo:
+        p = run.point
+        if p.id not in jobs:
+            jobs[p.id] = PointJob(point=p.id, coords=p.coords, scenario_json=p.json, scenario_hash=p.scenario_hash,
+                                  metrics=spec.metrics, traces=tuple(spec.traces), git_commit=commit, store=shared,
+                                  error=p.error)
+    return jobs
+
+
+class _ChunkSizer:
+    """How many runs go in one submitted task. One at first; then as many as take about
+    CHUNK_S by the runs measured so far, so thousands of sub-millisecond runs do not pay
+    an executor round trip each, while long runs still go one by one (Ctrl-C and the
+    progress bar stay prompt). Never more than a share of what is left, so the last
+    chunks spread over every worker."""
+
+    CHUNK_S = 0.05
+    MAX = 256
+
+    def __init__(self, parallelism: int) -> None:
+        self.parallelism = parallelism
+        self.window = 2 * parallelism  # chunks in flight: every worker busy, one queued each
+        self.runs = 0
+        self.seconds = 0.0
+
+    def observe(self, runs: int, seconds: float) -> None:
+        self.runs += runs
+        self.seconds += seconds
+
+    def size(self, left: int) -> int:
+        if not self.runs:
+            return 1
+        per_run = max(self.seconds / self.runs, 1e-6)
+        return max(1, min(self.MAX, int(self.CHUNK_S / per_run), math.ceil(left / self.window)))
+
+
+def _parallelism(executor: Executor) -> int:
+    """Workers behind an executor: a local pool says; a Dask executor's client does."""
+    workers = getattr(executor, "_max_workers", None)
+    if isinstance(workers, int) and workers > 0:
+        return workers
+    client = getattr(executor, "_client", None)
+    try:
+        threads = sum(client.nthreads().values()) if client is not None else 0
+    except Exception:  # an executor we do not know: assume a modest cluster
+        threads = 0
+    return threads if threads > 0 else 16
+
+
+def _cancel(pending: Dict[Future[Any], List[Run]]) -> int:
+    """Cancel every chunk that has not started; return how many runs they held."""
     cancelled = [fut for fut in pending if fut.cancel()]
-    for fut in cancelled:
-        pending.pop(fut)
-    return len(cancelled)
+    return sum(len(pending.pop(fut)) for fut in cancelled)
 
 
-def _next_done(finished: "queue.SimpleQueue[Future[Dict[str, Any]]]",
-               pending: Dict[Future[Dict[str, Any]], Run]) -> List[Future[Dict[str, Any]]]:
+def _next_done(finished: "queue.SimpleQueue[Future[Any]]",
+               pending: Dict[Future[Any], List[Run]]) -> List[Future[Any]]:
     """The futures done so far (waiting at most WAIT_SLICE_S for the first), still pending."""
     out = []
     try:
@@ -237,12 +302,12 @@ def _next_done(finished: "queue.SimpleQueue[Future[Dict[str, Any]]]",
     return [f for f in out if f in pending]
 
 
-def _drain(pending: Dict[Future[Dict[str, Any]], Run], collect: Any, bar: _Progress) -> int:
+def _drain(pending: Dict[Future[Any], List[Run]], collect: Any, bar: _Progress) -> int:
     """After Ctrl-C and _cancel: store the runs that finish; a second Ctrl-C stops
     waiting. Returns how many runs were still running when we stopped."""
     bar.stop()
     if pending:
-        sys.stderr.write(f"lossy: interrupted; finishing {len(pending)} running run(s) "
+        sys.stderr.write(f"lossy: interrupted; finishing {sum(map(len, pending.values()))} running run(s) "
                          "(Ctrl-C again to stop now)\n")
         sys.stderr.flush()
     try:
@@ -253,7 +318,7 @@ def _drain(pending: Dict[Future[Dict[str, Any]], Run], collect: Any, bar: _Progr
             collect(done)
     except KeyboardInterrupt:
         pass
-    abandoned = len(pending)
+    abandoned = sum(len(chunk) for chunk in pending.values())
     pending.clear()
     return abandoned
 
@@ -264,114 +329,19 @@ class _AliasCheck:
     a mistake only once the first ok run of every point lacks it; runs come replication
     by replication, so that is known early."""
 
-    def __init__(self, spec: SweepSpec, store: Store, n_points: int) -> None:
-        self.spec, self.store, self.n_points = spec, store, n_points
+    def __init__(self, spec: SweepSpec, n_points: int) -> None:
+        self.spec, self.n_points = spec, n_points
         self.found: Set[str] = set()
         self.missing_at: Dict[str, Set[str]] = {}
 
     def check(self, row: Dict[str, Any], point: str) -> None:
-        missing = row["missing_metrics"] if "missing_metrics" in row else [
-            a for a, key in self.spec.metrics.items() if key not in row]
-        self.found.update(a for a in self.spec.metrics if a not in missing)
-        for alias in missing:
+        for alias, key in self.spec.metrics.items():
             if alias in self.found:
+                continue
+            if key in row:
+                self.found.add(alias)
                 continue
             points = self.missing_at.setdefault(alias, set())
             points.add(point)
             if len(points) >= self.n_points:
-                self._fail(alias, row)
-
-    def _fail(self, alias: str, row: Dict[str, Any]) -> None:
-        import difflib
-
-        key = self.spec.metrics[alias]
-        columns = self.store.read([str(row["run_id"])])[0].column_names
-        near = difflib.get_close_matches(key, [k for k in columns if "." in k], n=3)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise ScenarioError(f"metrics.{alias}: the runs have no summary key {key!r}{hint}")
-
-
-# --- --until-ci ------------------------------------------------------------------------
-
-
-def check_until_ci(spec: SweepSpec, until_ci: Optional[float], chosen: Optional[Sequence[str]],
-                   max_replications: int) -> List[str]:
-    """The metrics --until-ci watches; ScenarioError for a target or maximum that cannot work."""
-    if until_ci is None:
-        return []
-    if max_replications < spec.replications:
-        raise ScenarioError(f"--max-replications: {max_replications} is below the spec's "
-                            f"replications ({spec.replications})")
-    if not (0 < until_ci < 1):
-        raise ScenarioError(f"--until-ci: {until_ci!r} is not a fraction of the mean; use e.g. 5% or 0.05")
-    metrics = list(chosen or spec.metrics)
-    if not metrics:
-        raise ScenarioError("--until-ci needs a metric: add a [metrics] table to the spec "
-                            "(e.g. goodput = \"flows.0.goodput_bps\") or name one")
-    return metrics
-
-
-def _have(spec: SweepSpec, store: Store, point_id: str) -> int:
-    """How many replications 0..k-1 of a point are stored (ok or failed)."""
-    point = next(p for p in spec.points if p.id == point_id)
-    k = 0
-    while run_id(point.scenario, spec.seed, k) in store.index:
-        k += 1
-    return k
-
-
-def _next_targets(spec: SweepSpec, store: Store, targets: Dict[str, int], metrics: List[str],
-                  until_ci: float, max_reps: int) -> "tuple[Dict[str, int], List[str]]":
-    """New replication counts per point: a point whose CI is too wide gets about as many
-    as its current spread says it needs (at most double, at most max_reps). A point with
-    a failed run gets no more: another replication would fail the same way."""
-    from ..summary import summarize  # scipy: imported only for --until-ci
-
-    frame = results_frame(spec, store)
-    unmet: List[str] = []
-    new = dict(targets)
-    if frame.empty:
-        return new, unmet
-    failed_points = set(frame.loc[frame["status"] != "ok", "point"])
-    summary = summarize(frame, ["point"], metrics)
-    for point_id, group in summary.groupby("point"):
-        pid = str(point_id)
-        n = int(group["n"].min())
-        ratios = []
-        for _, row in group.iterrows():
-            bound = until_ci * abs(row["mean"])
-            half = row["half_width"]
-            if not (half <= bound):  # NaN (n < 2) is not met either
-                ratios.append(math.inf if bound == 0 or math.isnan(half) else (half / bound) ** 2)
-        if not ratios:
-            continue
-        unmet.append(pid)
-        if pid in failed_points or targets[pid] >= max_reps:
-            continue
-        need = math.ceil(n * max(ratios)) if math.isfinite(max(ratios)) else 2 * n
-        new[pid] = min(max_reps, max(targets[pid] + 1, min(2 * max(n, 1), need)))
-    return new, unmet
-
-
-def results_frame(spec: SweepSpec, store: Store) -> "pd.DataFrame":
-    """This spec's runs in the store (every stored replication of its points, ok and
-    failed), labelled with the spec's point ids and axes and with metric aliases
-    recomputed from the spec (so fixing an alias needs no re-run)."""
-    import pandas as pd
-
-    by_hash = {p.scenario_hash: p for p in spec.points}
-    mine = [rid for rid, r in store.index.items() if r.scenario_hash in by_hash and r.seed == spec.seed]
-    frame = to_frame(store.read(mine))
-    if frame.empty:
-        return pd.DataFrame(columns=["run_id", "point", *spec.axis_names, "replication", "seed",
-                                     "status", "error", *spec.metrics])
-    points = [by_hash[h] for h in frame["scenario_hash"]]
-    frame["point"] = [p.id for p in points]
-    for axis in spec.axis_names:
-        frame[axis] = [p.coords[axis] for p in points]
-    for alias, key in spec.metrics.items():
-        frame[alias] = frame[key] if key in frame.columns else float("nan")
-    order = {p.id: i for i, p in enumerate(spec.points)}
-    frame["_order"] = frame["point"].map(order)
-    frame = frame.sort_values(["_order", "replication"], kind="stable").drop(columns="_order")
-    return frame.reset_index(drop=True)
+                raise ScenarioError(f"metrics.{alias}: the runs have no summary key {key!r}{near(key, row)}")

@@ -1,51 +1,73 @@
-"""The function an executor runs for each run, in whatever process or machine it likes.
+"""The function an executor runs, in whatever process or machine it likes.
 
-It is top-level (so it pickles by name), imports only the core and the result flattener
-(cheap to import in a fresh worker), and never raises: a run the core refuses, or any
-other error, comes back as a row with status "failed" and the message. The row depends
-only on its arguments, so every executor gives the same rows (wall-clock fields aside).
+`execute_chunk` runs a few runs and returns their rows. It is top-level (so it pickles by
+name), imports only the core and the result flattener (cheap to import in a fresh
+worker), and never raises: a run the core refuses, or any other error, comes back as a
+row with status "failed" and the message. A row depends only on its arguments, so every
+executor gives the same rows (wall-clock fields aside). Rows go back to the sweep, which
+writes them in batches; traces are written here when the worker shares the store's file
+system (a local pool), which spreads their encoding over the workers.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import _core
 from .._core import ScenarioError
 from ..result import flatten_result
-from ..scenario import to_json_text
 
 Row = Dict[str, Any]
 
-# Keys of the returned dict that are not columns: the run's traces, when the caller
-# stores them, and whether this worker stored the run itself.
+# Keys of a returned row that are not columns: the run's traces (when the parent stores
+# them) and its per-item tables (flows, links) as columns.
 TRACES_KEY = "__traces__"
-STORED_KEY = "__stored__"
-_SLIM = ("run_id", "point", "replication", "seed", "status", "error", "scenario_hash")
+SECTIONS_KEY = "__sections__"
+SECTIONS = ("flows", "links")
 
 
-def execute(scenario: Mapping[str, Any], seed: int, replication: int, meta: Mapping[str, Any]) -> Row:
-    """Run (scenario, seed, replication); return its row for the store.
+@dataclass(frozen=True)
+class PointJob:
+    """What every run of a point shares, made once per point (not once per run): the
+    scenario as JSON text, the row's labels and what to keep. A chunk pickles it once
+    however many of its runs it carries."""
 
-    `meta` carries what the row needs beyond the run itself: run_id, point, coords (axis
-    -> column value), metrics (alias -> summary key), traces (names to keep), git_commit
-    and scenario_hash; and `store`, the store's directory when this worker sees the same
-    file system as the sweep (local pools): the worker then writes the run itself, which
-    spreads the Parquet encoding over the workers instead of queueing it in the parent.
-    """
-    row: Row = {"run_id": meta["run_id"], "point": meta["point"], **meta["coords"],
-                "replication": replication, "seed": seed, "status": "ok", "error": None,
-                "wall_s": None}
-    traces: Any = None
+    point: str
+    coords: Mapping[str, Any]
+    scenario_json: Optional[str]  # None: the scenario cannot be written as JSON (error says why)
+    scenario_hash: str
+    metrics: Mapping[str, str]  # alias -> summary key
+    traces: Tuple[str, ...]
+    git_commit: str
+    store: Optional[str]  # the store's directory when this worker may write traces there
+    error: Optional[str] = None
+
+
+Task = Tuple[PointJob, str, int, int]  # (point, run_id, seed, replication)
+
+
+def execute_chunk(tasks: Sequence[Task]) -> Tuple[List[Row], float]:
+    """Run each task; return their rows and the seconds this took (for chunk sizing)."""
+    t0 = time.perf_counter()
+    rows = [execute(job, rid, seed, rep) for job, rid, seed, rep in tasks]
+    return rows, time.perf_counter() - t0
+
+
+def execute(job: PointJob, run_id: str, seed: int, replication: int) -> Row:
+    """Run (scenario, seed, replication); return its row for the store."""
+    row: Row = {"run_id": run_id, "point": job.point, **job.coords, "replication": replication,
+                "seed": seed, "status": "ok", "error": None, "wall_s": None}
+    raw: Any = None
     try:
-        raw = _core.run(to_json_text(scenario), seed=seed, replication=replication)
+        if job.scenario_json is None:
+            raise ScenarioError(job.error or "the scenario cannot be written as JSON")
+        raw = _core.run(job.scenario_json, seed=seed, replication=replication)
         summary = flatten_result(raw)
-        if meta.get("traces"):
-            traces = {name: raw.get("traces", {}).get(name, {}) for name in meta["traces"]}
     except ScenarioError as e:
         row.update(status="failed", error=str(e))
     except (KeyboardInterrupt, SystemExit):
@@ -56,24 +78,28 @@ def execute(scenario: Mapping[str, Any], seed: int, replication: int, meta: Mapp
         for key, value in summary.items():
             if key not in ("seed", "replication"):  # already set, and equal
                 row[key] = value
-        for alias, key in meta.get("metrics", {}).items():
+        for alias, key in job.metrics.items():
             row[alias] = summary.get(key)
-    row.update(lossy_version=_core.version(), git_commit=meta["git_commit"],
-               scenario_hash=meta["scenario_hash"], core_versions=core_versions())
-    if meta.get("store"):
-        try:
-            from .store import write_run  # pyarrow: only where the worker writes
-
-            write_run(Path(meta["store"]), row, traces)
-            # The parent needs only this much of a stored run: less to send back.
-            slim = {k: row[k] for k in _SLIM}
-            slim["missing_metrics"] = [a for a, key in meta.get("metrics", {}).items() if key not in row]
-            return {**slim, STORED_KEY: True}
-        except Exception:  # e.g. a full disk: the parent writes it, or says why it cannot
-            pass
-    if traces is not None:
-        row[TRACES_KEY] = traces
+        row[SECTIONS_KEY] = {s: raw[s] for s in SECTIONS if raw.get(s) is not None}
+    row.update(lossy_version=_core.version(), git_commit=job.git_commit,
+               scenario_hash=job.scenario_hash, core_versions=core_versions())
+    if job.traces and raw is not None:
+        traces = {name: raw.get("traces", {}).get(name, {}) for name in job.traces}
+        if not _write_traces(job.store, run_id, traces):
+            row[TRACES_KEY] = traces
     return row
+
+
+def _write_traces(store: Optional[str], run_id: str, traces: Dict[str, Any]) -> bool:
+    if not store:
+        return False
+    try:
+        from .store import write_traces  # pyarrow: only where the worker writes
+
+        write_traces(Path(store), run_id, traces)
+        return True
+    except Exception:  # e.g. a full disk: the parent writes them, or says why it cannot
+        return False
 
 
 @functools.lru_cache(maxsize=None)
