@@ -98,9 +98,7 @@ def plot_dir(directory: Union[str, Path], spec: PlotSpec, out: Union[str, Path])
         spec.hue_order = next((list(a.get("values", [])) for a in meta_axes if a["name"] == spec.hue), [])
     if spec.unit is None and spec.ylabel is None:
         spec.unit = unit_of(str(meta.get("metrics", {}).get(spec.y, spec.y)))
-    runs = load(directory)
-    if runs.empty:
-        raise PlotError(f"no runs are stored in {directory}; run the sweep first (lossy sweep SPEC --out {directory})")
+    runs = load(directory)  # says so when no runs are stored, or DIR is not a store
     plot_runs(runs, spec, path, axes=axes)
     return path
 

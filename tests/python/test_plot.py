@@ -115,7 +115,7 @@ def test_an_empty_store_says_no_runs_are_stored(tmp_path: Path) -> None:
     (empty / "runs").mkdir(parents=True)
     r = lossy_plot(empty, "--x", "wireless.p", "--y", "goodput", "-o", tmp_path / "fig.png")
     assert r.exit_code == 2
-    assert r.stderr.startswith(f"lossy: no runs are stored in {empty};") and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"lossy: no runs stored in {empty};") and r.stderr.count("\n") == 1
 
 
 def svg_text(path: Path) -> str:
