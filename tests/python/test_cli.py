@@ -207,3 +207,13 @@ def test_a_large_run_prints_aggregates_not_every_flow(cli, tmp_path):
     assert "all 50 flows" in proc.stdout and "Jain's fairness index" in proc.stdout
     assert "of 50 (--json for all)" in proc.stdout
     assert proc.stdout.count("newreno") == 10  # the first 5 and the worst 5
+
+
+def test_a_copied_experiment_finds_its_shipped_scenario(cli, tmp_path):
+    from lossy.sweep import load_spec
+
+    shown = cli("scenarios", "show", "reno-vs-eln")
+    assert shown.returncode == 0 and 'scenario = "last-hop"' in shown.stdout
+    copy = tmp_path / "e.toml"
+    copy.write_text(shown.stdout)
+    assert load_spec(copy).points  # resolves `last-hop` to the shipped scenario

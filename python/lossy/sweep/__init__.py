@@ -15,7 +15,6 @@ sweep resumes where it stopped.
 from __future__ import annotations
 
 import os
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence, Union
 
@@ -25,6 +24,8 @@ from .spec import SpecSource, SweepSpec, load_spec
 # pandas, pyarrow, scipy and rich are imported when a sweep runs, not by `import lossy`
 # (which would take ten times longer for a plain `lossy run`).
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     import pandas as pd
 
     from .runner import Report

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .._core import ScenarioError
-from ..render import number, seconds
+from ..formatting import quantity, seconds, unit_of
 from . import Sweep, default_metrics, open_sweep
 
 # pandas, scipy and pyarrow load when a table is shown, so a bad spec fails at once.
@@ -80,8 +80,8 @@ def print_errors(con: Console, report: "Report", limit: int = 5) -> None:
 # --- lossy results ---------------------------------------------------------------------
 
 
-def open_results(target: str, out: Optional[Path], quick: bool) -> "Tuple[pd.DataFrame, List[str], List[str]]":
-    """(runs, axes, metric aliases) of a spec file's store or of a results directory."""
+def open_results(target: str, out: Optional[Path], quick: bool) -> "Tuple[pd.DataFrame, List[str], Dict[str, str]]":
+    """(runs, axes, metric alias -> summary key) of a spec file's store or of a results directory."""
     from .store import load, load_meta
 
     path = Path(target)
@@ -89,12 +89,12 @@ def open_results(target: str, out: Optional[Path], quick: bool) -> "Tuple[pd.Dat
         frame = load(path)
         meta = load_meta(path)
         axes = [str(a["name"]) for a in meta.get("axes", [])] or ["point"]
-        aliases = list(meta.get("metrics", {}))
+        aliases = {str(k): str(v) for k, v in meta.get("metrics", {}).items()}
         where = str(path)
     else:
         sweep: Sweep = open_sweep(path, out=out, quick=quick)
         frame = sweep.results()
-        axes, aliases, where = sweep.axes or ["point"], sweep.metrics, str(sweep.path)
+        axes, aliases, where = sweep.axes or ["point"], dict(sweep.spec.metrics), str(sweep.path)
     if frame.empty:
         raise ScenarioError(f"{where}: no runs stored yet; run `lossy sweep {target}` first")
     return frame, axes, aliases
@@ -124,7 +124,9 @@ def failed_counts(frame: "pd.DataFrame", axes: List[str]) -> Dict[Tuple[Any, ...
 
 
 def summary_table(summary: "pd.DataFrame", axes: List[str], failed: Dict[Tuple[Any, ...], int],
-                  title: str) -> Table:
+                  title: str, aliases: Optional[Dict[str, str]] = None) -> Table:
+    """Means and intervals in the metric's unit (goodput in Mb/s, times in ms), which its
+    summary key names by suffix (`_bps`, `_s`); an alias takes its key's unit."""
     table = Table(title=title, title_justify="left",
                   caption="95 % confidence interval of the mean (Student t), ok runs only",
                   caption_justify="left")
@@ -136,8 +138,9 @@ def summary_table(summary: "pd.DataFrame", axes: List[str], failed: Dict[Tuple[A
         key = tuple(row[a] for a in axes)
         half, mean = row["half_width"], row["mean"]
         rel = f"{100 * half / abs(mean):.1f} %" if _finite(half) and _finite(mean) and mean else "-"
-        ci = f"[{number(row['ci_low'])}, {number(row['ci_high'])}]" if _finite(half) else "-"
-        cells = [_cell(v) for v in key] + [str(row["metric"]), str(row["n"]), number(mean), ci, rel]
+        unit = unit_of((aliases or {}).get(str(row["metric"]), str(row["metric"])))
+        ci = f"[{quantity(row['ci_low'], unit)}, {quantity(row['ci_high'], unit)}]" if _finite(half) else "-"
+        cells = [_cell(v) for v in key] + [str(row["metric"]), str(row["n"]), quantity(mean, unit), ci, rel]
         if failed:
             cells.append(str(failed.get(key, 0) or ""))
         table.add_row(*cells)
@@ -153,14 +156,14 @@ def print_results(target: str, metrics: Optional[Sequence[str]], as_json: bool,
                   out: Optional[Path] = None, quick: bool = False,
                   con: Optional[Console] = None) -> None:
     frame, axes, aliases = open_results(target, out, quick)
-    summary = summary_frame(frame, axes, aliases, metrics)
+    summary = summary_frame(frame, axes, list(aliases), metrics)
     if as_json:
         sys.stdout.write(summary_json(summary) + "\n")
         return
     assert con is not None
     n_failed = int((frame["status"] != "ok").sum())
     title = f"{target}: {len(frame):,} runs" + (f", {n_failed:,} failed" if n_failed else "")
-    con.print(summary_table(summary, axes, failed_counts(frame, axes), title))
+    con.print(summary_table(summary, axes, failed_counts(frame, axes), title, aliases))
 
 
 def _finite(value: Any) -> bool:

@@ -10,14 +10,14 @@ verified on read), so a flipped byte raises instead of reading back as a wrong v
 
 from __future__ import annotations
 
-import os
-import uuid
 from pathlib import Path
 from collections.abc import Mapping
 from typing import IO, Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from ..atomic import atomic_write
 
 __all__ = ["BadPart", "READ_ERRORS", "atomic_write", "concat", "read_part", "read_part_and_footer", "rows_table",
            "typed_array", "write_part", "write_table_file"]
@@ -35,24 +35,6 @@ class BadPart(ValueError):
 
 
 # --- writing ---------------------------------------------------------------------------
-
-
-def atomic_write(path: Path, write: Callable[[IO[bytes]], Any]) -> None:
-    """Write to a temp file beside `path`, fsync it, then rename over `path`: readers
-    see the old file or the whole new one, never half of it."""
-    # Not mkstemp: its files are private (0600), and results are often shared. O_EXCL
-    # and a random suffix keep concurrent writers apart; the umask sets the mode (0644).
-    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_part(path: Path, table: pa.Table, extra: Optional[Mapping[str, str]] = None) -> None:

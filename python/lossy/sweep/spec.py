@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
 from ..scenario import Scenario, load_scenario
+from ..shipped import scenario_names, scenario_path
 from .expand import expand, point_id
 from .model import Axis, Point, Run, SweepSpec, canonical_json, run_id, scenario_hash
 
@@ -151,6 +152,10 @@ def _apply_quick(doc: Mapping[str, Any]) -> Dict[str, Any]:
     return out
 
 
+def _is_shipped(name: str) -> bool:
+    return "/" not in name and (name[:-5] if name.endswith(".toml") else name) in scenario_names()
+
+
 def _base_scenario(value: Any, base_dir: Path) -> Scenario:
     if value is None:
         raise ScenarioError("scenario: missing; give a scenario file (relative to the spec) or a [scenario] table")
@@ -158,6 +163,8 @@ def _base_scenario(value: Any, base_dir: Path) -> Scenario:
         return load_scenario(value)
     if isinstance(value, str):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
+        if not path.exists() and _is_shipped(value):
+            path = scenario_path(value)  # `scenario = "last-hop"`: the shipped one, from anywhere
         if not path.is_file():
             what = "is a directory, not a scenario file" if path.is_dir() else "no such file"
             raise ScenarioError(f"scenario: {value!r}: {what} ({path})")
