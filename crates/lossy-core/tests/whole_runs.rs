@@ -128,11 +128,11 @@ fn bad_scenarios_name_the_field() {
     let mut v = scenario_file("last-hop");
     v["flows"][0]["to"] = json!("XX");
     let e = run(&scenario(&v), 1, 0).unwrap_err().to_string();
-    assert_eq!(e, "flows[0].to: \"XX\" is not a node; nodes are S, BS, MH");
+    assert_eq!(e, "flows.0.to: \"XX\" is not a node; nodes are S, BS, MH");
     let mut v = scenario_file("last-hop");
     v["links"][1]["loss"] = json!({"model": "bernoulli", "p": 1.5});
     let e = run(&scenario(&v), 1, 0).unwrap_err().to_string();
-    assert!(e.starts_with("links[1].loss.p: 1.5 is not a probability"), "{e}");
+    assert!(e.starts_with("links.1.loss.p: 1.5 is not a probability"), "{e}");
 }
 
 /// Random chains of 2-4 nodes with random rates, delays, queues, loss on every
