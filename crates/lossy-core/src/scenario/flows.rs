@@ -73,6 +73,14 @@ fn node_of(names: &HashMap<&str, NodeId>, s: &Scenario, g: usize, field: &str, p
 
 /// Every flow, plain ones first; `seed` and `replication` seed random start times.
 pub(crate) fn expand<'s>(s: &'s Scenario, names: &HashMap<&str, NodeId>, seed: u64, replication: u64) -> Result<Vec<FlowSpec<'s>>> {
+    for (g, grp) in s.flow_groups.iter().enumerate() {
+        if grp.name.is_empty() {
+            return Err(Error::scenario(format!("flow_groups.{g}.name"), "an empty name is not allowed; name the group, e.g. \"downloads\""));
+        }
+        if grp.count == 0 || grp.count > MAX_GROUP_FLOWS {
+            return Err(Error::scenario(format!("flow_groups.{g}.count"), format!("{} is out of range; use 1 to 1,000,000", grp.count)));
+        }
+    }
     let total: u64 = s.flows.len() as u64 + s.flow_groups.iter().map(|g| g.count).sum::<u64>();
     if total == 0 {
         return Err(Error::scenario("flows", "no flows given; add a [[flows]] or a [[flow_groups]] table"));
@@ -85,12 +93,6 @@ pub(crate) fn expand<'s>(s: &'s Scenario, names: &HashMap<&str, NodeId>, seed: u
         out.push(FlowSpec { name, src, dst, start: fc.start.0, app: &fc.app, tcp: &fc.tcp, group: None, origin: Origin::Flow(i) });
     }
     for (g, grp) in s.flow_groups.iter().enumerate() {
-        if grp.name.is_empty() {
-            return Err(Error::scenario(format!("flow_groups.{g}.name"), "an empty name is not allowed; name the group, e.g. \"downloads\""));
-        }
-        if grp.count == 0 || grp.count > MAX_GROUP_FLOWS {
-            return Err(Error::scenario(format!("flow_groups.{g}.count"), format!("{} is out of range; use 1 to 1,000,000", grp.count)));
-        }
         let from = Pattern::parse(&format!("flow_groups.{g}.from"), &grp.from)?;
         let to = Pattern::parse(&format!("flow_groups.{g}.to"), &grp.to)?;
         let starts = start_times(g, grp, seed, replication, MAX_DURATION)?;

@@ -20,7 +20,8 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
         let allowed = names_after(tail);
         let leaf = join(path, field, table.is_some_and(|t| t.get(field).is_some()));
         let use_ = if allowed.is_empty() { "this table takes no other keys".to_string() } else { format!("use one of: {}", allowed.join(", ")) };
-        return (leaf, format!("unknown key; {use_}"));
+        // "unknown field `q`" stays word for word: the sweep spec finds which axis set it.
+        return (leaf, format!("unknown field `{field}`; {use_}"));
     }
     if let Some(rest) = raw.strip_prefix("missing field `") {
         let field = rest.split('`').next().unwrap_or(rest);

@@ -65,9 +65,9 @@ mod tests {
     fn bad_inputs_name_the_leaf_in_dotted_notation_and_plain_words() {
         let cases: &[(&str, &str, &str)] = &[
             ("2 Mbps", "2 Mbsp", r#"links.0.rate: "2 Mbsp" is not a bit rate; use e.g. "2 Mbps""#),
-            (F, r#""from": "a", "speed": 3"#, "flows.0.speed: unknown key; use one of: name, from, to, start, app, tcp"),
-            (F, r#""from": "a", "app": {"kind": "bulk", "size": "10 kB"}"#, "flows.0.app.size: unknown key; this table takes no other keys"),
-            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "colour": 1}"#, "flows.0.app.colour: unknown key; use one of: rate, packet_size, header, packets"),
+            (F, r#""from": "a", "speed": 3"#, "flows.0.speed: unknown field `speed`; use one of: name, from, to, start, app, tcp"),
+            (F, r#""from": "a", "app": {"kind": "bulk", "size": "10 kB"}"#, "flows.0.app.size: unknown field `size`; this table takes no other keys"),
+            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "colour": 1}"#, "flows.0.app.colour: unknown field `colour`; use one of: rate, packet_size, header, packets"),
             (F, r#""from": "a", "app": {"size": "10 kB"}"#, "flows.0.app.kind: missing; give kind = one of: bulk, file, cbr"),
             (F, r#""from": "a", "app": {"kind": "ftp"}"#, r#"flows.0.app.kind: "ftp" is not allowed; use one of: bulk, file, cbr"#),
             (F, r#""from": "a", "app": "bulk""#, r#"flows.0.app: "bulk" is not allowed; use a table with kind = one of: bulk, file, cbr"#),
@@ -79,7 +79,7 @@ mod tests {
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
             (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, gilbert_elliott, gilbert, markov, trace"),
-            (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown key; this table takes no other keys"),
+            (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
             (L, r#""delay": "5 ms", "queue": {"kind": "drop_tail"}"#, "links.0.queue.limit: missing; this key is required"),
             (L, r#""delay": "5 ms", "up": "yes""#, r#"links.0.up: "yes" is not allowed; use true or false"#),
             (r#""between": ["a", "b"]"#, r#""between": ["a"]"#, "links.0.between: 1 item given; use a list of 2 items"),
@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn schema_lists_the_top_level_fields() {
         let s: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
-        for f in ["nodes", "links", "flows", "agents", "traces", "duration"] {
+        for f in ["nodes", "links", "flows", "flow_groups", "agents", "traces", "duration"] {
             assert!(s["properties"][f].is_object(), "{f}");
         }
     }
