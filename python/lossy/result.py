@@ -166,7 +166,7 @@ def column_rows(columns: Mapping[str, Any]) -> List[Dict[str, Any]]:
 
 def _plain_list(column: Any) -> List[Any]:
     if isinstance(column, np.ndarray):
-        values = column.tolist()
+        values: List[Any] = column.tolist()
         if column.dtype.kind == "f":
             return [None if v != v else v for v in values]  # NaN -> None
         return values

@@ -163,7 +163,7 @@ fn parse_duration(s: &str) -> Result<Duration, Bad> {
         "min" => 60e9,
         _ => return Err(Bad::NotA),
     };
-    if !(v >= 0.0) {
+    if v.is_nan() || v < 0.0 {
         return Err(Bad::NotA);
     }
     let ns = (v * scale).round();
@@ -214,7 +214,7 @@ fn parse_rate(s: &str) -> Result<Rate, Bad> {
         _ => return Err(Bad::NotA),
     };
     let bps = (v * scale).round();
-    if !(bps >= 1.0 && bps <= MAX_RATE as f64) {
+    if bps.is_nan() || bps < 1.0 || bps > MAX_RATE as f64 {
         return Err(if bps > 0.0 { Bad::Range("1 bps to 1 Tbps") } else { Bad::NotA });
     }
     Ok(Rate(bps as u64))
@@ -245,7 +245,7 @@ fn parse_bytes(s: &str) -> Result<Bytes, Bad> {
         _ => return Err(Bad::NotA),
     };
     let b = v * scale;
-    if !(v >= 0.0 && b.fract() == 0.0) {
+    if v.is_nan() || v < 0.0 || b.fract() != 0.0 {
         return Err(Bad::NotA);
     }
     if b > ANY_SIZE.hi as f64 {
@@ -275,7 +275,7 @@ fn parse_queue_limit(s: &str) -> Result<QueueLimit, Bad> {
     let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     match unit {
         "packets" | "packet" | "pkts" | "p" => {
-            if !(v >= 1.0 && v.fract() == 0.0) {
+            if v.is_nan() || v < 1.0 || v.fract() != 0.0 {
                 return Err(Bad::NotA);
             }
             if v > MAX_QUEUE_PACKETS as f64 {
@@ -337,6 +337,19 @@ mod tests {
         assert_eq!(de::<QueueLimit>("\"100 packets\"").unwrap(), QueueLimit::Packets(100));
         assert_eq!(de::<QueueLimit>("\"64 KB\"").unwrap(), QueueLimit::Bytes(64_000));
         assert!(de::<QueueLimit>("\"0 packets\"").is_err());
+    }
+
+    #[test]
+    fn quantities_that_do_not_fit_are_refused_with_the_range_never_saturated() {
+        let cut = |e: String| e.split(" at line").next().unwrap_or("").to_string();
+        assert_eq!(de::<Duration>("\"1e300 s\"").map_err(cut).unwrap_err(), "1e300 s is out of range; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("1e7").map_err(cut).unwrap_err(), "10000000 is out of range; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("\"1000000 s\"").unwrap().0, MAX_DURATION);
+        assert_eq!(de::<Rate>("\"2 Tbps\"").map_err(cut).unwrap_err(), "2 Tbps is out of range; use 1 bps to 1 Tbps");
+        assert_eq!(de::<Bytes>("\"1e30 B\"").map_err(cut).unwrap_err(), "1e30 B is out of range; use 0 B to 1,000,000,000,000,000 B");
+        assert_eq!(de::<QueueLimit>("\"1e10 packets\"").map_err(cut).unwrap_err(), "1e10 packets is out of range; use 1 to 1,000,000,000 packets");
+        assert_eq!(thousands(65_535), "65,535");
+        assert_eq!(HEADER_SIZE.check("header", Bytes(70_000)).unwrap_err(), "header: 70000 B is out of range; use 0 B to 65,535 B");
     }
 
     #[test]

@@ -120,7 +120,8 @@ fn find_leaf(table: &Value, path: &str, found: &str) -> String {
         .iter()
         .filter(|(_, v)| match v {
             Value::String(s) => found == format!("\"{s}\"") || found == s.as_str(),
-            Value::Number(_) | Value::Bool(_) => found == v.to_string() || found.parse::<f64>().ok() == v.as_f64(),
+            Value::Number(n) => found.parse::<f64>().ok().is_some_and(|x| Some(x) == n.as_f64()),
+            Value::Bool(b) => found == if *b { "true" } else { "false" },
             Value::Array(_) => found == "a list",
             Value::Object(_) => found == "a table",
             Value::Null => false,
@@ -147,7 +148,10 @@ fn expected_words(expected: &str, path: &str) -> String {
         return format!("a list of {n} items");
     }
     match e {
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number >= 0".into(),
+        "u8" => "a whole number from 0 to 255".into(),
+        "u16" => "a whole number from 0 to 65,535".into(),
+        "u32" => "a whole number from 0 to 4,294,967,295".into(),
+        "u64" | "usize" => "a whole number >= 0".into(),
         "i8" | "i16" | "i32" | "i64" => "a whole number".into(),
         "f32" | "f64" => "a number".into(),
         "a boolean" | "bool" => "true or false".into(),

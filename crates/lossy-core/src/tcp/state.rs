@@ -1,10 +1,10 @@
 //! The sender variables that congestion control and loss recovery act on (RFC 793 /
 //! RFC 5681 names). Kept apart from the sender so both traits can be handed `&mut` to it.
 
-/// Why a segment was sent again.
-
 /// RFC 5681 §3.1: the initial ssthresh, "arbitrarily high"; traces show it as NaN.
 pub const SSTHRESH_UNSET: u64 = u64::MAX / 2;
+
+/// Why a segment was sent again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RetxCause {
     /// Fast retransmit or a NewReno partial ACK (loss inferred from duplicate ACKs).
