@@ -135,9 +135,15 @@ def flatten_result(raw: Mapping[str, Any]) -> Dict[str, Scalar]:
         value = raw.get(section)
         if value is None or _section_len(value) > MAX_FLATTENED:
             continue
-        items = column_rows(value) if isinstance(value, Mapping) else value
-        for i, item in enumerate(items):
-            _flatten(f"{section}.{i}", item, row)
+        if isinstance(value, Mapping):
+            keys = list(value)
+            lists = [_plain_list(value[k]) for k in keys]
+            for i in range(_section_len(value)):
+                for key, values in zip(keys, lists):
+                    row[f"{section}.{i}.{key}"] = values[i]
+        else:
+            for i, item in enumerate(value):
+                _flatten(f"{section}.{i}", item, row)
     return row
 
 
@@ -179,10 +185,17 @@ def _section_len(value: Any) -> int:
     return len(value)
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def _flatten(prefix: str, value: Any, out: Dict[str, Scalar]) -> None:
     if isinstance(value, Mapping):
+        dot = f"{prefix}." if prefix else ""
         for k, v in value.items():
-            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+            if type(v) in _PLAIN:  # the common case, without the checks below
+                out[f"{dot}{k}"] = v
+            else:
+                _flatten(f"{dot}{k}", v, out)
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             _flatten(f"{prefix}.{i}", v, out)

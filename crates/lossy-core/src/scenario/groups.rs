@@ -26,6 +26,7 @@ pub struct FlowGroupConfig {
     /// The group's name; its flows are `<name>.0`, `<name>.1`, ...
     pub name: String,
     /// Flows in the group, 1 to 1,000,000.
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub count: u64,
     /// The sender node of flow i: a node name, or a pattern with `{i}` or `{i+K}`.
     pub from: String,
