@@ -103,6 +103,47 @@ mod tests {
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
+    /// serde lets a unit variant of an internally tagged enum ignore unknown keys; every
+    /// variant of every tagged table here must reject them.
+    #[test]
+    fn every_variant_of_every_tagged_table_rejects_unknown_keys() {
+        use crate::{agents::AgentConfig, apps::AppConfig, channel::LossConfig, net::queue::QueueDiscConfig, scenario::ActionConfig};
+        fn rejects<T: serde::de::DeserializeOwned>(table: &str) {
+            let with_extra = format!("{}, \"zzz\": 1}}", table.trim_end_matches('}'));
+            serde_json::from_str::<T>(table).unwrap_or_else(|e| panic!("{table}: {e}"));
+            let e = serde_json::from_str::<T>(&with_extra).err().unwrap_or_else(|| panic!("{with_extra} was accepted")).to_string();
+            assert!(e.contains("unknown field `zzz`"), "{e}");
+        }
+        for t in [r#"{"kind": "bulk"}"#, r#"{"kind": "file", "size": 10}"#, r#"{"kind": "cbr", "rate": 10, "packet_size": 10}"#] {
+            rejects::<AppConfig>(t);
+        }
+        for t in [
+            r#"{"model": "none"}"#,
+            r#"{"model": "bernoulli", "p": 0.1}"#,
+            r#"{"model": "ber", "ber": 0.1}"#,
+            r#"{"model": "gilbert_elliott", "p": 0.1, "r": 0.1}"#,
+            r#"{"model": "gilbert", "p_ge": 0.1, "p_eg": 0.1}"#,
+            r#"{"model": "markov", "mean_a": 1, "mean_b": 1, "loss_a": 0, "loss_b": 1}"#,
+            r#"{"model": "trace", "packets": [1]}"#,
+        ] {
+            rejects::<LossConfig>(t);
+        }
+        rejects::<QueueDiscConfig>(r#"{"kind": "drop_tail", "limit": "10 packets"}"#);
+        rejects::<AgentConfig>(r#"{"kind": "eln", "node": "bs"}"#);
+        for t in [
+            r#"{"kind": "link_down", "at": 1, "link": ["a", "b"]}"#,
+            r#"{"kind": "link_up", "at": 1, "link": ["a", "b"]}"#,
+            r#"{"kind": "detach", "at": 1, "node": "a"}"#,
+            r#"{"kind": "handoff", "at": 1, "node": "a", "from": "b", "to": "c", "outage": 1}"#,
+        ] {
+            rejects::<ActionConfig>(t);
+        }
+        rejects::<crate::scenario::FlowGroupConfig>(r#"{"name": "g", "count": 1, "from": "a", "to": "b"}"#);
+        let start = r#"{"name": "g", "count": 1, "from": "a", "to": "b", "start": {"every": 1, "zzz": 1}}"#;
+        let e = serde_json::from_str::<crate::scenario::FlowGroupConfig>(start).unwrap_err().to_string();
+        assert!(e.contains("unknown field `zzz`"), "{e}");
+    }
+
     #[test]
     fn schema_lists_the_top_level_fields() {
         let s: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
