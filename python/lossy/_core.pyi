@@ -1,13 +1,16 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any
 
-__all__ = ["ScenarioError", "build_info", "run", "schema", "validate", "version"]
+__all__ = ["ScenarioError", "build_info", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
 
 def run(scenario_json: str, seed: int = 1, replication: int = 0) -> dict[str, Any]:
-    """Run one simulation (GIL released) and return summary, flows, links, agents and traces."""
+    """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
+    goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
+    name -> 1-D NumPy array, uint64 or float64 with NaN for a missing value, or a list of
+    str for text), "agents" (a list of dicts) and "traces" (name -> column -> array)."""
 
 def validate(scenario_json: str) -> None:
     """Check a scenario without running it; raises ScenarioError if it cannot run."""
@@ -17,6 +20,9 @@ def schema() -> str:
 
 def version() -> str:
     """The lossy-core crate version."""
+
+def trace_legend() -> dict[str, dict[str, list[str]]]:
+    """What coded trace columns mean: {trace: {column: [name of code 0, 1, ...]}}."""
 
 def build_info() -> dict[str, str]:
     """Versions of the core and of the crates that decide its random streams."""

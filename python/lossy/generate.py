@@ -43,8 +43,9 @@ def base_station(
     queue: str = "100 packets",
 ) -> Scenario:
     """server --wired--> bs --wireless, Bernoulli loss_p--> mh0..mh{hosts-1}; one bulk
-    TCP flow from the server to each host, flow i starting at i * stagger (so that the
-    flows do not start in lock-step); with `eln`, one ELN agent at bs for every host."""
+    TCP flow from the server to each host (one flow group, "mh"), flow i starting at
+    i * stagger (so that the flows do not start in lock-step); with `eln`, one ELN agent
+    at bs for every host."""
     hosts = _hosts(hosts)
     loss_p = _probability("loss_p", loss_p)
     step, unit = _duration("stagger", stagger)
@@ -57,10 +58,10 @@ def base_station(
          "loss": {"model": "bernoulli", "p": loss_p}}  # forward = bs -> mh, the data direction
         for mh in mobiles
     ]
-    flows = [
-        {"from": "server", "to": mh, "start": f"{step * i} {unit}".strip(), "app": {"kind": "bulk"}}
-        for i, mh in enumerate(mobiles)
-    ]
+    # One flow group, not `hosts` [[flows]] tables: flow i (named "mh.<i>") goes to mh<i>
+    # and starts at i * stagger, exactly as the tables did.
+    group = {"name": "mh", "count": hosts, "from": "server", "to": "mh{i}",
+             "start": {"every": f"{step} {unit}".strip()}, "app": {"kind": "bulk"}}
     doc: Scenario = {
         "name": "base-station",
         "description": (f"server --{wired_rate}, {wired_delay}--> bs --{wireless_rate}, "
@@ -69,7 +70,7 @@ def base_station(
         "duration": duration,
         "nodes": ["server", "bs", *mobiles],
         "links": links,
-        "flows": flows,
+        "flow_groups": [group],
         "agents": [],
     }
     if eln:

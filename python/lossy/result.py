@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -19,13 +19,28 @@ WALL_CLOCK_KEYS = frozenset({"wall_s", "events_per_s", "sim_s_per_wall_s"})
 _SECTIONS = ("flows", "links", "agents")
 
 
+# A section (flows, links, agents) with more items than this is not spread into
+# `<section>.<i>.<key>` summary columns: 1,000 flows would make 25,000 columns. Its long
+# table (`section_columns`) and the core's aggregates (`goodput_*`, `jain_index`,
+# `groups.<name>.<key>`) carry it instead.
+MAX_FLATTENED = 16
+
+# A section as the core returns it (column name -> NumPy array or list of str) or in the
+# old shape (a list of dicts, one per item).
+Section = Union[Mapping[str, Any], Sequence[Mapping[str, Any]]]
+Columns = Dict[str, Union[List[Any], np.ndarray]]
+
+
 class RunResult:
     """The result of one run.
 
-    `summary` is one flat row of typed scalars: the core's summary fields plus
-    `flows.<i>.<key>`, `links.<i>.<key>` and `agents.<i>.<key>`, so that a sweep can put
-    one run per row. `flows`, `links` and `agents` are the per-item dicts, `traces` maps a
-    trace name to its columns (1-D NumPy arrays), and `raw` is what the core returned.
+    `summary` is one flat row of typed scalars: the core's summary fields (with its goodput
+    aggregates, and `groups.<name>.<key>` per flow group) plus `flows.<i>.<key>`,
+    `links.<i>.<key>` and `agents.<i>.<key>` for sections of at most `MAX_FLATTENED`
+    items, so that a sweep can put one run per row. `flow_table` and `link_table` are the
+    long tables (column name -> 1-D array, or list of str); `flows` and `links` the same
+    as a list of dicts, built on first use; `agents` is a list of dicts; `traces` maps a
+    trace name to its columns (1-D NumPy arrays); `raw` is what the core returned.
     """
 
     def __init__(
@@ -35,11 +50,39 @@ class RunResult:
     ) -> None:
         self.raw: Dict[str, Any] = dict(raw)
         self.scenario: Dict[str, Any] = dict(scenario or {})
-        self.flows: List[Dict[str, Any]] = list(self.raw.get("flows", []))
-        self.links: List[Dict[str, Any]] = list(self.raw.get("links", []))
+        self.flow_table: Columns = section_columns(self.raw.get("flows", []))
+        self.link_table: Columns = section_columns(self.raw.get("links", []))
         self.agents: List[Dict[str, Any]] = list(self.raw.get("agents", []))
         self.traces: Traces = dict(self.raw.get("traces", {}))
         self.summary: Dict[str, Scalar] = flatten_result(self.raw)
+        self._flows: Optional[List[Dict[str, Any]]] = None
+        self._links: Optional[List[Dict[str, Any]]] = None
+
+    @property
+    def flows(self) -> List[Dict[str, Any]]:
+        """One dict per flow (built from `flow_table` on first use)."""
+        if self._flows is None:
+            self._flows = column_rows(self.flow_table)
+        return self._flows
+
+    @property
+    def links(self) -> List[Dict[str, Any]]:
+        """One dict per link direction (built from `link_table` on first use)."""
+        if self._links is None:
+            self._links = column_rows(self.link_table)
+        return self._links
+
+    def flows_frame(self) -> Any:
+        """The per-flow long table as a pandas DataFrame, one row per flow."""
+        import pandas as pd  # here, not at import: `lossy run` stays fast
+
+        return pd.DataFrame(self.flow_table)
+
+    def links_frame(self) -> Any:
+        """The per-link-direction long table as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.link_table)
 
     def comparable_summary(self) -> Dict[str, Scalar]:
         """The summary without wall-clock fields: equal for equal (scenario, seed, replication)."""
@@ -64,31 +107,95 @@ class RunResult:
 
     def __repr__(self) -> str:
         s = self.raw.get("summary", {})
-        goodputs = ", ".join(
-            f"{f.get('name', i)}={_mbps(f.get('goodput_bps'))}" for i, f in enumerate(self.flows)
-        )
-        return (
+        head = (
             f"<RunResult {s.get('scenario', '?')!r} seed={s.get('seed')} "
             f"replication={s.get('replication')} sim_time_s={s.get('sim_time_s')} "
-            f"goodput[{goodputs}] traces={sorted(self.traces)}>"
+        )
+        n = _section_len(self.flow_table)
+        if n <= 8:
+            names = self.flow_table.get("name", [])
+            goodput = self.flow_table.get("goodput_bps", [])
+            body = ", ".join(f"{names[i]}={_mbps(goodput[i])}" for i in range(n))
+            return f"{head}goodput[{body}] traces={sorted(self.traces)}>"
+        return (
+            f"{head}flows={n} goodput[mean={_mbps(s.get('goodput_mean_bps'))}, "
+            f"p5={_mbps(s.get('goodput_p5_bps'))}, min={_mbps(s.get('goodput_min_bps'))}] "
+            f"jain_index={_fmt(s.get('jain_index'))} traces={sorted(self.traces)}>"
         )
 
 
 def flatten_result(raw: Mapping[str, Any]) -> Dict[str, Scalar]:
-    """One flat row: summary fields as they are, then every scalar of every flow, link and
-    agent under `<section>.<index>.<key>` (nested tables and lists by dotted path too)."""
+    """One flat row: summary fields as they are (per-group aggregates as
+    `groups.<name>.<key>`), then, for each of flows, links and agents with at most
+    `MAX_FLATTENED` items, every scalar under `<section>.<index>.<key>`. A section may be
+    columns (the core's shape) or a list of dicts (the old shape)."""
     row: Dict[str, Scalar] = {}
     _flatten("", raw.get("summary", {}), row)
     for section in _SECTIONS:
-        for i, item in enumerate(raw.get(section, [])):
-            _flatten(f"{section}.{i}", item, row)
+        value = raw.get(section)
+        if value is None or _section_len(value) > MAX_FLATTENED:
+            continue
+        if isinstance(value, Mapping):
+            keys = list(value)
+            lists = [_plain_list(value[k]) for k in keys]
+            for i in range(_section_len(value)):
+                for key, values in zip(keys, lists):
+                    row[f"{section}.{i}.{key}"] = values[i]
+        else:
+            for i, item in enumerate(value):
+                _flatten(f"{section}.{i}", item, row)
     return row
+
+
+def section_columns(value: Section) -> Columns:
+    """A section as columns (column name -> 1-D array or list), from either shape: the
+    core's columns are returned as they are; a list of dicts becomes one list per key
+    (in first-seen key order, None where an item lacks the key)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    rows = list(value)
+    keys: Dict[str, None] = {}
+    for row in rows:
+        keys.update(dict.fromkeys(row))
+    return {k: [row.get(k) for row in rows] for k in keys}
+
+
+def column_rows(columns: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """Columns back to one dict per item, with Python scalars; NaN in a float column is
+    None, as a missing value was before results came as columns."""
+    names = list(columns)
+    if not names:
+        return []
+    lists = [_plain_list(columns[k]) for k in names]
+    return [dict(zip(names, values)) for values in zip(*lists)]
+
+
+def _plain_list(column: Any) -> List[Any]:
+    if isinstance(column, np.ndarray):
+        values: List[Any] = column.tolist()
+        if column.dtype.kind == "f":
+            return [None if v != v else v for v in values]  # NaN -> None
+        return values
+    return list(column)
+
+
+def _section_len(value: Any) -> int:
+    if isinstance(value, Mapping):
+        return len(next(iter(value.values()), ()))
+    return len(value)
+
+
+_PLAIN = (str, int, float, bool, type(None))
 
 
 def _flatten(prefix: str, value: Any, out: Dict[str, Scalar]) -> None:
     if isinstance(value, Mapping):
+        dot = f"{prefix}." if prefix else ""
         for k, v in value.items():
-            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+            if type(v) in _PLAIN:  # the common case, without the checks below
+                out[f"{dot}{k}"] = v
+            else:
+                _flatten(f"{dot}{k}", v, out)
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             _flatten(f"{prefix}.{i}", v, out)
@@ -119,4 +226,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def _mbps(bps: Any) -> str:
-    return "?" if bps is None else f"{bps / 1e6:.3g}Mb/s"
+    return "?" if bps is None or bps != bps else f"{bps / 1e6:.3g}Mb/s"
+
+
+def _fmt(x: Any) -> str:
+    return "?" if x is None else f"{x:.3g}"

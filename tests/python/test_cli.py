@@ -43,7 +43,7 @@ def test_unknown_field(cli, last_hop):
 
 
 def test_bad_unit(cli, last_hop):
-    assert_one_line_error(cli("run", last_hop, "--set", "links.0.rate=2 Mbsp"), "links[0].rate", "2 Mbsp")
+    assert_one_line_error(cli("run", last_hop, "--set", "links.0.rate=2 Mbsp"), "links.0.rate: ", "2 Mbsp")
 
 
 def test_bad_set_path(cli, last_hop):

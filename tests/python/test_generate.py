@@ -22,9 +22,9 @@ def test_base_station_shape():
     assert wired["between"] == ["server", "bs"] and "loss" not in wired
     assert [link["between"] for link in wireless] == [["bs", f"mh{i}"] for i in range(5)]
     assert all(link["loss"] == {"model": "bernoulli", "p": 0.02} for link in wireless)
-    assert [(f["from"], f["to"]) for f in doc["flows"]] == [("server", f"mh{i}") for i in range(5)]
-    assert [f["start"] for f in doc["flows"]] == ["0 ms", "2 ms", "4 ms", "6 ms", "8 ms"]
-    assert all(f["app"] == {"kind": "bulk"} for f in doc["flows"])
+    assert "flows" not in doc
+    assert doc["flow_groups"] == [{"name": "mh", "count": 5, "from": "server", "to": "mh{i}",
+                                   "start": {"every": "2 ms"}, "app": {"kind": "bulk"}}]
     assert doc["agents"] == [{"kind": "eln", "node": "bs",
                               "wireless_neighbors": [f"mh{i}" for i in range(5)]}]
 
@@ -32,8 +32,7 @@ def test_base_station_shape():
 def test_default_is_ten_thousand_hosts():
     doc = base_station()
     assert len(doc["nodes"]) == 10_002
-    assert len(doc["links"]) == len(doc["flows"]) + 1 == 10_001
-    assert doc["flows"][-1]["start"] == "999.9 ms"
+    assert len(doc["links"]) == doc["flow_groups"][0]["count"] + 1 == 10_001
     assert len(doc["agents"][0]["wireless_neighbors"]) == 10_000
 
 
@@ -41,10 +40,16 @@ def test_without_eln_no_agent():
     assert base_station(3, eln=False)["agents"] == []
 
 
-def test_stagger_is_exact():
-    starts = [f["start"] for f in base_station(4, stagger="0.1 ms")["flows"]]
-    assert starts == ["0.0 ms", "0.1 ms", "0.2 ms", "0.3 ms"]
-    assert base_station(2, stagger=0.5)["flows"][1]["start"] == "0.5"
+def test_stagger_is_the_group_spacing():
+    assert base_station(4, stagger="0.1 ms")["flow_groups"][0]["start"] == {"every": "0.1 ms"}
+    assert base_station(2, stagger=0.5)["flow_groups"][0]["start"] == {"every": "0.5"}
+
+
+def test_flows_start_i_times_the_stagger_apart():
+    result = lossy.run(base_station(4, stagger="0.1 ms", duration="50 ms"), seed=1)
+    assert result.flow_table["name"] == ["mh.0", "mh.1", "mh.2", "mh.3"]
+    assert result.flow_table["to"] == ["mh0", "mh1", "mh2", "mh3"]
+    assert result.flow_table["group"] == ["mh"] * 4
 
 
 @pytest.mark.parametrize("kwargs, argument", [

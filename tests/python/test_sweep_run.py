@@ -93,7 +93,7 @@ def test_invalid_point_is_stored_as_failed_and_retried_on_request(tmp_path):
     df = s.results()
     failed = df[df["status"] == "failed"]
     assert set(failed["p"]) == {1.5} and len(failed) == 4
-    assert all("links[0].loss.p: 1.5 is not a probability" in e for e in failed["error"])
+    assert all("links.0.loss.p: 1.5 is not a probability" in e for e in failed["error"])
     assert df[df["status"] == "ok"]["error"].isna().all()
     # failed runs do not count in summaries
     summary = s.summary()

@@ -71,10 +71,10 @@ def test_zip_length_mismatch():
 
 def test_unknown_axis_path_names_the_axis_and_the_core_message():
     message = error(spec(grid={"wireless.p": {"path": "links.0.loss.q", "values": [0.1]}}))
-    assert message.startswith("grid.wireless.p.path: links[0].loss: unknown field `q`")
-    assert error(spec(grid={"links.0.losss": [1]})).startswith("grid.links.0.losss: links[0].losss: unknown field")
+    assert message.startswith("grid.wireless.p.path: links.0.loss.q: unknown field `q`")
+    assert error(spec(grid={"links.0.losss": [1]})).startswith("grid.links.0.losss: links.0.losss: unknown field")
     assert error(spec(variants={"s": {"a": {"flows.0.tcp.variantx": "reno"}}})).startswith(
-        "variants.s.a.flows.0.tcp.variantx: flows[0].tcp.variantx: unknown field `variantx`")
+        "variants.s.a.flows.0.tcp.variantx: flows.0.tcp.variantx: unknown field `variantx`")
 
 
 def test_index_out_of_range():

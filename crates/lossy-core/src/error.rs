@@ -16,7 +16,7 @@ impl Error {
     }
 
     /// A message from a nested `validate()` that starts with its own field name
-    /// ("p: 1.5 is not a probability") joins that name onto `path` ("links[1].loss.p").
+    /// ("p: 1.5 is not a probability") joins that name onto `path` ("links.1.loss.p").
     pub fn nested(path: &str, message: String) -> Self {
         match message.split_once(": ") {
             Some((field, rest)) if !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']') => {
@@ -35,9 +35,9 @@ mod tests {
 
     #[test]
     fn nested_messages_extend_the_path() {
-        let e = Error::nested("links[1].loss", "p: 1.5 is not a probability".into());
-        assert_eq!(e.to_string(), "links[1].loss.p: 1.5 is not a probability");
-        let e = Error::nested("flows[0].app", "exactly one of packets or times".into());
-        assert_eq!(e.to_string(), "flows[0].app: exactly one of packets or times");
+        let e = Error::nested("links.1.loss", "p: 1.5 is not a probability".into());
+        assert_eq!(e.to_string(), "links.1.loss.p: 1.5 is not a probability");
+        let e = Error::nested("flows.0.app", "exactly one of packets or times".into());
+        assert_eq!(e.to_string(), "flows.0.app: exactly one of packets or times");
     }
 }

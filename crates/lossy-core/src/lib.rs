@@ -1,10 +1,12 @@
 //! `lossy-core`: a packet-level simulator of TCP over lossy wireless links.
 //! See DESIGN.md for the module map; this crate never depends on Python.
 
+pub mod aggregate;
 pub mod agents;
 pub mod apps;
 pub mod channel;
 mod closed;
+pub mod columns;
 pub mod engine;
 pub mod error;
 pub mod intervals;

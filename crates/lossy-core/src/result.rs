@@ -1,7 +1,8 @@
 //! What a run returns: one summary (every metric a typed field) and optional traces.
 
+use crate::aggregate::FlowAggregates;
 use crate::tcp::state::SenderCounters;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize)]
@@ -29,6 +30,17 @@ pub struct Summary {
     pub drops_no_route: u64,
     pub packets_absorbed: u64,
     pub packets_held_at_end: u64,
+    /// Goodput over all flows: count, mean, min, p5/p50/p95, Jain's index.
+    #[serde(flatten)]
+    pub aggregates: FlowAggregates,
+    /// The same per flow group, as `groups.<name>.<key>`, in the scenario's order.
+    #[serde(serialize_with = "in_order", skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<(String, FlowAggregates)>,
+}
+
+/// A list of (name, value) pairs as a map that keeps its order.
+fn in_order<S: Serializer>(pairs: &[(String, FlowAggregates)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -39,6 +51,8 @@ pub struct FlowSummary {
     pub transport: &'static str,
     pub variant: &'static str,
     pub app: &'static str,
+    /// The flow group it belongs to; "" for a `[[flows]]` table.
+    pub group: String,
     /// Application bytes delivered in order per second of the flow's lifetime, in bit/s.
     pub goodput_bps: f64,
     pub bytes_delivered: u64,

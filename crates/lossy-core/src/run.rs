@@ -5,11 +5,10 @@ use crate::error::Result;
 use crate::result::{AgentSummary, FlowSummary, RunResult, Summary};
 use crate::scenario::{build_world, parse_json, Scenario};
 use crate::tcp::state::SenderCounters;
-use crate::tcp::Variant;
 use crate::net::Segment;
 use crate::transport::Endpoint;
 use crate::world::World;
-use crate::apps::AppConfig;
+use crate::aggregate::FlowAggregates;
 use std::time::Instant;
 
 /// Parses JSON text and runs it.
@@ -26,20 +25,15 @@ pub fn run(s: &Scenario, seed: u64, replication: u64) -> Result<RunResult> {
     Ok(summarize(s, world, seed, replication, end.as_secs_f64(), wall_s))
 }
 
-fn variant_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Tahoe => "tahoe",
-        Variant::Reno => "reno",
-        Variant::Newreno => "newreno",
+/// Goodput aggregates of each flow group, in the scenario's order.
+fn group_aggregates(w: &World, flows: &[FlowSummary]) -> Vec<(String, FlowAggregates)> {
+    let mut goodputs = vec![Vec::new(); w.group_names.len()];
+    for (f, fs) in w.flows.iter().zip(flows) {
+        if let Some(g) = f.group {
+            goodputs[g as usize].push(fs.goodput_bps);
+        }
     }
-}
-
-fn app_name(a: &AppConfig) -> &'static str {
-    match a {
-        AppConfig::Bulk => "bulk",
-        AppConfig::File { .. } => "file",
-        AppConfig::Cbr { .. } => "cbr",
-    }
+    w.group_names.iter().cloned().zip(goodputs.iter().map(|g| FlowAggregates::of(g))).collect()
 }
 
 fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, wall_s: f64) -> RunResult {
@@ -47,18 +41,18 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
     let end = w.now;
     let mut flows = Vec::with_capacity(w.flows.len());
     for (i, f) in w.flows.iter().enumerate() {
-        let cfg = &s.flows[i];
         let finished = f.finished_at;
         let start_s = f.start.as_secs_f64();
         let life = (finished.map_or(end_s, |t| t.as_secs_f64()) - start_s).max(0.0);
         let delivered = w.endpoints[2 * i + 1].ep.progress().delivered;
         let mut fs = FlowSummary {
             name: f.name.clone(),
-            from: cfg.from.clone(),
-            to: cfg.to.clone(),
-            transport: if cfg.app.is_tcp() { "tcp" } else { "udp" },
-            variant: if cfg.app.is_tcp() { variant_name(cfg.tcp.variant) } else { "cbr" },
-            app: app_name(&cfg.app),
+            from: w.node_names[f.src as usize].clone(),
+            to: w.node_names[f.dst as usize].clone(),
+            transport: f.transport,
+            variant: f.variant,
+            app: f.app,
+            group: f.group.map_or_else(String::new, |g| w.group_names[g as usize].clone()),
             goodput_bps: if life > 0.0 { delivered as f64 * 8.0 / life } else { 0.0 },
             bytes_delivered: delivered,
             counters: SenderCounters::default(),
@@ -117,6 +111,8 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
         drops_no_route: w.counters.drops.no_route,
         packets_absorbed: w.counters.absorbed,
         packets_held_at_end: tally.held,
+        aggregates: FlowAggregates::of(&flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>()),
+        groups: group_aggregates(&w, &flows),
     };
     let traces = std::mem::take(&mut w.traces).finish();
     RunResult { summary, flows, links, agents, traces }

@@ -3,6 +3,7 @@
 
 use crate::result::{Column, Trace};
 use crate::scenario::TraceConfig;
+use crate::tcp::state::SSTHRESH_UNSET;
 use crate::time::SimTime;
 
 #[derive(Default)]
@@ -34,6 +35,10 @@ struct ThroughputTrace {
 pub const SEQ_SENT: u8 = 0;
 pub const SEQ_RESENT: u8 = 1;
 pub const SEQ_ACKED: u8 = 2;
+
+/// What the codes of coded trace columns mean: (trace, column, name of code 0, 1, ...),
+/// so that trace files can write names.
+pub const LEGEND: &[(&str, &str, &[&str])] = &[("seq", "event", &["sent", "resent", "acked"])];
 
 #[derive(Default)]
 pub struct TraceRecorder {
@@ -73,7 +78,8 @@ impl TraceRecorder {
             t.time.push(now.as_secs_f64());
             t.flow.push(flow);
             t.cwnd.push(cwnd as f64);
-            t.ssthresh.push(ssthresh as f64);
+            // Before the first loss ssthresh is "arbitrarily high" (2^63): NaN, not 9.22e18.
+            t.ssthresh.push(if ssthresh >= SSTHRESH_UNSET { f64::NAN } else { ssthresh as f64 });
         }
     }
 
@@ -125,5 +131,30 @@ impl TraceRecorder {
             });
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_names_every_seq_event_code() {
+        let (_, _, names) = LEGEND.iter().find(|(t, c, _)| (*t, *c) == ("seq", "event")).unwrap();
+        assert_eq!(names[SEQ_SENT as usize], "sent");
+        assert_eq!(names[SEQ_RESENT as usize], "resent");
+        assert_eq!(names[SEQ_ACKED as usize], "acked");
+    }
+
+    #[test]
+    fn an_unset_ssthresh_is_nan_in_the_cwnd_trace() {
+        let cfg = TraceConfig { cwnd: true, ..Default::default() };
+        let mut r = TraceRecorder::new(&cfg);
+        r.cwnd(SimTime::ZERO, 0, 4000, SSTHRESH_UNSET);
+        r.cwnd(SimTime::ZERO, 0, 2000, 2000);
+        let t = r.finish();
+        let Column::F64(ss) = &t[0].columns[3].1 else { panic!() };
+        assert!(ss[0].is_nan());
+        assert_eq!(ss[1], 2000.0);
     }
 }

@@ -24,6 +24,77 @@ fn split_number(text: &str) -> Option<(f64, &str)> {
     Some((value, unit.trim()))
 }
 
+/// Why a quantity was refused.
+enum Bad {
+    /// Not a quantity of this kind.
+    NotA,
+    /// Outside what the type can hold: "0 s to 1,000,000 s".
+    Range(&'static str),
+}
+
+impl Bad {
+    /// `"5 parsecs" is not a duration; use e.g. "5 ms"`, or `1e300 s is out of range;
+    /// use 0 s to 1,000,000 s` (the range of a narrower field replaces this one; see
+    /// scenario/messages.rs).
+    fn message(&self, quoted: &str, plain: &str, what: &str, example: &str) -> String {
+        match self {
+            Bad::NotA => format!("{quoted} is not {what}; use e.g. \"{example}\""),
+            Bad::Range(range) => format!("{plain} is out of range; use {range}"),
+        }
+    }
+}
+
+/// A number as a person writes it: "1e300", not 301 digits.
+fn number_text(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e15 || v.abs() < 1e-6) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// `n` with thousands separators: 65535 → "65,535".
+pub fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::with_capacity(d.len() + d.len() / 3);
+    for (i, c) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A size field's allowed range, checked after parsing and shown in its messages.
+#[derive(Clone, Copy, Debug)]
+pub struct SizeRange {
+    pub lo: u64,
+    pub hi: u64,
+}
+
+impl SizeRange {
+    /// "0 B to 65,535 B".
+    pub fn text(&self) -> String {
+        format!("{} B to {} B", thousands(self.lo), thousands(self.hi))
+    }
+
+    /// `field: 70000 B is out of range; use 0 B to 65,535 B` unless lo ≤ b ≤ hi.
+    pub fn check(&self, field: &str, b: Bytes) -> Result<(), String> {
+        if (self.lo..=self.hi).contains(&b.0) {
+            Ok(())
+        } else {
+            Err(format!("{field}: {} B is out of range; use {}", number_text(b.0 as f64), self.text()))
+        }
+    }
+}
+
+/// What any size may be: up to a petabyte (a terabit/s link for 10^6 s moves 1.25e17 B,
+/// but no experiment here needs a single transfer near that).
+pub const ANY_SIZE: SizeRange = SizeRange { lo: 0, hi: 1_000_000_000_000_000 };
+/// An IPv4 packet's 16-bit total length bounds every header and ACK.
+pub const HEADER_SIZE: SizeRange = SizeRange { lo: 0, hi: 65_535 };
+
 macro_rules! human_unit {
     ($name:ident, $what:literal, $example:literal, $pattern:literal, $parse:path, $show:path) => {
         impl<'de> Deserialize<'de> for $name {
@@ -35,14 +106,11 @@ macro_rules! human_unit {
                         write!(f, "{} such as \"{}\"", $what, $example)
                     }
                     fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
-                        $parse(s).ok_or_else(|| {
-                            E::custom(format!("\"{}\" is not {}; use e.g. \"{}\"", s, $what, $example))
-                        })
+                        $parse(s).map_err(|bad| E::custom(bad.message(&format!("\"{}\"", s), s.trim(), $what, $example)))
                     }
                     fn visit_f64<E: de::Error>(self, v: f64) -> Result<$name, E> {
-                        $parse(&v.to_string()).ok_or_else(|| {
-                            E::custom(format!("{} is not {}; use e.g. \"{}\"", v, $what, $example))
-                        })
+                        let text = number_text(v);
+                        $parse(&text).map_err(|bad| E::custom(bad.message(&text, &text, $what, $example)))
                     }
                     fn visit_u64<E: de::Error>(self, v: u64) -> Result<$name, E> {
                         self.visit_f64(v as f64)
@@ -80,17 +148,29 @@ macro_rules! human_unit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Duration(pub SimDuration);
 
-fn parse_duration(s: &str) -> Option<Duration> {
-    let (v, unit) = split_number(s)?;
+/// The longest duration a scenario may give (about 11.6 days of simulated time). Time is
+/// u64 nanoseconds (584 years), so sums of a few durations never overflow, and a run
+/// longer than this is a typo, not an experiment: it bounds the work of any run.
+pub const MAX_DURATION: SimDuration = SimDuration::from_secs(1_000_000);
+
+fn parse_duration(s: &str) -> Result<Duration, Bad> {
+    let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     let scale = match unit {
         "" | "s" | "sec" | "secs" => 1e9,
         "ms" => 1e6,
         "us" | "µs" => 1e3,
         "ns" => 1.0,
         "min" => 60e9,
-        _ => return None,
+        _ => return Err(Bad::NotA),
     };
-    (v.is_finite() && v >= 0.0).then_some(Duration(SimDuration((v * scale).round() as u64)))
+    if v.is_nan() || v < 0.0 {
+        return Err(Bad::NotA);
+    }
+    let ns = (v * scale).round();
+    if ns > MAX_DURATION.as_nanos() as f64 {
+        return Err(Bad::Range("0 s to 1,000,000 s"));
+    }
+    Ok(Duration(SimDuration(ns as u64)))
 }
 
 /// The largest unit that shows the value exactly ("60 s", "500 ms", "3750 us").
@@ -119,32 +199,40 @@ impl Duration {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Rate(pub u64);
 
-fn parse_rate(s: &str) -> Option<Rate> {
-    let (v, unit) = split_number(s)?;
+/// The fastest link a scenario may give, 1 Tbps: serialization times stay whole
+/// picoseconds' worth of nanoseconds apart, and no wireless link comes near.
+pub const MAX_RATE: u64 = 1_000_000_000_000;
+
+fn parse_rate(s: &str) -> Result<Rate, Bad> {
+    let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     let scale = match unit {
         "" | "bps" | "b/s" | "bit/s" => 1.0,
         "kbps" | "Kbps" | "kb/s" | "kbit/s" => 1e3,
         "Mbps" | "mbps" | "Mb/s" | "Mbit/s" => 1e6,
         "Gbps" | "gbps" | "Gb/s" | "Gbit/s" => 1e9,
-        _ => return None,
+        "Tbps" | "tbps" | "Tb/s" | "Tbit/s" => 1e12,
+        _ => return Err(Bad::NotA),
     };
     let bps = (v * scale).round();
-    (v.is_finite() && bps >= 1.0).then_some(Rate(bps as u64))
+    if bps.is_nan() || bps < 1.0 || bps > MAX_RATE as f64 {
+        return Err(if bps > 0.0 { Bad::Range("1 bps to 1 Tbps") } else { Bad::NotA });
+    }
+    Ok(Rate(bps as u64))
 }
 
 fn show_rate(r: &Rate) -> String {
     format!("{} bps", r.0)
 }
 
-human_unit!(Rate, "a bit rate", "2 Mbps", r"^\s*[0-9.eE+-]+\s*(bps|b/s|bit/s|kbps|Kbps|kb/s|kbit/s|Mbps|mbps|Mb/s|Mbit/s|Gbps|gbps|Gb/s|Gbit/s)?\s*$", parse_rate, show_rate);
+human_unit!(Rate, "a bit rate", "2 Mbps", r"^\s*[0-9.eE+-]+\s*(bps|b/s|bit/s|kbps|Kbps|kb/s|kbit/s|Mbps|mbps|Mb/s|Mbit/s|Gbps|gbps|Gb/s|Gbit/s|Tbps|tbps|Tb/s|Tbit/s)?\s*$", parse_rate, show_rate);
 
 /// A size in bytes ("1000 B", "64 KB", "16 MiB", "800 bits"; a bare number is bytes).
 /// KB/MB are decimal, KiB/MiB binary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Bytes(pub u64);
 
-fn parse_bytes(s: &str) -> Option<Bytes> {
-    let (v, unit) = split_number(s)?;
+fn parse_bytes(s: &str) -> Result<Bytes, Bad> {
+    let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     let scale = match unit {
         "" | "B" | "bytes" | "byte" => 1.0,
         "bits" | "bit" | "b" => 0.125,
@@ -154,10 +242,16 @@ fn parse_bytes(s: &str) -> Option<Bytes> {
         "KiB" => 1024.0,
         "MiB" => 1024.0 * 1024.0,
         "GiB" => 1024.0 * 1024.0 * 1024.0,
-        _ => return None,
+        _ => return Err(Bad::NotA),
     };
     let b = v * scale;
-    (v.is_finite() && v >= 0.0 && b.fract() == 0.0).then_some(Bytes(b as u64))
+    if v.is_nan() || v < 0.0 || b.fract() != 0.0 {
+        return Err(Bad::NotA);
+    }
+    if b > ANY_SIZE.hi as f64 {
+        return Err(Bad::Range("0 B to 1,000,000,000,000,000 B"));
+    }
+    Ok(Bytes(b as u64))
 }
 
 fn show_bytes(b: &Bytes) -> String {
@@ -173,13 +267,26 @@ pub enum QueueLimit {
     Bytes(u64),
 }
 
-fn parse_queue_limit(s: &str) -> Option<QueueLimit> {
-    let (v, unit) = split_number(s)?;
+/// The longest queue, in packets: far past any buffer worth simulating, and its
+/// storage is allocated as packets arrive, not up front.
+pub const MAX_QUEUE_PACKETS: u64 = 1_000_000_000;
+
+fn parse_queue_limit(s: &str) -> Result<QueueLimit, Bad> {
+    let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     match unit {
         "packets" | "packet" | "pkts" | "p" => {
-            (v.is_finite() && v >= 1.0 && v.fract() == 0.0).then_some(QueueLimit::Packets(v as u64))
+            if v.is_nan() || v < 1.0 || v.fract() != 0.0 {
+                return Err(Bad::NotA);
+            }
+            if v > MAX_QUEUE_PACKETS as f64 {
+                return Err(Bad::Range("1 to 1,000,000,000 packets"));
+            }
+            Ok(QueueLimit::Packets(v as u64))
         }
-        _ => parse_bytes(s).filter(|b| b.0 > 0).map(|b| QueueLimit::Bytes(b.0)),
+        _ => match parse_bytes(s)? {
+            Bytes(0) => Err(Bad::NotA),
+            b => Ok(QueueLimit::Bytes(b.0)),
+        },
     }
 }
 
@@ -230,6 +337,19 @@ mod tests {
         assert_eq!(de::<QueueLimit>("\"100 packets\"").unwrap(), QueueLimit::Packets(100));
         assert_eq!(de::<QueueLimit>("\"64 KB\"").unwrap(), QueueLimit::Bytes(64_000));
         assert!(de::<QueueLimit>("\"0 packets\"").is_err());
+    }
+
+    #[test]
+    fn quantities_that_do_not_fit_are_refused_with_the_range_never_saturated() {
+        let cut = |e: String| e.split(" at line").next().unwrap_or("").to_string();
+        assert_eq!(de::<Duration>("\"1e300 s\"").map_err(cut).unwrap_err(), "1e300 s is out of range; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("1e7").map_err(cut).unwrap_err(), "10000000 is out of range; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("\"1000000 s\"").unwrap().0, MAX_DURATION);
+        assert_eq!(de::<Rate>("\"2 Tbps\"").map_err(cut).unwrap_err(), "2 Tbps is out of range; use 1 bps to 1 Tbps");
+        assert_eq!(de::<Bytes>("\"1e30 B\"").map_err(cut).unwrap_err(), "1e30 B is out of range; use 0 B to 1,000,000,000,000,000 B");
+        assert_eq!(de::<QueueLimit>("\"1e10 packets\"").map_err(cut).unwrap_err(), "1e10 packets is out of range; use 1 to 1,000,000,000 packets");
+        assert_eq!(thousands(65_535), "65,535");
+        assert_eq!(HEADER_SIZE.check("header", Bytes(70_000)).unwrap_err(), "header: 70000 B is out of range; use 0 B to 65,535 B");
     }
 
     #[test]

@@ -38,6 +38,12 @@ pub(crate) enum Event {
 /// One flow; its sender is endpoint `2·f`, its receiver `2·f + 1`.
 pub(crate) struct Flow {
     pub name: String,
+    /// Index of its flow group, if it came from one.
+    pub group: Option<u32>,
+    /// "tcp" or "udp"; the TCP variant (or "cbr"); the application's kind.
+    pub transport: &'static str,
+    pub variant: &'static str,
+    pub app: &'static str,
     pub src: NodeId,
     pub dst: NodeId,
     pub start: SimTime,
@@ -89,6 +95,7 @@ pub struct World {
     pub(crate) now: SimTime,
     pub(crate) queue: EventQueue<Event>,
     pub(crate) node_names: Vec<String>,
+    pub(crate) group_names: Vec<String>,
     /// Agents at each node, in chain order: `chain[chain_start[n]..chain_start[n + 1]]`.
     pub(crate) chain_start: Vec<u32>,
     pub(crate) chain: Vec<u32>,

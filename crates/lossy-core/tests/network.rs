@@ -152,7 +152,7 @@ fn a_flow_whose_link_comes_up_later_is_valid_and_delivers() {
 
 #[test]
 fn a_flow_that_never_has_a_route_is_an_error_naming_it() {
-    let msg = r#"flows[0].to: no route from "A" to "B" at any time; connect them with links"#;
+    let msg = r#"flows.0.to: no route from "A" to "B" at any time; connect them with links"#;
     assert_eq!(run_error(&two_nodes(false)), msg);
     // B is linked to nothing.
     let mut v = two_nodes(true);
@@ -255,56 +255,56 @@ fn agents_on_one_node_form_a_chain() {
 #[test]
 fn bad_action_link_that_does_not_exist() {
     let v = with_actions(json!([{"kind": "link_down", "at": "3 s", "link": ["A", "MH"]}]));
-    assert_eq!(run_error(&v), r#"actions[0].link: no link joins "A" and "MH"; name the two ends of a link"#);
+    assert_eq!(run_error(&v), r#"actions.0.link: no link joins "A" and "MH"; name the two ends of a link"#);
 }
 
 #[test]
 fn bad_action_handoff_to_a_node_not_linked_to_the_mobile() {
     let v = with_actions(json!([handoff("5 s", "BS1", "X", "1 s")]));
-    let want = r#"actions[0].to: "X" is not a base station of "MH": no link joins them; add one (with up = false until the hand-off)"#;
+    let want = r#"actions.0.to: "X" is not a base station of "MH": no link joins them; add one (with up = false until the hand-off)"#;
     assert_eq!(run_error(&v), want);
 }
 
 #[test]
 fn bad_action_handoff_from_and_to_the_same_station() {
     let v = with_actions(json!([handoff("5 s", "BS1", "BS1", "1 s")]));
-    assert_eq!(run_error(&v), r#"actions[0].to: "BS1" is also `from`; hand off to another base station"#);
+    assert_eq!(run_error(&v), r#"actions.0.to: "BS1" is also `from`; hand off to another base station"#);
 }
 
 #[test]
 fn bad_action_overlapping_handoffs_of_one_node() {
     let v = with_actions(json!([handoff("5 s", "BS1", "BS2", "2 s"), handoff("6 s", "BS2", "BS1", "1 s")]));
-    let want = "actions[1].at: 6 s falls in the hand-off of actions[0] (5 s to 7 s); hand-offs of one node must not overlap";
+    let want = "actions.1.at: 6 s falls in the hand-off of actions.0 (5 s to 7 s); hand-offs of one node must not overlap";
     assert_eq!(run_error(&v), want);
 }
 
 #[test]
 fn bad_action_after_the_end_of_the_run() {
     let v = with_actions(json!([{"kind": "link_down", "at": "25 s", "link": ["A", "BS1"]}]));
-    assert_eq!(run_error(&v), "actions[0].at: 25 s is after the run ends at 20 s; remove the action or lengthen the run");
+    assert_eq!(run_error(&v), "actions.0.at: 25 s is after the run ends at 20 s; remove the action or lengthen the run");
 }
 
 #[test]
 fn bad_action_unknown_node() {
     let nodes = "nodes are A, BS1, BS2, MH, X";
     let v = with_actions(json!([{"kind": "detach", "at": "3 s", "node": "Z"}]));
-    assert_eq!(run_error(&v), format!(r#"actions[0].node: "Z" is not a node; {nodes}"#));
+    assert_eq!(run_error(&v), format!(r#"actions.0.node: "Z" is not a node; {nodes}"#));
     let v = with_actions(json!([{"kind": "link_up", "at": "3 s", "link": ["A", "Z"]}]));
-    assert_eq!(run_error(&v), format!(r#"actions[0].link[1]: "Z" is not a node; {nodes}"#));
+    assert_eq!(run_error(&v), format!(r#"actions.0.link.1: "Z" is not a node; {nodes}"#));
 }
 
 #[test]
 fn bad_impair_reorder_probability() {
     let mut v = two_nodes(true);
     v["links"][0]["impair"] = json!({"reorder": {"p": 1.5}});
-    assert_eq!(run_error(&v), "links[0].impair.reorder.p: 1.5 is not a probability; use a number in [0, 1]");
+    assert_eq!(run_error(&v), "links.0.impair.reorder.p: 1.5 is not a probability; use a number in [0, 1]");
 }
 
 #[test]
 fn bad_impair_displacement_range() {
     let mut v = two_nodes(true);
     v["links"][0]["reverse_impair"] = json!({"reorder": {"p": 0.1, "displacement": [5, 2]}});
-    let want = "links[0].reverse_impair.reorder.displacement: [5, 2] is not a range; use [a, b] with 1 <= a <= b";
+    let want = "links.0.reverse_impair.reorder.displacement: [5, 2] is not a range; use [a, b] with 1 <= a <= b";
     assert_eq!(run_error(&v), want);
 }
 
@@ -312,21 +312,21 @@ fn bad_impair_displacement_range() {
 fn bad_eln_agent_with_both_neighbor_fields() {
     let mut v = mobile();
     v["agents"] = json!([{"kind": "eln", "node": "BS1", "wireless_neighbor": "MH", "wireless_neighbors": ["MH", "X"]}]);
-    assert_eq!(run_error(&v), "agents[0].wireless_neighbors: give wireless_neighbor or wireless_neighbors, not both");
+    assert_eq!(run_error(&v), "agents.0.wireless_neighbors: give wireless_neighbor or wireless_neighbors, not both");
 }
 
 #[test]
 fn bad_queue_table_kind() {
     let mut v = two_nodes(true);
     v["links"][0]["queue"] = json!({"kind": "red", "limit": "10 packets"});
-    assert_eq!(run_error(&v), "links[0].queue.kind: unknown variant `red`, expected `drop_tail`");
+    assert_eq!(run_error(&v), r#"links.0.queue.kind: "red" is not allowed; use one of: drop_tail"#);
 }
 
 #[test]
 fn bad_packet_larger_than_ipv4_allows() {
     let mut v = two_nodes(true);
     v["flows"][0]["tcp"] = json!({"mss": "65000 B", "header": "1000 B", "max_window": "1 MB"});
-    assert_eq!(run_error(&v), "flows[0].tcp.mss: 66000 B on the wire with the header; IPv4 allows at most 65535 B");
+    assert_eq!(run_error(&v), "flows.0.tcp.mss: 66000 B on the wire with the header; IPv4 allows at most 65535 B");
 }
 
 // ---- 6. scale: many hosts behind one base station -----------------------------------

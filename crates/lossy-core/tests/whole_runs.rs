@@ -6,7 +6,7 @@ mod common;
 
 use common::{deterministic_part, random_scenarios, run_value, scenario, scenario_file};
 use lossy_core::run;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[test]
 fn shipped_scenarios_run_with_invariants() {
@@ -128,11 +128,11 @@ fn bad_scenarios_name_the_field() {
     let mut v = scenario_file("last-hop");
     v["flows"][0]["to"] = json!("XX");
     let e = run(&scenario(&v), 1, 0).unwrap_err().to_string();
-    assert_eq!(e, "flows[0].to: \"XX\" is not a node; nodes are S, BS, MH");
+    assert_eq!(e, "flows.0.to: \"XX\" is not a node; nodes are S, BS, MH");
     let mut v = scenario_file("last-hop");
     v["links"][1]["loss"] = json!({"model": "bernoulli", "p": 1.5});
     let e = run(&scenario(&v), 1, 0).unwrap_err().to_string();
-    assert!(e.starts_with("links[1].loss.p: 1.5 is not a probability"), "{e}");
+    assert!(e.starts_with("links.1.loss.p: 1.5 is not a probability"), "{e}");
 }
 
 /// Random chains of 2-4 nodes with random rates, delays, queues, loss on every
@@ -149,4 +149,58 @@ fn random_scenarios_keep_the_invariants() {
         let b = deterministic_part(&run_value(v, case as u64));
         assert_eq!(a, b, "case {case} is not reproducible");
     }
+}
+
+/// server -- bs -- mh0..mh{n-1}, lossy wireless hops, ELN at bs.
+fn star(n: usize) -> Value {
+    let mobiles: Vec<String> = (0..n).map(|i| format!("mh{i}")).collect();
+    let mut links = vec![json!({"between": ["server", "bs"], "rate": "100 Mbps", "delay": "5 ms"})];
+    links.extend(mobiles.iter().map(|m| json!({"between": ["bs", m], "rate": "2 Mbps", "delay": "1 ms", "loss": {"model": "bernoulli", "p": 0.02}})));
+    let mut nodes = vec![json!("server"), json!("bs")];
+    nodes.extend(mobiles.iter().map(|m| json!(m)));
+    json!({"duration": "3 s", "nodes": nodes, "links": links,
+           "agents": [{"kind": "eln", "node": "bs", "wireless_neighbors": mobiles}]})
+}
+
+/// A flow group is the same flows as the tables it stands for: spaced starts
+/// (`every`) reproduce `start = i·spacing` bit for bit; only names and `group` differ.
+#[test]
+fn a_flow_group_runs_as_the_flows_it_stands_for() {
+    let n = 12;
+    let mut tables = star(n);
+    tables["flows"] = (0..n).map(|i| json!({"from": "server", "to": format!("mh{i}"), "start": format!("{} ms", 0.3 * i as f64), "tcp": {"variant": "reno"}})).collect();
+    let mut group = star(n);
+    group["flow_groups"] = json!([{"name": "down", "count": n, "from": "server", "to": "mh{i}", "start": {"every": "0.3 ms"}, "tcp": {"variant": "reno"}}]);
+    let (a, b) = (run_value(&tables, 4), run_value(&group, 4));
+    assert_eq!(b.flows.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), (0..n).map(|i| format!("down.{i}")).collect::<Vec<_>>());
+    assert!(b.flows.iter().all(|f| f.group == "down") && a.flows.iter().all(|f| f.group.is_empty()));
+    let (mut va, mut vb) = (deterministic_part(&a), deterministic_part(&b));
+    for v in [&mut va, &mut vb] {
+        for f in v["flows"].as_array_mut().unwrap() {
+            f.as_object_mut().unwrap().retain(|k, _| k != "name" && k != "group");
+        }
+        v["summary"].as_object_mut().unwrap().remove("groups");
+    }
+    assert_eq!(va, vb);
+    // The group's aggregates are the run's (it holds every flow), and say something.
+    let g = &b.summary.groups;
+    assert_eq!((g.len(), g[0].0.as_str()), (1, "down"));
+    assert_eq!(g[0].1, b.summary.aggregates);
+    assert_eq!(b.summary.aggregates.flows, n as u64);
+    assert!(b.summary.aggregates.goodput_min_bps > 0.0 && b.summary.aggregates.jain_index > 0.5);
+}
+
+/// Random start times come from the named stream: the same seed gives the same starts,
+/// another stream name other starts, and a group beside plain flows comes after them.
+#[test]
+fn random_group_starts_follow_their_stream() {
+    let mut v = star(6);
+    v["flows"] = json!([{"name": "first", "from": "server", "to": "mh0"}]);
+    v["flow_groups"] = json!([{"name": "up", "count": 5, "from": "mh{i+1}", "to": "server", "start": {"uniform": ["0 s", "1 s"], "stream": "flow-starts"}},]);
+    let a = run_value(&v, 2);
+    assert_eq!(a.flows.len(), 6);
+    assert_eq!((a.flows[0].name.as_str(), a.flows[1].name.as_str(), a.flows[1].from.as_str()), ("first", "up.0", "mh1"));
+    assert_eq!(deterministic_part(&a), deterministic_part(&run_value(&v, 2)));
+    v["flow_groups"][0]["start"]["stream"] = json!("other");
+    assert_ne!(deterministic_part(&a)["flows"], deterministic_part(&run_value(&v, 2))["flows"]);
 }

@@ -1,14 +1,19 @@
 //! `lossy._core`: the thin PyO3 edge of the Rust core (DESIGN.md "PyO3 stays at the
-//! edge"). Scenarios come in as JSON text; summaries go out as Python objects via JSON,
-//! traces as NumPy arrays. Errors are converted here, in one place; the GIL is released
-//! while a run executes and the core never calls back into Python.
+//! edge"). Scenarios come in as JSON text; results go out as Python objects built here,
+//! with no JSON in between: the summary and agents as dicts, flows and links as columns
+//! (NumPy arrays, lists of str), traces as NumPy arrays. Errors are converted here, in
+//! one place; the GIL is released while a run executes and the core never calls back
+//! into Python.
 
+use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
 use lossy_core::Error;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
+use serde::Serialize;
+use serde_json::Value;
 
 pyo3::create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot be run; the message names the field.");
 
@@ -19,8 +24,47 @@ fn to_py_err(e: Error) -> PyErr {
     }
 }
 
-fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (text,))
+/// A small JSON value (the summary, an agent) as Python objects. Whole numbers stay
+/// int, floats float, a missing value None.
+fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(a) => PyList::new(py, a.iter().map(|x| value_to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, value_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+fn to_py<'py, T: Serialize>(py: Python<'py>, x: &T) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(x).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    value_to_py(py, &v)
+}
+
+/// Rows as {column: 1-D array} (whole numbers uint64, floats float64 with NaN for a
+/// missing value) and {column: list of str} for text.
+fn columns_to_py<'py, T: Serialize>(py: Python<'py>, rows: &[T]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, col) in to_columns(rows).columns {
+        match col {
+            ColumnData::U64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            ColumnData::F64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            ColumnData::Str(v) => d.set_item(name, PyList::new(py, v)?)?,
+            ColumnData::Missing(n) => d.set_item(name, PyArray1::from_vec(py, vec![f64::NAN; n]))?,
+        }
+    }
+    Ok(d)
 }
 
 fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
@@ -36,13 +80,18 @@ fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
 }
 
 /// Runs one simulation of a scenario given as JSON text. Returns a dict with
-/// "summary", "flows", "links", "agents" and "traces".
+/// "summary" (scalars; per-group aggregates under "groups"), "flows" and "links"
+/// (columns), "agents" (a list of dicts) and "traces".
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed = 1, replication = 0))]
 fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64, replication: u64) -> PyResult<Bound<'py, PyDict>> {
     let text = scenario_json.to_owned();
     let result = py.detach(move || lossy_core::run_json(&text, seed, replication)).map_err(to_py_err)?;
-    let out = json_to_py(py, &result.to_json())?.cast_into::<PyDict>()?;
+    let out = PyDict::new(py);
+    out.set_item("summary", to_py(py, &result.summary)?)?;
+    out.set_item("flows", columns_to_py(py, &result.flows)?)?;
+    out.set_item("links", columns_to_py(py, &result.links)?)?;
+    out.set_item("agents", to_py(py, &result.agents)?)?;
     let traces = PyDict::new(py);
     for t in result.traces {
         traces.set_item(t.name, trace_to_py(py, t)?)?;
@@ -56,6 +105,25 @@ fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64, replication: u64) -
 fn validate(scenario_json: &str) -> PyResult<()> {
     let s = lossy_core::parse_json(scenario_json).map_err(to_py_err)?;
     lossy_core::scenario::build_world(&s, 0, 0).map(|_| ()).map_err(to_py_err)
+}
+
+/// What the codes of coded trace columns mean: {trace: {column: [name of code 0, 1, ...]}},
+/// e.g. {"seq": {"event": ["sent", "resent", "acked"]}}.
+#[pyfunction]
+fn trace_legend(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (trace, column, names) in lossy_core::trace::LEGEND {
+        let t = match d.get_item(trace)? {
+            Some(t) => t.cast_into::<PyDict>()?,
+            None => {
+                let t = PyDict::new(py);
+                d.set_item(trace, &t)?;
+                t
+            }
+        };
+        t.set_item(column, PyList::new(py, names.iter())?)?;
+    }
+    Ok(d)
 }
 
 /// The scenario JSON Schema, as JSON text.
@@ -88,5 +156,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_legend, m)?)?;
     Ok(())
 }

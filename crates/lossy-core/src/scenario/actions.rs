@@ -69,7 +69,7 @@ impl Names<'_> {
 pub(super) fn compile(s: &Scenario, names: &Names) -> Result<Vec<NetChange>> {
     let mut out = Vec::new();
     for (i, a) in s.actions.iter().enumerate() {
-        let p = |f: &str| format!("actions[{i}].{f}");
+        let p = |f: &str| format!("actions.{i}.{f}");
         let at = |d: &Duration| -> Result<SimTime> {
             if d.0 > s.duration.0 {
                 let (t, end) = (d.0.as_secs_f64(), s.duration.0.as_secs_f64());
@@ -80,8 +80,8 @@ pub(super) fn compile(s: &Scenario, names: &Names) -> Result<Vec<NetChange>> {
         match a {
             ActionConfig::LinkDown { at: t, link } | ActionConfig::LinkUp { at: t, link } => {
                 let up = matches!(a, ActionConfig::LinkUp { .. });
-                let x = names.node(&format!("{}[0]", p("link")), &link[0], s)?;
-                let y = names.node(&format!("{}[1]", p("link")), &link[1], s)?;
+                let x = names.node(&format!("{}.0", p("link")), &link[0], s)?;
+                let y = names.node(&format!("{}.1", p("link")), &link[1], s)?;
                 let why = format!("no link joins \"{}\" and \"{}\"; name the two ends of a link", link[0], link[1]);
                 for seg in names.links_between(&p("link"), x, y, &why)? {
                     out.push(NetChange { at: at(t)?, segment: seg, node: x, up });
@@ -122,7 +122,7 @@ fn check_outages(s: &Scenario, names: &Names) -> Result<()> {
     let mut spans: Vec<(NodeId, SimTime, SimTime, usize)> = Vec::new();
     for (i, a) in s.actions.iter().enumerate() {
         if let ActionConfig::Handoff { at, node, outage, .. } = a {
-            let n = names.node(&format!("actions[{i}].node"), node, s)?;
+            let n = names.node(&format!("actions.{i}.node"), node, s)?;
             spans.push((n, SimTime::ZERO + at.0, SimTime::ZERO + at.0 + outage.0, i));
         }
     }
@@ -131,9 +131,9 @@ fn check_outages(s: &Scenario, names: &Names) -> Result<()> {
         let ((n0, s0, e0, i), (n1, s1, _, j)) = (w[0], w[1]);
         if n0 == n1 && s1 < e0 {
             return Err(Error::scenario(
-                format!("actions[{j}].at"),
+                format!("actions.{j}.at"),
                 format!(
-                    "{} s falls in the hand-off of actions[{i}] ({} s to {} s); hand-offs of one node must not overlap",
+                    "{} s falls in the hand-off of actions.{i} ({} s to {} s); hand-offs of one node must not overlap",
                     s1.as_secs_f64(),
                     s0.as_secs_f64(),
                     e0.as_secs_f64()

@@ -2,6 +2,7 @@
 //! `World`. Every error names the field path, the value and what is allowed.
 
 use super::actions::{self, Names};
+use super::flows::{self, FlowSpec, Origin};
 use super::{LinkConfig, Scenario};
 use crate::agents::{eln::ElnAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
@@ -14,7 +15,7 @@ use crate::net::routing::Hop;
 use crate::net::{NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::{TcpReceiver, TcpSender, Variant};
 use crate::time::SimTime;
 use crate::trace::TraceRecorder;
 use crate::transport::udp::{CbrSource, UdpSink};
@@ -43,17 +44,14 @@ fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
     let mut names = HashMap::with_capacity(s.nodes.len());
     for (i, n) in s.nodes.iter().enumerate() {
         if n.is_empty() {
-            return Err(Error::scenario(format!("nodes[{i}]"), "an empty name is not allowed"));
+            return Err(Error::scenario(format!("nodes.{i}"), "an empty name is not allowed"));
         }
         if names.insert(n.as_str(), i as NodeId).is_some() {
-            return Err(Error::scenario(format!("nodes[{i}]"), format!("\"{n}\" is listed twice; node names must be unique")));
+            return Err(Error::scenario(format!("nodes.{i}"), format!("\"{n}\" is listed twice; node names must be unique")));
         }
     }
     if s.links.is_empty() {
         return Err(Error::scenario("links", "no links given; add at least one [[links]] table"));
-    }
-    if s.flows.is_empty() {
-        return Err(Error::scenario("flows", "no flows given; add at least one [[flows]] table"));
     }
     if s.duration.0.as_nanos() == 0 {
         return Err(Error::scenario("duration", "0 s is not a run; use a positive duration such as \"100 s\""));
@@ -65,10 +63,10 @@ fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
 /// impairments from its own named stream (DESIGN.md "Seeds").
 fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream) -> Result<PointToPoint> {
     for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
-        loss.validate().map_err(|m| Error::nested(&format!("links[{i}].{field}"), m))?;
+        loss.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
     for (field, imp) in [("impair", &l.impair), ("reverse_impair", &l.reverse_impair)] {
-        imp.validate().map_err(|m| Error::nested(&format!("links[{i}].{field}"), m))?;
+        imp.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
     let (a, b) = ends;
     let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp| {
@@ -91,43 +89,71 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
 }
 
 /// The flow's two endpoints; sizes on the wire are checked against IPv4's limit.
-fn build_endpoints(i: usize, fc: &super::FlowConfig, src: NodeId, dst: NodeId, start: SimTime) -> Result<[AnyEndpoint; 2]> {
+fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint; 2]> {
+    let (src, dst) = (fc.src, fc.dst);
     let too_big = |field: &str, what: &str, n: u64| {
-        Error::scenario(format!("flows[{i}].{field}"), format!("{n} B on the wire with {what}; IPv4 allows at most {MAX_PACKET} B"))
+        Error::scenario(fc.origin.path(field), format!("{n} B on the wire with {what}; IPv4 allows at most {MAX_PACKET} B"))
     };
-    let f = i as u32;
-    if let AppConfig::Cbr { rate, packet_size, header, packets } = &fc.app {
+    if let AppConfig::Cbr { rate, packet_size, header, packets } = fc.app {
         if packet_size.0 + header.0 > MAX_PACKET {
             return Err(too_big("app.packet_size", "the header", packet_size.0 + header.0));
         }
         let source = CbrSource::new(f, src, dst, start, rate.0, packet_size.0 as u32, header.0 as u32, *packets);
         return Ok([source.into(), UdpSink::new(packet_size.0 as u32).into()]);
     }
-    let t = &fc.tcp;
-    t.validate().map_err(|m| Error::nested(&format!("flows[{i}].tcp"), m))?;
+    let t = fc.tcp;
+    t.validate().map_err(|m| Error::nested(&fc.origin.path("tcp"), m))?;
     if t.mss.0 + t.header.0 > MAX_PACKET {
         return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
-    }
-    if t.ack_size.0 > MAX_PACKET {
-        return Err(too_big("tcp.ack_size", "nothing else", t.ack_size.0));
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
     let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0));
     Ok([sender.into(), receiver.into()])
 }
 
+fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Tahoe => "tahoe",
+        Variant::Reno => "reno",
+        Variant::Newreno => "newreno",
+    }
+}
+
+/// The world's record of a flow: names for the results, bytes to deliver.
+fn flow_record(fc: FlowSpec) -> Flow {
+    let tcp = fc.app.is_tcp();
+    let total_bytes = match fc.app {
+        AppConfig::Bulk {} => None,
+        AppConfig::File { size } => Some(size.0),
+        AppConfig::Cbr { packet_size, packets, .. } => packets.map(|n| n * packet_size.0),
+    };
+    Flow {
+        name: fc.name,
+        group: fc.group,
+        transport: if tcp { "tcp" } else { "udp" },
+        variant: if tcp { variant_name(fc.tcp.variant) } else { "cbr" },
+        app: fc.app.kind(),
+        src: fc.src,
+        dst: fc.dst,
+        start: SimTime::ZERO + fc.start,
+        total_bytes,
+        finished_at: None,
+        sampled_bytes: 0,
+    }
+}
+
 /// The agents in chain order per node: (agents, chain_start, chain).
-fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)]) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>)> {
+fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], n_flows: usize) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>)> {
     let mut agents = Vec::with_capacity(s.agents.len());
     for (i, ac) in s.agents.iter().enumerate() {
-        let node = lookup(names, &format!("agents[{i}].node"), ac.node(), s)?;
+        let node = lookup(names, &format!("agents.{i}.node"), ac.node(), s)?;
         let agent = match ac {
             AgentConfig::Eln { wireless_neighbor, wireless_neighbors, .. } => {
                 let given: Vec<(String, &String)> = match (wireless_neighbor, wireless_neighbors.is_empty()) {
-                    (Some(w), true) => vec![(format!("agents[{i}].wireless_neighbor"), w)],
-                    (None, false) => wireless_neighbors.iter().enumerate().map(|(k, w)| (format!("agents[{i}].wireless_neighbors[{k}]"), w)).collect(),
-                    (Some(_), false) => return Err(Error::scenario(format!("agents[{i}].wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
-                    (None, true) => return Err(Error::scenario(format!("agents[{i}].wireless_neighbor"), "missing; name the neighbour across the wireless hop")),
+                    (Some(w), true) => vec![(format!("agents.{i}.wireless_neighbor"), w)],
+                    (None, false) => wireless_neighbors.iter().enumerate().map(|(k, w)| (format!("agents.{i}.wireless_neighbors.{k}"), w)).collect(),
+                    (Some(_), false) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
+                    (None, true) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbor"), "missing; name the neighbour across the wireless hop")),
                 };
                 let mut wireless = Vec::with_capacity(given.len());
                 for (path, w) in given {
@@ -137,7 +163,7 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
                     }
                     wireless.push(id);
                 }
-                AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), s.flows.len()))
+                AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), n_flows))
             }
         };
         agents.push(AgentSlot { agent, node, timer: Timer::default(), state_max: 0, state_sum: 0.0, packets_seen: 0 });
@@ -157,7 +183,7 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
 
 /// Every flow must have a route both ways at some time (at the start or after some
 /// scheduled change); a flow that never has one is an error naming it.
-fn check_routes(s: &Scenario, flows: &[Flow], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
     let mut hops = hops.to_vec();
     let mut ok = vec![false; flows.len()];
     let mut k = 0;
@@ -184,10 +210,12 @@ fn check_routes(s: &Scenario, flows: &[Flow], ports: &[Port], hops: &[Hop], chan
     match ok.iter().position(|&o| !o) {
         None => Ok(()),
         Some(f) => Err(Error::scenario(
-            format!("flows[{f}].to"),
+            origins[f].path("to"),
             format!(
-                "no route from \"{}\" to \"{}\" at any time; connect them with links",
-                s.nodes[flows[f].src as usize], s.nodes[flows[f].dst as usize]
+                "no route from \"{}\" to \"{}\"{} at any time; connect them with links",
+                s.nodes[flows[f].src as usize],
+                s.nodes[flows[f].dst as usize],
+                origins[f].which()
             ),
         )),
     }
@@ -200,10 +228,10 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let mut links = Vec::with_capacity(s.links.len());
     let (mut segments, mut ports, mut hops) = (Vec::with_capacity(s.links.len()), Vec::new(), Vec::new());
     for (i, l) in s.links.iter().enumerate() {
-        let a = lookup(&names, &format!("links[{i}].between[0]"), &l.between[0], s)?;
-        let b = lookup(&names, &format!("links[{i}].between[1]"), &l.between[1], s)?;
+        let a = lookup(&names, &format!("links.{i}.between.0"), &l.between[0], s)?;
+        let b = lookup(&names, &format!("links.{i}.between.1"), &l.between[1], s)?;
         if a == b {
-            return Err(Error::scenario(format!("links[{i}].between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
+            return Err(Error::scenario(format!("links.{i}.between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
         }
         let seg = build_link(s, i, l, (a, b), &streams)?;
         links.push((a, b));
@@ -214,35 +242,35 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         segments.push(SegmentSlot { seg: seg.into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
     }
 
-    let mut flows = Vec::with_capacity(s.flows.len());
-    let mut endpoints = Vec::with_capacity(2 * s.flows.len());
-    for (i, fc) in s.flows.iter().enumerate() {
-        let src = lookup(&names, &format!("flows[{i}].from"), &fc.from, s)?;
-        let dst = lookup(&names, &format!("flows[{i}].to"), &fc.to, s)?;
-        if src == dst {
-            return Err(Error::scenario(format!("flows[{i}].to"), format!("\"{}\" is also the sender; a flow needs two different nodes", fc.to)));
+    let specs = flows::expand(s, &names, seed, replication)?;
+    let mut flows = Vec::with_capacity(specs.len());
+    let mut origins = Vec::with_capacity(specs.len());
+    let mut endpoints = Vec::with_capacity(2 * specs.len());
+    let mut checked_group = vec![false; s.flow_groups.len()];
+    for (i, fc) in specs.into_iter().enumerate() {
+        if fc.src == fc.dst {
+            let to = &s.nodes[fc.dst as usize];
+            return Err(Error::scenario(fc.origin.path("to"), format!("\"{to}\" is also the sender{}; a flow needs two different nodes", fc.origin.which())));
         }
-        fc.app.validate().map_err(|m| Error::nested(&format!("flows[{i}].app"), m))?;
-        let start = SimTime::ZERO + fc.start.0;
-        let [sender, receiver] = build_endpoints(i, fc, src, dst, start)?;
-        for (mut ep, node) in [(sender, src), (receiver, dst)] {
+        // A group's app is checked once, not once per flow.
+        if fc.group.is_none_or(|g| !std::mem::replace(&mut checked_group[g as usize], true)) {
+            fc.app.validate().map_err(|m| Error::nested(&fc.origin.path("app"), m))?;
+        }
+        let start = SimTime::ZERO + fc.start;
+        let [sender, receiver] = build_endpoints(i as u32, &fc, start)?;
+        for (mut ep, node) in [(sender, fc.src), (receiver, fc.dst)] {
             if s.traces.cwnd || s.traces.seq {
                 ep.enable_events();
             }
             endpoints.push(EndpointSlot { ep, node, timer: Timer::default() });
         }
-        let total_bytes = match &fc.app {
-            AppConfig::Bulk => None,
-            AppConfig::File { size } => Some(size.0),
-            AppConfig::Cbr { packet_size, packets, .. } => packets.map(|n| n * packet_size.0),
-        };
-        let name = fc.name.clone().unwrap_or_else(|| format!("flow{i}"));
-        flows.push(Flow { name, src, dst, start, total_bytes, finished_at: None, sampled_bytes: 0 });
+        origins.push(fc.origin);
+        flows.push(flow_record(fc));
     }
 
-    let (agents, chain_start, chain) = build_agents(s, &names, &links)?;
+    let (agents, chain_start, chain) = build_agents(s, &names, &links, flows.len())?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
-    check_routes(s, &flows, &ports, &hops, &changes)?;
+    check_routes(s, &flows, &origins, &ports, &hops, &changes)?;
     let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();
@@ -254,6 +282,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         now: SimTime::ZERO,
         queue: EventQueue::new(),
         node_names: s.nodes.clone(),
+        group_names: s.flow_groups.iter().map(|g| g.name.clone()).collect(),
         chain_start,
         chain,
         segments,

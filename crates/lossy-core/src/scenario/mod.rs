@@ -3,9 +3,13 @@
 
 mod actions;
 mod build;
+mod flows;
+mod groups;
+mod messages;
 mod parse;
 
 pub use actions::ActionConfig;
+pub use groups::{FlowGroupConfig, StartConfig};
 pub use build::build_world;
 pub use parse::{parse_json, schema_json};
 
@@ -35,7 +39,11 @@ pub struct Scenario {
     /// Node names; links, flows and agents refer to nodes by name.
     pub nodes: Vec<String>,
     pub links: Vec<LinkConfig>,
+    #[serde(default)]
     pub flows: Vec<FlowConfig>,
+    /// Many flows declared at once (their flows come after `flows`, named `<group>.<i>`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flow_groups: Vec<FlowGroupConfig>,
     #[serde(default)]
     pub agents: Vec<AgentConfig>,
     /// Changes of the network at given times: links going down or up, hand-offs.

@@ -7,18 +7,25 @@ use crate::error::{Error, Result};
 pub fn parse_json(text: &str) -> Result<Scenario> {
     let de = &mut serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { "scenario".to_string() } else { path };
-        Error::scenario(path, tidy(&e.into_inner().to_string()))
+        let path = dotted(e.path());
+        let doc: Option<serde_json::Value> = serde_json::from_str(text).ok();
+        let (path, message) = super::messages::humanize(doc.as_ref(), &path, &e.into_inner().to_string());
+        Error::scenario(if path.is_empty() { "scenario".to_string() } else { path }, message)
     })
 }
 
-/// Drops serde_json's " at line 1 column 57" (the JSON is generated, not the user's).
-fn tidy(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
+/// The path in `--set` notation: `links.1.loss.p`, never `links[1].loss.p`.
+fn dotted(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let segs: Vec<String> = path
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Seq { index } => Some(index.to_string()),
+            Segment::Map { key } => Some(key.clone()),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        })
+        .collect();
+    segs.join(".")
 }
 
 /// The JSON Schema of a scenario, for editors and `lossy schema`.
@@ -41,20 +48,106 @@ mod tests {
         assert_eq!(s.duration.0.as_secs_f64(), 100.0);
     }
 
+    /// `MIN` with the JSON text `from` replaced by `to`.
+    fn bad(from: &str, to: &str) -> String {
+        let text = MIN.replace(from, to);
+        assert_ne!(text, MIN, "{from}");
+        match parse_json(&text) {
+            Err(e) => e.to_string(),
+            Ok(s) => crate::scenario::build_world(&s, 1, 0).err().map(|e| e.to_string()).unwrap_or_else(|| "accepted".into()),
+        }
+    }
+
+    const F: &str = r#""from": "a""#;
+    const L: &str = r#""delay": "5 ms""#;
+
     #[test]
-    fn errors_name_the_field_path() {
-        let bad = MIN.replace("2 Mbps", "2 Mbsp");
-        let e = parse_json(&bad).unwrap_err().to_string();
-        assert_eq!(e, r#"links[0].rate: "2 Mbsp" is not a bit rate; use e.g. "2 Mbps""#);
-        let bad = MIN.replace(r#""from": "a""#, r#""from": "a", "speed": 3"#);
-        let e = parse_json(&bad).unwrap_err().to_string();
-        assert!(e.starts_with("flows[0].speed: unknown field `speed`"), "{e}");
+    fn bad_inputs_name_the_leaf_in_dotted_notation_and_plain_words() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("2 Mbps", "2 Mbsp", r#"links.0.rate: "2 Mbsp" is not a bit rate; use e.g. "2 Mbps""#),
+            (F, r#""from": "a", "speed": 3"#, "flows.0.speed: unknown field `speed`; use one of: name, from, to, start, app, tcp"),
+            (F, r#""from": "a", "app": {"kind": "bulk", "size": "10 kB"}"#, "flows.0.app.size: unknown field `size`; this table takes no other keys"),
+            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "colour": 1}"#, "flows.0.app.colour: unknown field `colour`; use one of: rate, packet_size, header, packets"),
+            (F, r#""from": "a", "app": {"size": "10 kB"}"#, "flows.0.app.kind: missing; give kind = one of: bulk, file, cbr"),
+            (F, r#""from": "a", "app": {"kind": "ftp"}"#, r#"flows.0.app.kind: "ftp" is not allowed; use one of: bulk, file, cbr"#),
+            (F, r#""from": "a", "app": "bulk""#, r#"flows.0.app: "bulk" is not allowed; use a table with kind = one of: bulk, file, cbr"#),
+            (F, r#""from": "a", "app": {"kind": "file", "size": "lots"}"#, r#"flows.0.app.size: "lots" is not a size in bytes; use e.g. "1000 B""#),
+            (F, r#""from": "a", "tcp": {"dupack_threshold": "x"}"#, r#"flows.0.tcp.dupack_threshold: "x" is not allowed; use a whole number from 0 to 4,294,967,295"#),
+            (F, r#""from": "a", "tcp": {"dupack_threshold": -1}"#, "flows.0.tcp.dupack_threshold: -1 is not allowed; use a whole number from 0 to 4,294,967,295"),
+            (F, r#""from": "a", "tcp": {"limited_transmit": 1}"#, "flows.0.tcp.limited_transmit: 1 is not allowed; use true or false"),
+            (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno"#),
+            (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number"#),
+            (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
+            (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, gilbert_elliott, gilbert, markov, trace"),
+            (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
+            (L, r#""delay": "5 ms", "queue": {"kind": "drop_tail"}"#, "links.0.queue.limit: missing; this key is required"),
+            (L, r#""delay": "5 ms", "up": "yes""#, r#"links.0.up: "yes" is not allowed; use true or false"#),
+            (r#""between": ["a", "b"]"#, r#""between": ["a"]"#, "links.0.between: 1 item given; use a list of 2 items"),
+            (r#""nodes": ["a", "b"]"#, r#""nodes": "a, b""#, r#"nodes: "a, b" is not allowed; use a list"#),
+            (r#"{"nodes""#, r#"{"duration": "1e300 s", "nodes""#, "duration: 1e300 s is out of range; use 0 s to 1,000,000 s"),
+            (F, r#""from": "a", "tcp": {"header": "1e19 B"}"#, "flows.0.tcp.header: 1e19 B is out of range; use 0 B to 65,535 B"),
+            (F, r#""from": "a", "tcp": {"ack_size": "1e30 B"}"#, "flows.0.tcp.ack_size: 1e30 B is out of range; use 1 B to 65,535 B"),
+            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "header": "1e19 B"}"#, "flows.0.app.header: 1e19 B is out of range; use 0 B to 65,535 B"),
+            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "packets": 1.5}"#, "flows.0.app.packets: 1.5 is not allowed; use a whole number >= 0"),
+            (L, r#""delay": "5 ms", "queue": "1e10 packets""#, "links.0.queue: 1e10 packets is out of range; use 1 to 1,000,000,000 packets"),
+            (r#"{"nodes""#, r#"{"flows": {}, "nodes""#, "flows: a table is not allowed; use a list"),
+            ("2 Mbps", "1e30 bps", "links.0.rate: 1e30 bps is out of range; use 1 bps to 1 Tbps"),
+        ];
+        let mut wrong = Vec::new();
+        for (from, to, want) in cases {
+            let got = bad(from, to);
+            if got != *want {
+                wrong.push(format!("  {to}\n    got  {got}\n    want {want}"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    /// serde lets a unit variant of an internally tagged enum ignore unknown keys; every
+    /// variant of every tagged table here must reject them.
+    #[test]
+    fn every_variant_of_every_tagged_table_rejects_unknown_keys() {
+        use crate::{agents::AgentConfig, apps::AppConfig, channel::LossConfig, net::queue::QueueDiscConfig, scenario::ActionConfig};
+        fn rejects<T: serde::de::DeserializeOwned>(table: &str) {
+            let with_extra = format!("{}, \"zzz\": 1}}", table.trim_end_matches('}'));
+            serde_json::from_str::<T>(table).unwrap_or_else(|e| panic!("{table}: {e}"));
+            let e = serde_json::from_str::<T>(&with_extra).err().unwrap_or_else(|| panic!("{with_extra} was accepted")).to_string();
+            assert!(e.contains("unknown field `zzz`"), "{e}");
+        }
+        for t in [r#"{"kind": "bulk"}"#, r#"{"kind": "file", "size": 10}"#, r#"{"kind": "cbr", "rate": 10, "packet_size": 10}"#] {
+            rejects::<AppConfig>(t);
+        }
+        for t in [
+            r#"{"model": "none"}"#,
+            r#"{"model": "bernoulli", "p": 0.1}"#,
+            r#"{"model": "ber", "ber": 0.1}"#,
+            r#"{"model": "gilbert_elliott", "p": 0.1, "r": 0.1}"#,
+            r#"{"model": "gilbert", "p_ge": 0.1, "p_eg": 0.1}"#,
+            r#"{"model": "markov", "mean_a": 1, "mean_b": 1, "loss_a": 0, "loss_b": 1}"#,
+            r#"{"model": "trace", "packets": [1]}"#,
+        ] {
+            rejects::<LossConfig>(t);
+        }
+        rejects::<QueueDiscConfig>(r#"{"kind": "drop_tail", "limit": "10 packets"}"#);
+        rejects::<AgentConfig>(r#"{"kind": "eln", "node": "bs"}"#);
+        for t in [
+            r#"{"kind": "link_down", "at": 1, "link": ["a", "b"]}"#,
+            r#"{"kind": "link_up", "at": 1, "link": ["a", "b"]}"#,
+            r#"{"kind": "detach", "at": 1, "node": "a"}"#,
+            r#"{"kind": "handoff", "at": 1, "node": "a", "from": "b", "to": "c", "outage": 1}"#,
+        ] {
+            rejects::<ActionConfig>(t);
+        }
+        rejects::<crate::scenario::FlowGroupConfig>(r#"{"name": "g", "count": 1, "from": "a", "to": "b"}"#);
+        let start = r#"{"name": "g", "count": 1, "from": "a", "to": "b", "start": {"every": 1, "zzz": 1}}"#;
+        let e = serde_json::from_str::<crate::scenario::FlowGroupConfig>(start).unwrap_err().to_string();
+        assert!(e.contains("unknown field `zzz`"), "{e}");
     }
 
     #[test]
     fn schema_lists_the_top_level_fields() {
         let s: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
-        for f in ["nodes", "links", "flows", "agents", "traces", "duration"] {
+        for f in ["nodes", "links", "flows", "flow_groups", "agents", "traces", "duration"] {
             assert!(s["properties"][f].is_object(), "{f}");
         }
     }

@@ -1,7 +1,7 @@
 //! TCP options a scenario can set. Defaults follow the RFCs; where the papers' ns-2
 //! runs differ (1-segment initial window, 500 ms tick) they set the field.
 
-use crate::units::{Bytes, Duration};
+use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -166,6 +166,11 @@ impl Default for TcpConfig {
     }
 }
 
+/// Payload bytes per segment; 65,000 leaves room for headers in IPv4's 65,535.
+pub const MSS: SizeRange = SizeRange { lo: 1, hi: 65_000 };
+/// A pure ACK is one IPv4 packet of at least one byte.
+pub const ACK_SIZE: SizeRange = SizeRange { lo: 1, hi: 65_535 };
+
 impl TcpConfig {
     /// RFC 5681 §3.1: IW = 2, 3 or 4 segments by SMSS, unless set.
     pub fn initial_window_segments(&self) -> u32 {
@@ -178,12 +183,9 @@ impl TcpConfig {
 
     /// Checks ranges serde cannot express; errors name the field relative to `tcp`.
     pub fn validate(&self) -> Result<(), String> {
-        if self.mss.0 == 0 || self.mss.0 > 65_000 {
-            return Err(format!("mss: {} B is out of range; use 1 B to 65000 B", self.mss.0));
-        }
-        if self.ack_size.0 == 0 {
-            return Err("ack_size: 0 B is too small; an ACK has at least 1 byte".into());
-        }
+        MSS.check("mss", self.mss)?;
+        HEADER_SIZE.check("header", self.header)?;
+        ACK_SIZE.check("ack_size", self.ack_size)?;
         if self.initial_window == Some(0) {
             return Err("initial_window: 0 is not allowed; use 1 or more segments".into());
         }
@@ -289,7 +291,7 @@ mod tests {
         let scenario = r#"{"nodes": ["a", "b"], "links": [{"between": ["a", "b"], "rate": "2 Mbps", "delay": "5 ms"}],
             "flows": [{"from": "a", "to": "b", "tcp": {"abc": 3}}]}"#;
         let e = crate::scenario::parse_json(scenario).unwrap_err().to_string();
-        assert_eq!(e, "flows[0].tcp.abc: 3 is not allowed; use false, 1 or 2");
+        assert_eq!(e, "flows.0.tcp.abc: 3 is not allowed; use false, 1 or 2");
         let ok = scenario.replace(r#""abc": 3"#, r#""abc": 2"#);
         assert_eq!(crate::scenario::parse_json(&ok).unwrap().flows[0].tcp.abc, Abc::Limit(2));
     }

@@ -1,6 +1,9 @@
 //! The sender variables that congestion control and loss recovery act on (RFC 793 /
 //! RFC 5681 names). Kept apart from the sender so both traits can be handed `&mut` to it.
 
+/// RFC 5681 §3.1: the initial ssthresh, "arbitrarily high"; traces show it as NaN.
+pub const SSTHRESH_UNSET: u64 = u64::MAX / 2;
+
 /// Why a segment was sent again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RetxCause {
@@ -88,7 +91,7 @@ impl SenderState {
             snd_max: 0,
             cwnd: initial_cwnd,
             // RFC 5681 §3.1: initial ssthresh arbitrarily high.
-            ssthresh: u64::MAX / 2,
+            ssthresh: SSTHRESH_UNSET,
             max_cwnd,
             dupacks: 0,
             dupack_threshold,
