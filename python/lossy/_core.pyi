@@ -9,7 +9,7 @@ class ScenarioError(ValueError):
 def run(scenario_json: str, seed: int = 1, replication: int = 0) -> dict[str, Any]:
     """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
     goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
-    name -> 1-D NumPy array, uint64 or float64 with NaN for a missing value, or a list of
+    name -> 1-D NumPy array, int64 or float64 with NaN for a missing value, or a list of
     str for text), "agents" (a list of dicts) and "traces" (name -> column -> array)."""
 
 def validate(scenario_json: str) -> None:

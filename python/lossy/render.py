@@ -34,7 +34,7 @@ def result_tables(result: RunResult) -> Group:
     parts: list[Any] = [head]
     flows, links = result.flows, result.links
     if len(flows) > MAX_ROWS:
-        parts.append(_flow_aggregates(flows))
+        parts.append(_flow_aggregates(result))
         parts.append(_flows_table(_first_and_worst(flows, "goodput_bps"), title=(
             f"flows: the first {SHOWN} and the {SHOWN} with the lowest goodput, of {len(flows):,} "
             "(--json for all)")))
@@ -67,34 +67,21 @@ def _sort_value(value: Any) -> float:
     return math.inf if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
 
 
-def _flow_aggregates(flows: list[dict[str, Any]]) -> Table:
-    """Goodput over every flow: mean, min, percentiles and Jain's fairness index."""
-    values = sorted(float(f["goodput_bps"]) for f in flows if f.get("goodput_bps") is not None)
-    table = Table(title=f"all {len(flows):,} flows", title_justify="left", show_header=False, box=None)
+def _flow_aggregates(result: RunResult) -> Table:
+    """Goodput over every flow as the core aggregates it (mean, min, percentiles, Jain's
+    fairness index), and per flow group where the scenario has groups."""
+    s = result.raw.get("summary", {})
+    table = Table(title=f"all {len(result.flows):,} flows", title_justify="left", show_header=False, box=None)
     table.add_column(style="bold")
     table.add_column()
-    if not values:
-        table.add_row("goodput", "-")
-        return table
-    total = sum(values)
-    squares = sum(v * v for v in values)
-    jain = total * total / (len(values) * squares) if squares else 1.0
-    for label, text in [
-        ("goodput mean / min", f"{si(total / len(values), 'b/s')} / {si(values[0], 'b/s')}"),
-        ("goodput p5 / p50 / p95", " / ".join(si(_percentile(values, q), "b/s") for q in (5, 50, 95))),
-        ("Jain's fairness index", f"{jain:.3f}"),
-        ("total goodput", si(total, "b/s")),
-    ]:
-        table.add_row(label, text)
+    rows = [("", s)] + [(f" (group {name})", g) for name, g in (s.get("groups") or {}).items()]
+    for label, agg in rows:
+        table.add_row(f"goodput mean / min{label}",
+                      f"{si(agg.get('goodput_mean_bps'), 'b/s')} / {si(agg.get('goodput_min_bps'), 'b/s')}")
+        table.add_row(f"goodput p5 / p50 / p95{label}",
+                      " / ".join(si(agg.get(f"goodput_{q}_bps"), "b/s") for q in ("p5", "p50", "p95")))
+        table.add_row(f"Jain's fairness index{label}", number(agg.get("jain_index")))
     return table
-
-
-def _percentile(ordered: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks (NumPy's default), as the core computes it."""
-    pos = (len(ordered) - 1) * q / 100
-    low = int(math.floor(pos))
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
 
 
 def _table(title: str, columns: Iterable[str]) -> Table:

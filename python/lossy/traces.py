@@ -8,9 +8,17 @@ import os
 from pathlib import Path
 from typing import IO, Any, Dict, List, Sequence
 
+from . import _core
 from ._core import ScenarioError
 from .atomic import atomic_write
 from .result import RunResult
+
+
+def event_names(trace: str) -> Dict[str, List[str]]:
+    """Column -> the name of each code, for the trace's coded columns (the seq trace's
+    `event`: sent, resent, acked), from the core's legend: one list, kept with the code."""
+    legend: Dict[str, Dict[str, List[str]]] = _core.trace_legend()
+    return legend.get(trace, {})
 
 
 def check_trace_dir(out_dir: Path) -> None:
@@ -36,7 +44,7 @@ def write_traces(result: RunResult, names: Sequence[str], out_dir: Path) -> List
     written: List[Path] = []
     parquet = _have_pyarrow()
     for name in names:
-        columns = result.traces[name]
+        columns = _readable(name, result.traces[name])
         path = out_dir / f"{name}.csv"
         atomic_write(path, lambda f: _write_csv(f, columns))
         written.append(path)
@@ -45,6 +53,15 @@ def write_traces(result: RunResult, names: Sequence[str], out_dir: Path) -> List
             atomic_write(path, lambda f: _write_parquet(f, columns))
             written.append(path)
     return written
+
+
+def _readable(trace: str, columns: Dict[str, Any]) -> Dict[str, Any]:
+    """Coded columns in words (`event` = sent / resent / acked): files are for people."""
+    out = dict(columns)
+    for column, names in event_names(trace).items():
+        if column in out:
+            out[column] = [names[int(code)] for code in out[column]]
+    return out
 
 
 def _write_csv(f: IO[bytes], columns: Dict[str, Any]) -> None:

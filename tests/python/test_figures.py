@@ -36,7 +36,7 @@ def write_traces(store: Path, run_id: str, scale: float) -> None:
     out = store / "traces" / run_id
     out.mkdir(parents=True)
     t = np.linspace(0, 10, 101)
-    unset = float(2**63)
+    unset = float("nan")  # the core writes an unset ssthresh as NaN
     pq.write_table(pa.table({"time_s": t, "flow": np.zeros(101, np.uint32),
                              "cwnd_bytes": scale * (1000 + 100 * (np.arange(101) % 20)),
                              "ssthresh_bytes": np.where(t < 2, unset, 8000.0)}), out / "cwnd.parquet")
@@ -117,12 +117,14 @@ def test_moving_mean_is_over_time_not_samples() -> None:
     assert moving_mean(t, v, 1.0).tolist() == [1.0, 2.0, 4.0, 7.0]  # (0, 1] holds 0.5 and 1.0
 
 
-def test_the_trace_reader_blanks_an_unset_ssthresh(ctx: Context) -> None:
+def test_the_trace_reader_names_events_and_says_what_is_missing(ctx: Context) -> None:
     df = ctx.trace("s", traced(runs()).iloc[0], "cwnd")
     assert df["ssthresh_bytes"].isna().sum() == 20 and df["ssthresh_bytes"].max() == 8000
-    with pytest.raises(TraceMissing, match="recorded: cwnd, seq, throughput"):
+    seq = ctx.trace("s", traced(runs()).iloc[0], "seq")
+    assert seq["event_name"].tolist()[:3] == ["sent", "acked", "resent"]  # the core's legend
+    with pytest.raises(TraceMissing, match="stored: cwnd, seq, throughput"):
         ctx.trace("s", traced(runs()).iloc[0], "queue")
-    with pytest.raises(TraceMissing, match=r"has no traces in .*traces = \[\"cwnd\"\]"):
+    with pytest.raises(TraceMissing, match=r"none stored for that run.*traces = \[\"cwnd\"\]"):
         read_trace(ctx.stores["s"], "r-0.01-reno-0", "cwnd")
 
 
@@ -160,4 +162,4 @@ def test_claims_read_traces_through_the_context(ctx: Context) -> None:
     missing = Claim("q", "queue", ">", "-", lambda c: Verdict.of(True, str(len(c.trace("s", "r-0.01-reno-0", "cwnd"))), ""),
                     sweeps=["s"])
     v = missing.evaluate(ctx)
-    assert v.state is State.UNCHECKED and v.reason.startswith("TraceMissing: run r-0.01-reno-0 has no traces in ")
+    assert v.state is State.UNCHECKED and v.reason.startswith("TraceMissing: trace 'cwnd' of run r-0.01-reno-0: not in ")

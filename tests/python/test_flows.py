@@ -31,7 +31,7 @@ def test_flows_come_as_typed_columns_with_one_entry_per_flow():
     assert t["name"] == [f"down.{i}" for i in range(5)]
     assert t["to"] == [f"mh{i}" for i in range(5)] and t["group"] == ["down"] * 5
     assert isinstance(t["goodput_bps"], np.ndarray) and t["goodput_bps"].dtype == np.float64
-    assert isinstance(t["bytes_delivered"], np.ndarray) and t["bytes_delivered"].dtype == np.uint64
+    assert isinstance(t["bytes_delivered"], np.ndarray) and t["bytes_delivered"].dtype == np.int64
     assert all(len(v) == 5 for v in t.values())
     assert isinstance(r.link_table["loss_rate"], np.ndarray) and len(r.link_table["name"]) == 12
     # The list of dicts is built from the columns, with Python scalars.

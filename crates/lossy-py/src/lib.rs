@@ -52,13 +52,18 @@ fn to_py<'py, T: Serialize>(py: Python<'py>, x: &T) -> PyResult<Bound<'py, PyAny
     value_to_py(py, &v)
 }
 
-/// Rows as {column: 1-D array} (whole numbers uint64, floats float64 with NaN for a
-/// missing value) and {column: list of str} for text.
+/// Rows as {column: 1-D array} (whole numbers int64, floats float64 with NaN for a
+/// missing value) and {column: list of str} for text. Whole numbers go out signed, as
+/// the run rows' integers do (Python ints -> int64), so a flow's counter has one type in
+/// every table; a column with a value beyond 2^63 (none of today's counters) stays uint64.
 fn columns_to_py<'py, T: Serialize>(py: Python<'py>, rows: &[T]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, col) in to_columns(rows).columns {
         match col {
-            ColumnData::U64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            ColumnData::U64(v) => match v.iter().map(|&x| i64::try_from(x)).collect::<Result<Vec<i64>, _>>() {
+                Ok(signed) => d.set_item(name, PyArray1::from_vec(py, signed))?,
+                Err(_) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            },
             ColumnData::F64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
             ColumnData::Str(v) => d.set_item(name, PyList::new(py, v)?)?,
             ColumnData::Missing(n) => d.set_item(name, PyArray1::from_vec(py, vec![f64::NAN; n]))?,
