@@ -34,6 +34,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,  # a bug shows a plain traceback; bad input never does
+    rich_markup_mode=None,
 )
 
 T = TypeVar("T")
@@ -394,8 +395,8 @@ def sweep_(
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Run the stored failed runs again.")] = False,
     until_ci: Annotated[Optional[str], typer.Option(metavar="PRECISION", help="Add replications until every point's 95 % CI half-width is within this fraction of its mean: 5% or 0.05.")] = None,
     max_replications: Annotated[int, typer.Option(metavar="N", help="Most replications per point with --until-ci.")] = 50,
-    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric for --until-ci (repeatable). [default: the spec's \\[metrics]]")] = None,
-    quick: Annotated[bool, typer.Option(help="Lay the spec's \\[quick] table over it (results go to results/<name>-quick).")] = False,
+    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric for --until-ci (repeatable). [default: the spec's [metrics]]")] = None,
+    quick: Annotated[bool, typer.Option(help="Lay the spec's [quick] table over it (results go to results/<name>-quick).")] = False,
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
@@ -435,7 +436,7 @@ def sweep_(
 @app.command("results")
 def results_(
     target: Annotated[str, typer.Argument(metavar="SPEC|DIR", help="A sweep spec, or a results directory.", show_default=False)],
-    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric to summarize: an alias or a summary key (repeatable). [default: the spec's \\[metrics]]")] = None,
+    metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric to summarize: an alias or a summary key (repeatable). [default: the spec's [metrics]]")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array of summary rows instead of a table.")] = False,
     out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="The results directory of SPEC, if the sweep used --out.")] = None,
     quick: Annotated[bool, typer.Option(help="The results of `lossy sweep SPEC --quick`.")] = False,
@@ -458,8 +459,8 @@ def plot(
     logy: Annotated[bool, typer.Option(help="Logarithmic y axis.")] = False,
     errorbars: Annotated[bool, typer.Option(help="95 % CI as error bars instead of shaded bands.")] = False,
     title: Annotated[Optional[str], typer.Option(metavar="T", help="Title above the plot.")] = None,
-    xlabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the x axis. \\[default: AXIS]")] = None,
-    ylabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the y axis, as given. \\[default: METRIC and its unit, from the metric's name: _bps -> Mb/s, _s -> s]")] = None,
+    xlabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the x axis. [default: AXIS]")] = None,
+    ylabel: Annotated[Optional[str], typer.Option(metavar="TEXT", help="Label of the y axis, as given. [default: METRIC and its unit, from the metric's name: _bps -> Mb/s, _s -> s]")] = None,
 ) -> None:
     """Plot a metric of a sweep against an axis: mean and 95 % CI, a line per --hue value."""
     from .plot import PlotError, PlotSpec, plot_dir
@@ -478,7 +479,7 @@ def plot(
 def reproduce(
     name: Annotated[Optional[str], typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation; all for every one (and an index page).", show_default=False)] = None,
     quick: Annotated[bool, typer.Option(help="A reduced version: fewer points and replications, shorter runs (under a minute).")] = False,
-    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. \\[default: results/reproduce-NAME; with all, results/ holds each reproduce-NAME/ and index.md]")] = None,
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. [default: results/reproduce-NAME; with all, results/ holds each reproduce-NAME/ and index.md]")] = None,
     only: Annotated[Optional[str], typer.Option(metavar="KEYS", help="Only these figures, tables and claims (comma-separated keys, see --list), and the sweeps they need.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List every reproduction with its figures, tables and claims; run nothing.")] = False,
 ) -> None:

@@ -16,21 +16,31 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Union
 
 from .._core import ScenarioError
-from .spec import SpecSource, SweepSpec, load_spec
 
-# pandas, pyarrow, scipy and rich are imported when a sweep runs, not by `import lossy`
-# (which would take ten times longer for a plain `lossy run`).
+# Even the spec reader loads when a sweep is made, not with `import lossy` (which
+# imports this package): `lossy run` and `lossy --help` start faster without it.
+# pandas, pyarrow, scipy and rich come later still, when a sweep runs.
 if TYPE_CHECKING:
     from concurrent.futures import Executor
+
+    from .spec import SpecSource, SweepSpec, load_spec
 
     import pandas as pd
 
     from .runner import Report
 
 __all__ = ["Sweep", "SweepSpec", "load_spec", "open_sweep", "sweep"]
+
+def __getattr__(name: str) -> Any:
+    if name in ("SweepSpec", "load_spec"):  # exported, loaded on first use
+        from . import spec
+
+        return getattr(spec, name)
+    raise AttributeError(f"module 'lossy.sweep' has no attribute {name!r}")
+
 
 MAX_REPLICATIONS = 50  # --until-ci stops adding replications here unless told otherwise
 
@@ -124,6 +134,8 @@ def sweep(
 
     bar = SweepProgress(enabled=progress, name=str(getattr(spec, "name", "")) or "")
     try:
+        from .spec import SweepSpec, load_spec
+
         loaded = spec if isinstance(spec, SweepSpec) else load_spec(spec, quick=quick, progress=bar.planning)
         bar.name = loaded.name
         check_until_ci(loaded, until_ci, ci_metrics, max_replications)
@@ -142,6 +154,8 @@ def sweep(
 def open_sweep(spec: Union[SpecSource, SweepSpec], out: Union[None, str, "os.PathLike[str]"] = None,
                quick: bool = False) -> Sweep:
     """A sweep's stored results without running anything (for `lossy results SPEC`)."""
+    from .spec import SweepSpec, load_spec
+
     loaded = spec if isinstance(spec, SweepSpec) else load_spec(spec, quick=quick)
     return Sweep(loaded, results_dir(loaded, out))
 
