@@ -1,12 +1,25 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
-from typing import Any
+from typing import Any, final
 
-__all__ = ["ScenarioError", "build_info", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["RunProgress", "ScenarioError", "build_info", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
 
-def run(scenario_json: str, seed: int = 1, replication: int = 0) -> dict[str, Any]:
+@final
+class RunProgress:
+    """How far a run has got: pass one to run(..., progress=p), read it from another thread."""
+
+    def __init__(self) -> None: ...
+    @property
+    def sim_time_s(self) -> float:
+        """Simulated time reached so far, in seconds."""
+    @property
+    def end_s(self) -> float:
+        """The run's stop time in seconds (0 until the run has started)."""
+
+def run(scenario_json: str, seed: int = 1, replication: int = 0,
+        progress: RunProgress | None = None) -> dict[str, Any]:
     """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
     goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
     name -> 1-D NumPy array, int64 or float64 with NaN for a missing value, or a list of

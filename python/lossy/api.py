@@ -21,6 +21,8 @@ def run(
     replication: int = 0,
     overrides: Optional[Overrides] = None,
     traces: Sequence[str] = (),
+    *,
+    progress: Optional[_core.RunProgress] = None,
 ) -> RunResult:
     """Run one simulation.
 
@@ -28,7 +30,8 @@ def run(
     paths to values (`{"flows.0.tcp.variant": "newreno", "links.1.loss.p": 0.02}`, or the
     same as (path, value) pairs) and is applied to a copy of the scenario before the core
     validates it. `traces=["cwnd", "seq"]` records those traces (the same as overrides
-    `traces.cwnd = true`); they are in `result.traces`. Random streams depend
+    `traces.cwnd = true`); they are in `result.traces`. `progress`, a
+    `lossy._core.RunProgress`, shows another thread how far the run has got. Random streams depend
     only on (seed, replication, stream name), so two scenarios run at the same seed and
     replication see the same channel. Bad input raises ScenarioError naming the field.
     """
@@ -41,7 +44,7 @@ def run(
         apply_overrides(doc, {f"traces.{name}": True})  # the core rejects an unknown name
     seed = _non_negative("seed", seed)
     replication = _non_negative("replication", replication)
-    raw = _core.run(to_json_text(doc), seed=seed, replication=replication)
+    raw = _core.run(to_json_text(doc), seed=seed, replication=replication, progress=progress)
     return RunResult(raw, scenario=doc)
 
 

@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Dict, Iterator, List, Optional, TypeVar
@@ -140,12 +141,14 @@ def user_errors() -> Iterator[None]:
         raise fail(f"{where}{e.strerror or e}") from None
 
 
-def interruptible(fn: Callable[[], T]) -> T:
-    """Call fn in a worker thread so that Ctrl-C stops the command at once.
+def interruptible(fn: Callable[[], T], progress: Optional[_core.RunProgress] = None) -> T:
+    """Call fn in a worker thread so that Ctrl-C stops the command at once, and, on a
+    terminal, show how far a run has got once it has taken a second.
 
     The core runs with the GIL released and never returns to Python mid-run, so the main
-    thread waits in short joins, where KeyboardInterrupt can land. The run cannot be
-    cancelled from outside, so an interrupt ends the process.
+    thread waits in short joins, where KeyboardInterrupt can land, and reads `progress`
+    (which the core updates as it goes). The run cannot be cancelled from outside, so an
+    interrupt ends the process.
     """
     box: Dict[str, Any] = {}
 
@@ -156,18 +159,39 @@ def interruptible(fn: Callable[[], T]) -> T:
             box["error"] = e
 
     worker = threading.Thread(target=target, name="lossy-run", daemon=True)
+    started = time.monotonic()
     worker.start()
+    shown = False
     try:
         while worker.is_alive():
             worker.join(0.1)
+            elapsed = time.monotonic() - started
+            if progress is not None and elapsed >= PROGRESS_AFTER_S and sys.stderr.isatty() and worker.is_alive():
+                sys.stderr.write("\r" + progress_line(progress, elapsed) + "\033[K")
+                sys.stderr.flush()
+                shown = True
     except KeyboardInterrupt:
         sys.stdout.flush()
-        sys.stderr.write("lossy: interrupted\n")
+        sys.stderr.write("\nlossy: interrupted\n" if shown else "lossy: interrupted\n")
         sys.stderr.flush()
         os._exit(130)  # the worker is still inside the core; nothing else can stop it
+    if shown:
+        sys.stderr.write("\r\033[K")  # the line goes; the result follows
+        sys.stderr.flush()
     if "error" in box:
         raise box["error"]
     return box["value"]  # type: ignore[no-any-return]
+
+
+PROGRESS_AFTER_S = 1.0  # a run shorter than this shows no progress line
+
+
+def progress_line(progress: _core.RunProgress, elapsed: float) -> str:
+    """`lossy: simulated 3.2 s of 10 s (32 %) in 1.0 s; about 2.1 s left`."""
+    now, end = progress.sim_time_s, progress.end_s
+    share = now / end if end > 0 else 0.0
+    left = f"; about {elapsed * (1 - share) / share:.1f} s left" if share > 0.01 else ""
+    return f"lossy: simulated {now:.4g} s of {end:.4g} s ({share:.0%}) in {elapsed:.1f} s{left}"
 
 
 # --- commands --------------------------------------------------------------------------
@@ -208,9 +232,11 @@ def run(
             raise ScenarioError("--trace needs --out DIR to say where to write it")
         if out is not None:
             check_trace_dir(out)  # before the run: a bad --out must not cost a finished result
+        progress = _core.RunProgress()
         result = interruptible(
             lambda: run_scenario(_scenario_file(file), seed=seed, replication=replication,
-                                 overrides=overrides, traces=names)
+                                 overrides=overrides, traces=names, progress=progress),
+            progress,
         )
     written: List[Path] = []
     error: Optional[str] = None

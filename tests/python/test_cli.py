@@ -2,8 +2,10 @@
 
 import csv
 import json
+import subprocess
 
 import pytest
+from conftest import lossy_command
 
 
 def assert_one_line_error(proc, *fragments):
@@ -217,3 +219,59 @@ def test_a_copied_experiment_finds_its_shipped_scenario(cli, tmp_path):
     copy = tmp_path / "e.toml"
     copy.write_text(shown.stdout)
     assert load_spec(copy).points  # resolves `last-hop` to the shipped scenario
+
+
+def test_a_long_run_shows_progress_on_a_terminal(tmp_path):
+    """On a terminal, a run that takes more than a second says how far it has got (from
+    the core's progress cell), and the line is gone once the result is printed."""
+    import os
+    import pty
+
+    gen = subprocess.run([*lossy_command(), "generate", "base-station", "--hosts", "300", "--duration", "60 s",
+                          "--out", str(tmp_path / "bs.toml")], capture_output=True, stdin=subprocess.DEVNULL)
+    assert gen.returncode == 0
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([*lossy_command(), "run", str(tmp_path / "bs.toml"), "--json"],
+                            stdout=subprocess.DEVNULL, stderr=follower, stdin=subprocess.DEVNULL)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the run ended and closed its side
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert proc.wait(timeout=120) == 0
+    text = seen.decode()
+    assert "lossy: simulated " in text and " s of 60 s (" in text
+    assert text.endswith("\r\x1b[K")
+
+
+def test_run_progress_cell_reports_the_simulated_time():
+    import threading
+
+    import lossy
+    from lossy import _core
+
+    progress = _core.RunProgress()
+    assert progress.sim_time_s == 0 and progress.end_s == 0
+    seen = []
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            seen.append(progress.sim_time_s)
+            done.wait(0.01)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    from conftest import SCENARIOS
+
+    lossy.run(SCENARIOS / "last-hop.toml", overrides={"duration": "300 s"}, progress=progress)
+    done.set()
+    watcher.join()
+    assert progress.end_s == 300
+    assert 0 < progress.sim_time_s <= 300
+    assert seen == sorted(seen)  # simulated time only moves forward

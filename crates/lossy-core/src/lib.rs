@@ -27,7 +27,8 @@ mod world_checks;
 
 pub use error::{Error, Result};
 pub use result::RunResult;
-pub use run::{run, run_json};
+pub use run::{run, run_json, run_json_reporting, run_reporting};
+pub use world::Progress;
 pub use scenario::{parse_json, schema_json, Scenario};
 
 /// This crate's version, recorded in every result.

@@ -7,7 +7,7 @@ use crate::scenario::{build_world, parse_json, Scenario};
 use crate::tcp::state::SenderCounters;
 use crate::net::Segment;
 use crate::transport::Endpoint;
-use crate::world::World;
+use crate::world::{Progress, World};
 use crate::aggregate::FlowAggregates;
 use std::time::Instant;
 
@@ -16,10 +16,19 @@ pub fn run_json(json: &str, seed: u64, replication: u64) -> Result<RunResult> {
     run(&parse_json(json)?, seed, replication)
 }
 
+/// `run_json`, reporting how far it has got in `progress` (see `World::run_loop_reporting`).
+pub fn run_json_reporting(json: &str, seed: u64, replication: u64, progress: &Progress) -> Result<RunResult> {
+    run_reporting(&parse_json(json)?, seed, replication, Some(progress))
+}
+
 pub fn run(s: &Scenario, seed: u64, replication: u64) -> Result<RunResult> {
+    run_reporting(s, seed, replication, None)
+}
+
+pub fn run_reporting(s: &Scenario, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
     let mut world = build_world(s, seed, replication)?;
     let wall = Instant::now();
-    let end = world.run_loop();
+    let end = world.run_loop_reporting(progress);
     let wall_s = wall.elapsed().as_secs_f64();
     world.check_invariants()?;
     Ok(summarize(s, world, seed, replication, end.as_secs_f64(), wall_s))

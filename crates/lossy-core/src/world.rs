@@ -8,6 +8,7 @@
 //! entities; what segments let out comes back through a `NetOut` drained with a work
 //! queue, never by recursion.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use crate::agents::{Agent, AgentOutput, AnyAgent, Verdict};
 use crate::engine::{Arm, EventQueue, Key, Timer, TimerEntry, WakeEntry, WakeTimer};
 use crate::net::routing::{Hop, PortId};
@@ -128,10 +129,33 @@ fn rearm(queue: &mut EventQueue<Event>, timer: &mut Timer, deadline: Option<SimT
     }
 }
 
+/// How far a run has got, readable from another thread while it runs: the simulated
+/// time reached and the time it stops at, in nanoseconds.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub now_ns: AtomicU64,
+    pub end_ns: AtomicU64,
+}
+
+/// Events between two progress reports: a few milliseconds of wall time, and a store
+/// too rare to cost anything measurable.
+const PROGRESS_EVERY: u32 = 1 << 16;
+
 impl World {
     /// Runs to the stop time or until every application has finished; returns the
     /// simulated end time.
     pub fn run_loop(&mut self) -> SimTime {
+        self.run_loop_reporting(None)
+    }
+
+    /// `run_loop`, storing the simulated time reached (ns) in `progress` every
+    /// PROGRESS_EVERY events, so that a caller on another thread can show how far a long
+    /// run has got (the core never calls back into Python).
+    pub fn run_loop_reporting(&mut self, progress: Option<&Progress>) -> SimTime {
+        if let Some(p) = progress {
+            p.end_ns.store(self.stop_at.0, Ordering::Relaxed);
+        }
+        let mut until_report = PROGRESS_EVERY;
         for e in 0..self.endpoints.len() {
             self.rearm_endpoint(e);
         }
@@ -148,6 +172,13 @@ impl World {
             let (key, ev) = self.queue.pop().expect("peeked");
             self.now = key.time;
             self.dispatch(key, ev);
+            until_report -= 1;
+            if until_report == 0 {
+                until_report = PROGRESS_EVERY;
+                if let Some(p) = progress {
+                    p.now_ns.store(self.now.0, Ordering::Relaxed);
+                }
+            }
             if self.all_finite && self.unfinished == 0 {
                 return self.now;
             }

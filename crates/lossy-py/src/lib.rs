@@ -7,7 +7,9 @@
 
 use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
-use lossy_core::Error;
+use lossy_core::{Error, Progress};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -87,11 +89,25 @@ fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
 /// Runs one simulation of a scenario given as JSON text. Returns a dict with
 /// "summary" (scalars; per-group aggregates under "groups"), "flows" and "links"
 /// (columns), "agents" (a list of dicts) and "traces".
+/// With `progress`, the run stores how far it has got there while it runs (read it
+/// from another thread: the GIL is released for the whole run).
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed = 1, replication = 0))]
-fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64, replication: u64) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (scenario_json, seed = 1, replication = 0, progress = None))]
+fn run<'py>(
+    py: Python<'py>,
+    scenario_json: &str,
+    seed: u64,
+    replication: u64,
+    progress: Option<PyRef<'py, RunProgress>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let text = scenario_json.to_owned();
-    let result = py.detach(move || lossy_core::run_json(&text, seed, replication)).map_err(to_py_err)?;
+    let cell = progress.map(|p| Arc::clone(&p.cell));
+    let result = py
+        .detach(move || match cell {
+            Some(cell) => lossy_core::run_json_reporting(&text, seed, replication, &cell),
+            None => lossy_core::run_json(&text, seed, replication),
+        })
+        .map_err(to_py_err)?;
     let out = PyDict::new(py);
     out.set_item("summary", to_py(py, &result.summary)?)?;
     out.set_item("flows", columns_to_py(py, &result.flows)?)?;
@@ -103,6 +119,33 @@ fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64, replication: u64) -
     }
     out.set_item("traces", traces)?;
     Ok(out)
+}
+
+/// How far a run has got: pass one to `run(..., progress=p)` and read `p.sim_time_s`
+/// and `p.end_s` from another thread while it runs.
+#[pyclass(frozen)]
+struct RunProgress {
+    cell: Arc<Progress>,
+}
+
+#[pymethods]
+impl RunProgress {
+    #[new]
+    fn new() -> Self {
+        RunProgress { cell: Arc::new(Progress::default()) }
+    }
+
+    /// Simulated time reached so far, in seconds.
+    #[getter]
+    fn sim_time_s(&self) -> f64 {
+        self.cell.now_ns.load(Ordering::Relaxed) as f64 / 1e9
+    }
+
+    /// The run's stop time in seconds (0 until the run has started).
+    #[getter]
+    fn end_s(&self) -> f64 {
+        self.cell.end_ns.load(Ordering::Relaxed) as f64 / 1e9
+    }
 }
 
 /// Checks a scenario without running it; raises ScenarioError if it cannot run.
@@ -157,6 +200,7 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_class::<RunProgress>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
