@@ -132,6 +132,10 @@ def user_errors() -> Iterator[None]:
     """Turn what a user can get wrong into one line and status 2; Ctrl-C into 130."""
     try:
         yield
+    except BrokenPipeError:
+        # `lossy scenarios | head`: the reader has gone; say nothing, as a killed `cat` would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(141) from None
     except KeyboardInterrupt:
         raise fail("interrupted", 130) from None
     except ScenarioError as e:
