@@ -15,16 +15,15 @@ import json
 import os
 import re
 import sys
-import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Dict, Iterator, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, List, Optional
 
 import typer
 
 from . import _core
 from ._core import ScenarioError
+from .cli_errors import click_exceptions, fail, usage_message, user_errors
+from .cli_progress import interruptible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,14 +34,14 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,  # a bug shows a plain traceback; bad input never does
+    # Plain help: rich's help costs 0.1 s of imports at every start (markdown
+    # included) and its markup ate bracketed words such as [metrics].
     rich_markup_mode=None,
 )
 
-T = TypeVar("T")
-
 
 def main() -> None:
-    click = _click()
+    click = click_exceptions()
     try:
         code = typer.main.get_command(app).main(prog_name="lossy", standalone_mode=False)
     except click.UsageError as e:
@@ -51,7 +50,7 @@ def main() -> None:
             sys.exit(0)
         # One line instead of click's usage box: `--seed abc` -> what, which option, what is allowed.
         where = f"{e.ctx.command_path}: " if e.ctx is not None and e.ctx.command_path != "lossy" else ""
-        sys.stderr.write(f"lossy: {where}{_usage_message(e)}\n")
+        sys.stderr.write(f"lossy: {where}{usage_message(e)}\n")
         code = 2
     except click.Exit as e:
         code = e.exit_code
@@ -64,138 +63,10 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-# typer's value checks speak click's type names (or pydantic's, in typer 0.29+); a person
-# reads these words instead.
-_TYPE_WORDS = {"integer": "is not a whole number", "int": "is not a whole number",
-               "int range": "is not a whole number", "float": "is not a number",
-               "boolean": "is not true or false"}
-_PLAIN_WORDS = [
-    ("Input should be a valid integer", "is not a whole number"),
-    ("Input should be a valid number", "is not a number"),
-    ("Input should be a valid boolean", "is not true or false"),
-]
-
-
-def _usage_message(e: Any) -> str:
-    """`--seed abc` -> `--seed 'abc' is not a whole number`: the option, the value, the rule."""
-    message = " ".join(e.format_message().split())
-    param = getattr(e, "param", None)
-    opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
-    plain = _TYPE_WORDS.get(getattr(getattr(param, "type", None), "name", ""))
-    plain = plain or next((p for words, p in _PLAIN_WORDS if words in message), None)
-    if not (opts and plain and "Invalid value" in message) or "not in the range" in message:
-        # click's own wording minus its prefix: `--repeat: 0 is not in the range x>=1.`
-        return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
-    value = _argument_after(opts[0])
-    return f"{opts[0]} {value!r} {plain}" if value is not None else f"{opts[0]} {plain}"
-
-
-def _argument_after(option: str) -> Optional[str]:
-    """The value given to `option` on the command line (`--seed abc` or `--seed=abc`)."""
-    args = sys.argv[1:]
-    for i, arg in enumerate(args):
-        if arg == option and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith(option + "="):
-            return arg[len(option) + 1:]
-    return None
-
-
-def _click() -> Any:
-    """The exceptions of the click that typer runs on: vendored inside typer since 0.2x,
-    a dependency before."""
-    try:
-        from typer._click import exceptions  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover - older typer
-        from click import exceptions  # type: ignore[no-redef,unused-ignore]
-    return exceptions
-
-
 def console(stderr: bool = False) -> "Console":
     from .render import console as make_console
 
     return make_console(stderr=stderr)
-
-
-# --- error handling --------------------------------------------------------------------
-
-
-def fail(message: str, code: int = 2) -> "typer.Exit":
-    sys.stdout.flush()
-    sys.stderr.write(f"lossy: {' '.join(message.split())}\n")
-    sys.stderr.flush()
-    return typer.Exit(code)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn what a user can get wrong into one line and status 2; Ctrl-C into 130."""
-    try:
-        yield
-    except BrokenPipeError:
-        # `lossy scenarios | head`: the reader has gone; say nothing, as a killed `cat` would.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(141) from None
-    except KeyboardInterrupt:
-        raise fail("interrupted", 130) from None
-    except ScenarioError as e:
-        raise fail(str(e)) from None
-    except OSError as e:
-        where = f"{e.filename}: " if e.filename else ""
-        raise fail(f"{where}{e.strerror or e}") from None
-
-
-def interruptible(fn: Callable[[], T], progress: Optional[_core.RunProgress] = None) -> T:
-    """Call fn in a worker thread so that Ctrl-C stops the command at once, and, on a
-    terminal, show how far a run has got once it has taken a second.
-
-    The core runs with the GIL released and never returns to Python mid-run, so the main
-    thread waits in short joins, where KeyboardInterrupt can land, and reads `progress`
-    (which the core updates as it goes). The run cannot be cancelled from outside, so an
-    interrupt ends the process.
-    """
-    box: Dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as e:  # handed back to the main thread
-            box["error"] = e
-
-    worker = threading.Thread(target=target, name="lossy-run", daemon=True)
-    started = time.monotonic()
-    worker.start()
-    shown = False
-    try:
-        while worker.is_alive():
-            worker.join(0.1)
-            elapsed = time.monotonic() - started
-            if progress is not None and elapsed >= PROGRESS_AFTER_S and sys.stderr.isatty() and worker.is_alive():
-                sys.stderr.write("\r" + progress_line(progress, elapsed) + "\033[K")
-                sys.stderr.flush()
-                shown = True
-    except KeyboardInterrupt:
-        sys.stdout.flush()
-        sys.stderr.write("\nlossy: interrupted\n" if shown else "lossy: interrupted\n")
-        sys.stderr.flush()
-        os._exit(130)  # the worker is still inside the core; nothing else can stop it
-    if shown:
-        sys.stderr.write("\r\033[K")  # the line goes; the result follows
-        sys.stderr.flush()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]  # type: ignore[no-any-return]
-
-
-PROGRESS_AFTER_S = 1.0  # a run shorter than this shows no progress line
-
-
-def progress_line(progress: _core.RunProgress, elapsed: float) -> str:
-    """`lossy: simulated 3.2 s of 10 s (32 %) in 1.0 s; about 2.1 s left`."""
-    now, end = progress.sim_time_s, progress.end_s
-    share = now / end if end > 0 else 0.0
-    left = f"; about {elapsed * (1 - share) / share:.1f} s left" if share > 0.01 else ""
-    return f"lossy: simulated {now:.4g} s of {end:.4g} s ({share:.0%}) in {elapsed:.1f} s{left}"
 
 
 # --- commands --------------------------------------------------------------------------

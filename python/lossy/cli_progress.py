@@ -1,0 +1,67 @@
+"""Running the core from the `lossy` command: in a worker thread, so that Ctrl-C lands at
+once, with a progress line on a terminal once a run has taken a second."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from typing import Any, Callable, Dict, Optional, TypeVar
+
+from . import _core
+
+T = TypeVar("T")
+
+
+def interruptible(fn: Callable[[], T], progress: Optional[_core.RunProgress] = None) -> T:
+    """Call fn in a worker thread so that Ctrl-C stops the command at once, and, on a
+    terminal, show how far a run has got once it has taken a second.
+
+    The core runs with the GIL released and never returns to Python mid-run, so the main
+    thread waits in short joins, where KeyboardInterrupt can land, and reads `progress`
+    (which the core updates as it goes). The run cannot be cancelled from outside, so an
+    interrupt ends the process.
+    """
+    box: Dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # handed back to the main thread
+            box["error"] = e
+
+    worker = threading.Thread(target=target, name="lossy-run", daemon=True)
+    started = time.monotonic()
+    worker.start()
+    shown = False
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+            elapsed = time.monotonic() - started
+            if progress is not None and elapsed >= PROGRESS_AFTER_S and sys.stderr.isatty() and worker.is_alive():
+                sys.stderr.write("\r" + progress_line(progress, elapsed) + "\033[K")
+                sys.stderr.flush()
+                shown = True
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        sys.stderr.write("\nlossy: interrupted\n" if shown else "lossy: interrupted\n")
+        sys.stderr.flush()
+        os._exit(130)  # the worker is still inside the core; nothing else can stop it
+    if shown:
+        sys.stderr.write("\r\033[K")  # the line goes; the result follows
+        sys.stderr.flush()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]
+
+
+PROGRESS_AFTER_S = 1.0  # a run shorter than this shows no progress line
+
+
+def progress_line(progress: _core.RunProgress, elapsed: float) -> str:
+    """`lossy: simulated 3.2 s of 10 s (32 %) in 1.0 s; about 2.1 s left`."""
+    now, end = progress.sim_time_s, progress.end_s
+    share = now / end if end > 0 else 0.0
+    left = f"; about {elapsed * (1 - share) / share:.1f} s left" if share > 0.01 else ""
+    return f"lossy: simulated {now:.4g} s of {end:.4g} s ({share:.0%}) in {elapsed:.1f} s{left}"
