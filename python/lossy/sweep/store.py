@@ -280,8 +280,8 @@ class Store:
 
 
 def _items(section: Section) -> int:
-    if isinstance(section, Mapping):
-        return max((len(v) for v in section.values()), default=0)
+    if isinstance(section, Mapping):  # columns of equal length: the first says how many rows
+        return len(next(iter(section.values()), ()))
     return len(section)
 
 
