@@ -254,3 +254,16 @@ def test_a_corrupt_flows_part_sends_its_batch_back_to_be_run(tmp_path, monkeypat
     assert not (tmp_path / "runs" / "part-00000001.parquet").exists()  # its runs are redone
     assert (tmp_path / "quarantine" / "flows-part-00000001.parquet").exists()
     assert sorted(lossy.results.load(tmp_path)["run_id"]) == ["r00000", "r00001"]
+
+
+def test_columns_of_many_runs_stack_with_nulls_where_a_run_lacks_one():
+    runs = [("a", {"name": ["f0", "f1"], "bytes": np.array([1, 2]), "rtt": np.array([0.1, np.nan])}),
+            ("b", {"name": ["g0"], "bytes": np.array([3.5])}),  # no rtt; bytes a float here
+            ("c", {"name": ["h0"], "bytes": np.array([4]), "rtt": np.array([0.2]), "group": ["mh"]})]
+    table = sections_table(runs)
+    assert table is not None
+    rows = table.to_pylist()
+    assert [r["run_id"] for r in rows] == ["a", "a", "b", "c"]
+    assert [r["bytes"] for r in rows] == [1.0, 2.0, 3.5, 4.0]  # int and float runs: one float column
+    assert rows[2]["rtt"] is None and rows[3]["rtt"] == 0.2
+    assert [r["group"] for r in rows] == [None, None, None, "mh"]
