@@ -17,7 +17,7 @@ RUST_INPUTS := Cargo.toml Cargo.lock $(shell find crates \( -name '*.rs' -o -nam
 DEPS  := $(VENV)/.lossy-deps
 BUILT := $(VENV)/.lossy-built
 
-.PHONY: build demo test cargo-test pytest typecheck bench clean
+.PHONY: build demo test cargo-test pytest typecheck docs docs-serve bench clean
 
 build: $(BUILT)
 
@@ -35,7 +35,7 @@ $(DEPS): | $(BIN)/python
 $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
 	@echo "make: building the Rust core in release mode and installing lossy into $(VENV)" \
 	      "(the first time: about 5 minutes on 2 cores; then seconds)"
-	$(BIN)/maturin develop --release --extras test
+	$(BIN)/maturin develop --release --extras test,docs
 	@touch $@
 
 # The first reproduction: Reno and NewReno against the Mathis and PFTK models, and
@@ -45,7 +45,7 @@ demo: $(BUILT)
 	$(BIN)/lossy reproduce validation --quick
 
 # pytest last: its summary line closes the output.
-test: $(BUILT) cargo-test typecheck pytest
+test: $(BUILT) cargo-test typecheck docs pytest
 
 cargo-test:
 	cargo test --workspace --quiet
@@ -58,8 +58,17 @@ typecheck: $(BUILT)
 	$(BIN)/python -m mypy.stubtest lossy._core
 	$(BIN)/python -m mypy --no-error-summary
 
+# The documentation site into site/ (--strict: a broken link or reference fails it).
+export DISABLE_MKDOCS_2_WARNING := true
+export NO_MKDOCS_2_WARNING := 1
+docs: $(BUILT)
+	$(BIN)/mkdocs build --strict --quiet
+
+docs-serve: $(BUILT)
+	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
 bench: $(BUILT)
 	$(BIN)/lossy bench
 
 clean:
-	rm -rf $(VENV) target python/lossy/_core*.so
+	rm -rf $(VENV) target site python/lossy/_core*.so
