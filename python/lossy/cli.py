@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, List, Optional
 
@@ -22,7 +23,7 @@ import typer
 
 from . import _core
 from ._core import ScenarioError
-from .cli_errors import click_exceptions, fail, usage_message, user_errors
+from .cli_errors import click_exceptions, fail, one_line_warning, usage_message, user_errors
 from .cli_progress import interruptible
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ app = typer.Typer(
 
 def main() -> None:
     click = click_exceptions()
+    warnings.showwarning = one_line_warning
     try:
         code = typer.main.get_command(app).main(prog_name="lossy", standalone_mode=False)
     except click.UsageError as e:
@@ -49,7 +51,8 @@ def main() -> None:
             sys.stdout.write(e.ctx.get_help())  # `lossy` or `lossy generate` alone: the help
             sys.exit(0)
         # One line instead of click's usage box: `--seed abc` -> what, which option, what is allowed.
-        where = f"{e.ctx.command_path}: " if e.ctx is not None and e.ctx.command_path != "lossy" else ""
+        command = e.ctx.command_path.split(" ", 1)[1] if e.ctx is not None and " " in e.ctx.command_path else ""
+        where = f"{command}: " if command else ""
         sys.stderr.write(f"lossy: {where}{usage_message(e)}\n")
         code = 2
     except click.Exit as e:
@@ -138,12 +141,9 @@ def run(
 
 def _scenario_file(file: str) -> str:
     """FILE as given, or the shipped scenario of that name when no such file exists."""
-    if os.path.exists(file) or "/" in file or os.sep in file:
-        return file
-    from .shipped import scenario_names, scenario_path
+    from .shipped import instead_of
 
-    stem = file[:-5] if file.endswith(".toml") else file
-    return str(scenario_path(stem)) if stem in scenario_names() else file
+    return str(instead_of(file, "scenario") or file)
 
 
 scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy.",

@@ -14,6 +14,13 @@ import typer
 from ._core import ScenarioError
 
 
+def one_line_warning(message: Any, category: Any, filename: str, lineno: int,
+                     file: Any = None, line: Optional[str] = None) -> None:
+    """A warning (an unreadable part set aside, say) as `lossy: warning: ...` on one line,
+    not Python's two lines with a source path."""
+    sys.stderr.write(f"lossy: warning: {' '.join(str(message).split())}\n")
+
+
 def fail(message: str, code: int = 2) -> "typer.Exit":
     sys.stdout.flush()
     sys.stderr.write(f"lossy: {' '.join(message.split())}\n")

@@ -35,14 +35,21 @@ def interruptible(fn: Callable[[], T], progress: Optional[_core.RunProgress] = N
     started = time.monotonic()
     worker.start()
     shown = False
+    terminal = sys.stderr.isatty()
+    last_line = -PLAIN_EVERY_S
     try:
         while worker.is_alive():
             worker.join(0.1)
             elapsed = time.monotonic() - started
-            if progress is not None and elapsed >= PROGRESS_AFTER_S and sys.stderr.isatty() and worker.is_alive():
+            if progress is None or elapsed < PROGRESS_AFTER_S or not worker.is_alive():
+                continue
+            if terminal:  # one line, rewritten in place
                 sys.stderr.write("\r" + progress_line(progress, elapsed) + "\033[K")
-                sys.stderr.flush()
                 shown = True
+            elif elapsed - last_line >= PLAIN_EVERY_S:  # a log: a line now and then
+                sys.stderr.write(progress_line(progress, elapsed) + "\n")
+                last_line = elapsed
+            sys.stderr.flush()
     except KeyboardInterrupt:
         sys.stdout.flush()
         sys.stderr.write("\nlossy: interrupted\n" if shown else "lossy: interrupted\n")
@@ -57,6 +64,7 @@ def interruptible(fn: Callable[[], T], progress: Optional[_core.RunProgress] = N
 
 
 PROGRESS_AFTER_S = 1.0  # a run shorter than this shows no progress line
+PLAIN_EVERY_S = 10.0  # between two progress lines when stderr is not a terminal
 
 
 def progress_line(progress: _core.RunProgress, elapsed: float) -> str:

@@ -9,6 +9,8 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from .formatting import number, si
+
 Scalar = Any  # bool | int | float | str | None
 Traces = Dict[str, Dict[str, np.ndarray]]
 
@@ -115,12 +117,12 @@ class RunResult:
         if n <= 8:
             names = self.flow_table.get("name", [])
             goodput = self.flow_table.get("goodput_bps", [])
-            body = ", ".join(f"{names[i]}={_mbps(goodput[i])}" for i in range(n))
+            body = ", ".join(f"{names[i]}={_si_bps(goodput[i])}" for i in range(n))
             return f"{head}goodput[{body}] traces={sorted(self.traces)}>"
         return (
-            f"{head}flows={n} goodput[mean={_mbps(s.get('goodput_mean_bps'))}, "
-            f"p5={_mbps(s.get('goodput_p5_bps'))}, min={_mbps(s.get('goodput_min_bps'))}] "
-            f"jain_index={_fmt(s.get('jain_index'))} traces={sorted(self.traces)}>"
+            f"{head}flows={n} goodput[mean={_si_bps(s.get('goodput_mean_bps'))}, "
+            f"p5={_si_bps(s.get('goodput_p5_bps'))}, min={_si_bps(s.get('goodput_min_bps'))}] "
+            f"jain_index={number(s.get('jain_index'))} traces={sorted(self.traces)}>"
         )
 
 
@@ -225,9 +227,5 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _mbps(bps: Any) -> str:
-    return "?" if bps is None or bps != bps else f"{bps / 1e6:.3g}Mb/s"
-
-
-def _fmt(x: Any) -> str:
-    return "?" if x is None else f"{x:.3g}"
+def _si_bps(bps: Any) -> str:
+    return si(bps, "b/s").replace(" ", "")  # 1.23Mb/s: one token in a repr

@@ -7,9 +7,10 @@ are links to the same files.
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from ._core import ScenarioError
 
@@ -44,6 +45,18 @@ def scenario_path(name: str) -> Path:
 def experiment_path(name: str) -> Path:
     """The shipped sweep spec `name` (`reno-vs-eln`)."""
     return _find(experiments_dir(), name, "experiment", experiment_names())
+
+
+def instead_of(given: str, kind: str) -> Optional[Path]:
+    """The shipped scenario (`kind` "scenario") or experiment ("experiment") that a name
+    such as `last-hop` means, when no file of that name exists here; else None."""
+    if os.path.exists(given) or "/" in given or os.sep in given:
+        return None
+    stem = given[:-5] if given.endswith(".toml") else given
+    names = scenario_names() if kind == "scenario" else experiment_names()
+    if stem not in names:
+        return None
+    return scenario_path(stem) if kind == "scenario" else experiment_path(stem)
 
 
 def _find(directory: Path, name: str, what: str, known: List[str]) -> Path:

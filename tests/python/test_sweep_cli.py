@@ -120,12 +120,15 @@ def test_a_missing_scenario_in_a_spec_is_one_line(cli, tmp_path):
     assert_one_line_error(cli("sweep", spec, "--out", tmp_path / "o"), "scenario: 'nowhere.toml': no such file")
 
 
-def test_progress_shows_within_a_second():
+def test_progress_shows_within_a_second(monkeypatch):
+    import sys
+
     import time
 
     from lossy.sweep.runner import PROGRESS_AFTER_S, SweepProgress
 
     assert PROGRESS_AFTER_S <= 1.0
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal: the live bar
     bar = SweepProgress(enabled=True, name="x", t0=time.monotonic() - 1.0)
     bar.planning(10, 100)  # a long planning step shows too
     try:
@@ -134,3 +137,22 @@ def test_progress_shows_within_a_second():
         assert bar.bar.tasks[0].description == "sweep x" and bar.bar.tasks[0].completed == 5
     finally:
         bar.stop()
+
+
+def test_progress_into_a_log_is_a_line_after_the_first_second(capsys):
+    """stderr to a file or pipe: plain lines, the first after a second, then every 10 s
+    (a live bar would reach the file only at the end)."""
+    import time
+
+    from lossy.sweep.runner import PLAIN_EVERY_S, SweepProgress
+
+    bar = SweepProgress(enabled=True, name="x", t0=time.monotonic())
+    bar.update(100, 1, 0)
+    assert capsys.readouterr().err == ""  # within the first second: quiet
+    bar.t0 -= 1.0
+    bar.update(100, 5, 1)
+    bar.update(100, 6, 1)  # too soon after the last line
+    assert capsys.readouterr().err == "lossy: sweep x: 5 of 100 (5%), 1 failed, 1 s\n"
+    bar.last_plain -= PLAIN_EVERY_S
+    bar.update(100, 50, 1)
+    assert "50 of 100 (50%)" in capsys.readouterr().err

@@ -150,9 +150,9 @@ def test_run_ids_made_per_point_equal_the_hash_of_the_whole_scenario():
 
 
 @pytest.mark.parametrize("values, shown", [
-    (["10 Mbps", 5000000], "text ('10 Mbps'), numbers (5000000)"),
-    ([True, 1], "booleans (True), numbers (1)"),
-    ([{"model": "bernoulli", "p": 0.1}, 0.1], "text ({'model': 'bernoulli', 'p': 0.1}), numbers (0.1)"),
+    (["10 Mbps", 5000000], 'text ("10 Mbps"), numbers (5000000)'),
+    ([True, 1], "booleans (true), numbers (1)"),  # spelled as in TOML
+    ([{"model": "bernoulli", "p": 0.1}, 0.1], 'text ({model = "bernoulli", p = 0.1}), numbers (0.1)'),
 ])
 def test_an_axis_mixing_types_is_refused_up_front(values, shown):
     path = "links.0.rate" if isinstance(values[0], str) else "links.0.loss"

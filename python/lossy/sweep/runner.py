@@ -32,6 +32,7 @@ from .worker import SECTIONS_KEY, TRACES_KEY, PointJob, execute_chunk
 __all__ = ["Report", "SweepInterrupted", "SweepProgress", "check_until_ci", "results_frame", "run_sweep"]
 
 PROGRESS_AFTER_S = 1.0  # a sweep shorter than this finishes without a progress bar
+PLAIN_EVERY_S = 10.0  # between two progress lines when stderr is not a terminal
 WAIT_SLICE_S = 0.2
 
 
@@ -76,6 +77,7 @@ class SweepProgress:
     t0: float = field(default_factory=time.monotonic)
     bar: Optional[Progress] = None
     task: Any = None
+    last_plain: float = -math.inf
 
     def planning(self, done: int, total: int) -> None:
         self._show(f"planning sweep {self.name}", total, done, 0)
@@ -84,6 +86,9 @@ class SweepProgress:
         self._show(f"sweep {self.name}", total, done, failed)
 
     def _show(self, what: str, total: int, done: int, failed: int) -> None:
+        if self.enabled and not sys.stderr.isatty():
+            self._plain(what, total, done, failed)
+            return
         if self.bar is None and self.enabled and time.monotonic() - self.t0 >= PROGRESS_AFTER_S:
             self.bar = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -96,6 +101,18 @@ class SweepProgress:
             self.bar.tasks[-1].start_time = self.t0  # elapsed counts from the sweep's start
         if self.bar is not None:
             self.bar.update(self.task, description=what, total=total, completed=done, failed=failed)
+
+    def _plain(self, what: str, total: int, done: int, failed: int) -> None:
+        """Into a log file or a pipe, where a live bar would show only at the end: a line
+        after the first second, then one every PLAIN_EVERY_S."""
+        now = time.monotonic()
+        if now - self.t0 < PROGRESS_AFTER_S or now - self.last_plain < PLAIN_EVERY_S:
+            return
+        self.last_plain = now
+        share = f" ({done / total:.0%})" if total else ""
+        sys.stderr.write(f"lossy: {what}: {done:,} of {total:,}{share}, {failed:,} failed, "
+                         f"{now - self.t0:.0f} s\n")
+        sys.stderr.flush()
 
     def stop(self) -> None:
         if self.bar is not None:

@@ -10,6 +10,7 @@ Spec mistakes raise ScenarioError with the spec path first (`grid.wireless.p.val
 from __future__ import annotations
 
 import copy
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -18,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
 from ..scenario import Scenario, load_scenario
-from ..shipped import scenario_names, scenario_path
+from ..shipped import instead_of
 from .expand import expand, point_id
 from .model import Axis, Point, Run, SweepSpec, canonical_json, run_id, scenario_hash
 
@@ -125,7 +126,7 @@ def _check_size(spec: SweepSpec) -> None:
 def _read(source: SpecSource) -> Tuple[Mapping[str, Any], Optional[Path]]:
     if isinstance(source, Mapping):
         return copy.deepcopy(dict(source)), None
-    path = Path(source)
+    path = instead_of(str(source), "experiment") or Path(source)  # `lossy sweep reno-vs-eln`
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
@@ -152,10 +153,6 @@ def _apply_quick(doc: Mapping[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def _is_shipped(name: str) -> bool:
-    return "/" not in name and (name[:-5] if name.endswith(".toml") else name) in scenario_names()
-
-
 def _base_scenario(value: Any, base_dir: Path) -> Scenario:
     if value is None:
         raise ScenarioError("scenario: missing; give a scenario file (relative to the spec) or a [scenario] table")
@@ -163,11 +160,12 @@ def _base_scenario(value: Any, base_dir: Path) -> Scenario:
         return load_scenario(value)
     if isinstance(value, str):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
-        if not path.exists() and _is_shipped(value):
-            path = scenario_path(value)  # `scenario = "last-hop"`: the shipped one, from anywhere
+        if not path.exists():  # `scenario = "last-hop"`: the shipped one, from anywhere
+            path = instead_of(value, "scenario") or path
         if not path.is_file():
             what = "is a directory, not a scenario file" if path.is_dir() else "no such file"
-            raise ScenarioError(f"scenario: {value!r}: {what} ({path})")
+            where = "" if str(path) == value else f" ({path})"  # where a relative name was looked for
+            raise ScenarioError(f"scenario: {value!r}: {what}{where}")
         try:
             return load_scenario(path)
         except OSError as e:  # unreadable (permissions), or gone since the check
@@ -311,7 +309,7 @@ def _check_distinct(values: List[Any], where: str) -> None:
     texts = [canonical_json(v) for v in values]
     for i, text in enumerate(texts):
         if text in texts[:i]:
-            raise ScenarioError(f"{where}: {values[i]!r} appears twice")
+            raise ScenarioError(f"{where}: {_toml(values[i])} appears twice")
 
 
 def _check_one_type(values: List[Any], where: str) -> None:
@@ -326,9 +324,22 @@ def _check_one_type(values: List[Any], where: str) -> None:
         return "text"
     kinds = {kind(v): v for v in values}
     if len(kinds) > 1:
-        shown = ", ".join(f"{k} ({v!r})" for k, v in kinds.items())
-        raise ScenarioError(f"{where}: mixes {shown}; give every value of an axis the same type, "
-                            "e.g. all strings such as \"5 Mbps\"")
+        shown = ", ".join(f"{k} ({_toml(v)})" for k, v in kinds.items())
+        raise ScenarioError(f"{where}: mixes {shown}; give every value of an axis the same type "
+                            "(all numbers, all true/false, or all strings such as \"5 Mbps\")")
+
+
+def _toml(value: Any) -> str:
+    """A value as the spec's TOML spells it: true, "5 Mbps", {model = "bernoulli", p = 0.01}."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return repr(value)
 
 
 def _kind(value: Any) -> str:

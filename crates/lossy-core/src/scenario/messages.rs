@@ -14,6 +14,13 @@ use serde_json::Value;
 pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, String) {
     let raw = tidy(raw);
     let table = doc.and_then(|d| lookup(d, path));
+    // A plain enum given something that is not a string (`tcp.variant = 1`): serde says
+    // only "expected value".
+    if raw == "expected value" {
+        let given = table.map_or_else(|| "this value".to_string(), |v| v.to_string());
+        let names = plain_enum_names(path).map_or_else(|| "one of the names it takes".to_string(), |n| format!("one of: {}", n.join(", ")));
+        return (path.to_string(), format!("{given} is not allowed; use {names}"));
+    }
     // "unknown field `size`, expected one of `rate`, ..." / "..., there are no fields"
     if let Some(rest) = raw.strip_prefix("unknown field `") {
         let (field, tail) = rest.split_once('`').unwrap_or((rest, ""));
@@ -61,7 +68,11 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
         _ => path.to_string(),
     };
     let Some(found) = found else { return (leaf, raw.to_string()) };
-    (leaf, format!("{found} is not allowed; use {}", expected_words(&expected, path)))
+    let allowed = match count_range(&leaf) {
+        Some(range) if expected == "u64" => range.to_string(),
+        _ => expected_words(&expected, path),
+    };
+    (leaf, format!("{found} is not allowed; use {allowed}"))
 }
 
 /// Drops serde_json's " at line 1 column 57" (the JSON is generated, not the user's).
@@ -148,6 +159,8 @@ fn expected_words(expected: &str, path: &str) -> String {
         return format!("a list of {n} items");
     }
     match e {
+        // A tag (`kind = 5`, `model = 1`): the names the table takes.
+        "variant identifier" => kinds_of(path).map_or_else(|| "a name".to_string(), |k| format!("one of: {}", k.join(", "))),
         "u8" => "a whole number from 0 to 255".into(),
         "u16" => "a whole number from 0 to 65,535".into(),
         "u32" => "a whole number from 0 to 4,294,967,295".into(),
@@ -176,10 +189,31 @@ fn size_range(path: &str) -> Option<SizeRange> {
     })
 }
 
+/// The range of a count that is narrower than any whole number, by its table and key.
+fn count_range(path: &str) -> Option<&'static str> {
+    let mut segs = path.rsplit('.').filter(|s| s.parse::<usize>().is_err());
+    match (segs.next()?, segs.next()?) {
+        ("count", "flow_groups") => Some("a whole number from 1 to 1,000,000"),
+        _ => None,
+    }
+}
+
+/// The names a plain (untagged) enum field takes, read from serde as `variants` does.
+fn plain_enum_names(path: &str) -> Option<Vec<String>> {
+    let names = |e: serde_json::Error| names_after(e.to_string().split_once("expected")?.1).into_iter().map(String::from).collect::<Vec<_>>().into();
+    let probe = r#""\u0000""#;
+    match path.rsplit('.').next()? {
+        "variant" => serde_json::from_str::<crate::tcp::Variant>(probe).err().and_then(names),
+        "unit" => serde_json::from_str::<crate::channel::gilbert::GilbertUnit>(probe).err().and_then(names),
+        _ => None,
+    }
+}
+
 /// The kinds (or loss models) a tagged table at `path` can have.
 fn kinds_of(path: &str) -> Option<Vec<String>> {
     use crate::{agents::AgentConfig, apps::AppConfig, channel::LossConfig, net::queue::QueueDiscConfig, scenario::ActionConfig};
-    let last = path.split('.').rev().find(|s| s.parse::<usize>().is_err())?;
+    // The table's own name, also when the path already ends at its tag (`app.kind`).
+    let last = path.split('.').rev().find(|s| s.parse::<usize>().is_err() && !matches!(*s, "kind" | "model"))?;
     match last {
         "app" => variants::<AppConfig>("kind"),
         "loss" | "reverse_loss" => variants::<LossConfig>("model"),

@@ -92,6 +92,12 @@ mod tests {
             (L, r#""delay": "5 ms", "queue": "1e10 packets""#, "links.0.queue: 1e10 packets is out of range; use 1 to 1,000,000,000 packets"),
             (r#"{"nodes""#, r#"{"flows": {}, "nodes""#, "flows: a table is not allowed; use a list"),
             ("2 Mbps", "1e30 bps", "links.0.rate: 1e30 bps is out of range; use 1 bps to 1 Tbps"),
+            (F, r#""from": "a", "app": {"kind": 5}"#, "flows.0.app.kind: 5 is not allowed; use one of: bulk, file, cbr"),
+            (L, r#""delay": "5 ms", "queue": {"kind": 1}"#, "links.0.queue.kind: 1 is not allowed; use one of: drop_tail"),
+            (F, r#""from": "a", "tcp": {"variant": 1}"#, "flows.0.tcp.variant: 1 is not allowed; use one of: tahoe, reno, newreno"),
+            (F, r#""from": "a", "tcp": {"variant": true}"#, "flows.0.tcp.variant: true is not allowed; use one of: tahoe, reno, newreno"),
+            (r#""flows": ["#, r#""flow_groups": [{"name": "g", "count": 1e12, "from": "a", "to": "b"}], "flows": ["#,
+             "flow_groups.0.count: 1000000000000.0 is not allowed; use a whole number from 1 to 1,000,000"),
         ];
         let mut wrong = Vec::new();
         for (from, to, want) in cases {
