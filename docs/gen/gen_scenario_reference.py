@@ -175,8 +175,10 @@ def allowed(node: Dict[str, Any], defs: Dict[str, Any]) -> str:
 
 
 def unit_example(node: Dict[str, Any], name: str) -> str:
+    """`e.g. "5 ms" (a bare number: s)`: the schema's example and the base unit."""
     match = re.search(r'e\.g\. ("[^"]+")', node.get("description", ""))
-    return f"e.g. `{match.group(1)}`" if match else ""
+    example = f"e.g. `{match.group(1)}` " if match else ""
+    return f"{example}(a bare number: {UNIT_TYPES[name][1]})"
 
 
 def units_of(node: Dict[str, Any]) -> List[str]:
