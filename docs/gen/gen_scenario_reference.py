@@ -212,6 +212,11 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
+def field_name(name: str) -> str:
+    """A field's name as code that the theme does not break across lines."""
+    return f'<code style="white-space: nowrap">{name}</code>'
+
+
 def field_rows(obj: Dict[str, Any], defs: Dict[str, Any], skip: Tuple[str, ...] = ()) -> List[str]:
     required = set(obj.get("required", []))
     rows = ["| Field | Type | Default | Allowed | Description |", "| --- | --- | --- | --- | --- |"]
@@ -224,7 +229,7 @@ def field_rows(obj: Dict[str, Any], defs: Dict[str, Any], skip: Tuple[str, ...] 
         if not desc and target is not None and target not in UNIT_TYPES:
             desc = defs.get(target, {}).get("description", "")
         rows.append(
-            f"| `{name}` | {describe_type(prop, defs)} | {default} | {allowed(prop, defs)} | {one_line(desc)} |"
+            f"| {field_name(name)} | {describe_type(prop, defs)} | {default} | {allowed(prop, defs)} | {one_line(desc)} |"
         )
     return rows
 
