@@ -49,7 +49,15 @@ class Curve:
 
 @dataclass
 class PlotSpec:
-    """What to draw from a results table: `y` over `x`, a line per `hue` value."""
+    """What to draw from a results table: `y` over `x`, a line per `hue` value.
+
+    `x`, `y` and `hue` are column names (an axis, a metric alias or a summary key);
+    `logx`/`logy` ask for log axes, `errorbars` for error bars instead of shaded 95 %
+    CI bands; `title`, `xlabel`, `ylabel` replace the defaults; `curves` are model
+    curves drawn over the data; `hue_order` orders the lines; `unit` is the unit of y
+    (e.g. "b/s", given a prefix on the axis: Mb/s); `secondary_x` adds a second x
+    scale along the top.
+    """
 
     x: str
     y: str

@@ -105,6 +105,7 @@ class RunResult:
         return out
 
     def to_json(self, traces: bool = True, indent: Optional[int] = None) -> str:
+        """`to_dict` as JSON text (what `lossy run --json` prints)."""
         return json.dumps(self.to_dict(traces=traces), indent=indent, allow_nan=False)
 
     def __repr__(self) -> str:

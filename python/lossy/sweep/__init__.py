@@ -59,10 +59,12 @@ class Sweep:
 
     @property
     def axes(self) -> List[str]:
+        """The spec's axes (grid, zip and variant names): the columns that tell points apart."""
         return self.spec.axis_names
 
     @property
     def metrics(self) -> List[str]:
+        """The spec's metric aliases ([metrics]), e.g. goodput."""
         return list(self.spec.metrics)
 
     def results(self) -> "pd.DataFrame":
