@@ -229,6 +229,8 @@ def _commands(e: rr.Entry) -> List[str]:
 
 
 def _what_was_run(o: Dict[str, Any]) -> List[str]:
+    if o.get("what_was_run"):  # report.md's own section: scenarios, settings, axes, seeds
+        return ["## What was run", "", str(o["what_was_run"]), ""]
     sweeps = o.get("sweeps", [])
     if not sweeps:
         return []

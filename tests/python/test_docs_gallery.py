@@ -99,6 +99,7 @@ def test_pages_show_the_figures_and_every_file_they_link_exists(results: Path) -
                 assert "| " + " | ".join(table["columns"]) + " |" in page
                 assert f"{name}/{table['csv']}" in linked
     assert any(t.endswith(".png") for t in _links(files["gallery/validation.md"]))  # type: ignore[arg-type]
+    assert "## What was run" in files["gallery/validation.md"] and "master seed 1" in files["gallery/validation.md"]  # type: ignore[operator]
 
 
 def test_the_claims_table_shows_each_verdict(results: Path) -> None:

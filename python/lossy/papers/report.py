@@ -87,6 +87,7 @@ def record(outcome: Outcome) -> Dict[str, Any]:
                     "source": c.source, "state": v.state.value, "ours": v.ours, "reason": v.reason}
                    for c, v in outcome.verdicts],
         "figures": figures, "sweeps": sweeps, "defects": outcome.defects(),
+        "what_was_run": "\n".join(_what_was_run(outcome)[2:]).strip(),  # report.md's section, markdown
         "report": "report.md",
     }
 
