@@ -60,8 +60,8 @@ typecheck: $(BUILT)
 
 # The documentation site into site/ (--strict: a broken link or reference fails it).
 # First every reproduction's quick version into $(DOCS_RESULTS), which the gallery and
-# the validation page read (LOSSY_DOCS_RESULTS): on 2 cores about 5 s the first time
-# (validation only; each paper adds its own quick run), about 3 s later, when the stored
+# the validation page read (LOSSY_DOCS_RESULTS): on 2 cores 4–5 s the first time
+# (validation only; each paper adds its own quick run), 3–4 s later, when the stored
 # runs are reused and only the figures and verdicts are remade. A reproduction with a
 # defect (exit status 1) still gets its page, which names the defect; any other failure
 # stops the build.
