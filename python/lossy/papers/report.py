@@ -1,6 +1,7 @@
 """report.md for a reproduction: what was run, the figures and tables with our numbers
-beside the reference ones, and a verdict per claim in one of three states; and the
-claims as a table for the terminal."""
+beside the reference ones, and a verdict per claim in one of three states; the same as
+data in outcome.json beside it (what the documentation's gallery and validation page
+read); and the claims as a table for the terminal."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List
 
 import pandas as pd
 from rich.table import Table as RichTable
@@ -26,12 +27,69 @@ WORDS = {State.REPRODUCED: "reproduced", State.NOT_REPRODUCED: "not reproduced",
 COLOURS = {State.REPRODUCED: "green", State.NOT_REPRODUCED: "red", State.UNCHECKED: "bold magenta"}
 
 
+OUTCOME_FILE = "outcome.json"
+OUTCOME_FORMAT = 1  # raised when a field changes meaning; readers check it
+
+
 def write_report(outcome: Outcome) -> Path:
+    """report.md, and outcome.json beside it; the path of report.md."""
     path = outcome.out / "report.md"
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(render(outcome), encoding="utf-8")
-    os.replace(tmp, path)  # a half-written report never replaces a whole one
+    _write(path, render(outcome))  # a half-written report never replaces a whole one
+    _write(outcome.out / OUTCOME_FILE, json.dumps(record(outcome), indent=1, ensure_ascii=False) + "\n")
     return path
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def record(outcome: Outcome) -> Dict[str, Any]:
+    """What report.md says, as data: the claims with their verdicts, the figures' files
+    (paths relative to the output directory) or why they were not drawn, the tables'
+    cells as report.md shows them, the sweeps and the defects. JSON-serialisable."""
+    r = outcome.reproduction
+
+    def rel(path: Path) -> str:
+        return path.relative_to(outcome.out).as_posix()
+
+    figures = []
+    for rendered in outcome.figures:
+        f = rendered.figure
+        figures.append({
+            "key": f.key, "kind": f.kind, "title": f.title, "caption": f.caption,
+            "error": rendered.error,
+            "images": [rel(a.path) for a in rendered.artifacts if not a.is_table],
+            "tables": [{"csv": rel(a.path), "columns": [cell(c) for c in a.table.columns],
+                        "rows": [[cell(v) for v in row] for row in a.table.itertuples(index=False)]}
+                       for a in rendered.artifacts if a.table is not None],
+        })
+    sweeps = []
+    for plan in outcome.reproduction.sweeps:
+        if plan.key not in outcome.ctx.runs and plan.key not in outcome.ctx.errors:
+            continue  # not needed by what was made
+        runs = outcome.ctx.runs.get(plan.key)
+        ok = len(ok_rows(runs)) if runs is not None else 0
+        sweeps.append({"key": plan.key, "title": plan.title,
+                       "store": store_dir(outcome.out, plan, outcome.quick).relative_to(outcome.out).as_posix(),
+                       "runs": len(runs) if runs is not None else 0, "ok": ok,
+                       "failed": (len(runs) - ok) if runs is not None else 0,
+                       "error": outcome.ctx.errors.get(plan.key)})
+    return {
+        "format": OUTCOME_FORMAT,
+        "name": r.name, "title": r.title, "about": r.about, "notes": list(r.notes),
+        "command": outcome.title(), "quick": outcome.quick, "only": list(outcome.only),
+        "finished": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
+        "wall_s": round(outcome.wall_s, 3), "provenance": _provenance(outcome),
+        "counts": {s.value: outcome.count(s) for s in State},
+        "claims": [{"key": c.key, "text": c.text, "reference": c.reference, "tolerance": c.tolerance,
+                    "source": c.source, "state": v.state.value, "ours": v.ours, "reason": v.reason}
+                   for c, v in outcome.verdicts],
+        "figures": figures, "sweeps": sweeps, "defects": outcome.defects(),
+        "what_was_run": "\n".join(_what_was_run(outcome)[2:]).strip(),  # report.md's section, markdown
+        "report": "report.md",
+    }
 
 
 def render(outcome: Outcome) -> str:
@@ -205,4 +263,5 @@ def _shown(path: Any) -> str:
         return path
 
 
-__all__ = ["claims_table", "markdown_table", "render", "write_report"]
+__all__ = ["OUTCOME_FILE", "OUTCOME_FORMAT", "claims_table", "markdown_table", "record", "render",
+           "write_report"]
