@@ -262,7 +262,7 @@ def generate_base_station(
     eln: Annotated[bool, typer.Option("--eln/--no-eln", help="An ELN agent at the base station for every host.")] = True,
     out: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write here instead of to stdout.")] = None,
 ) -> None:
-    """server --1 Gbps--> base station --2 Mbps, lossy--> N mobile hosts; flows start 1 ms apart."""
+    """server --1 Gbps--> base station --2 Mbps, lossy--> N mobile hosts; flows start 0.1 ms apart."""
     import shlex
 
     from .generate import GenerateError, base_station, to_toml
