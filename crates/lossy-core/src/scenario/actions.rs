@@ -19,18 +19,30 @@ pub enum ActionConfig {
     /// The link between two nodes goes down: both directions stop and what they hold
     /// (queued, on the air, propagating) is dropped and counted (`link_down`).
     LinkDown {
+        /// When, from the start of the run.
         at: Duration,
         /// The two nodes the link joins (every link between them).
         link: [String; 2],
     },
     /// The link between two nodes comes up.
-    LinkUp { at: Duration, link: [String; 2] },
+    LinkUp {
+        /// When, from the start of the run.
+        at: Duration,
+        /// The two nodes the link joins (every link between them).
+        link: [String; 2],
+    },
     /// Every link of `node` goes down: the node leaves the network.
-    Detach { at: Duration, node: String },
+    Detach {
+        /// When, from the start of the run.
+        at: Duration,
+        /// The node that leaves.
+        node: String,
+    },
     /// `node` leaves base station `from` at `at` and attaches to base station `to`
     /// after `outage`; in between its packets have no route and are dropped. Give `node`
     /// a link to each base station, the one to `to` with `up = false`.
     Handoff {
+        /// When the node leaves `from`, from the start of the run.
         at: Duration,
         /// The mobile host.
         node: String,

@@ -36,6 +36,7 @@ pub struct FlowGroupConfig {
     /// (first + i·every) or `{ uniform = ["0 s", "1 s"], stream = "flow-starts" }`.
     #[serde(default)]
     pub start: StartConfig,
+    /// What each flow carries: bulk (the default), file or cbr.
     #[serde(default)]
     pub app: AppConfig,
     /// TCP options (ignored for UDP applications).
@@ -64,11 +65,13 @@ impl Default for StartConfig {
 #[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct StartTable {
+    /// Start times drawn uniformly on [a, b], one per flow in index order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     uniform: Option<[Duration; 2]>,
     /// Name of the random stream of `uniform` (default `group:<name>:start`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stream: Option<String>,
+    /// Flow i starts at first + i·every.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     every: Option<Duration>,
     /// Start of flow 0 with `every` (default 0 s).

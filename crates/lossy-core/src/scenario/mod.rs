@@ -38,17 +38,21 @@ pub struct Scenario {
     pub duration: Duration,
     /// Node names; links, flows and agents refer to nodes by name.
     pub nodes: Vec<String>,
+    /// Full-duplex links between nodes; routes follow them (fewest hops).
     pub links: Vec<LinkConfig>,
+    /// Transfers, one table each.
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
     /// Many flows declared at once (their flows come after `flows`, named `<group>.<i>`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flow_groups: Vec<FlowGroupConfig>,
+    /// Agents on nodes (ELN at a base station), in chain order per node.
     #[serde(default)]
     pub agents: Vec<AgentConfig>,
     /// Changes of the network at given times: links going down or up, hand-offs.
     #[serde(default)]
     pub actions: Vec<ActionConfig>,
+    /// Time series to record (off by default).
     #[serde(default)]
     pub traces: TraceConfig,
 }
@@ -64,6 +68,7 @@ fn default_duration() -> Duration {
 pub struct LinkConfig {
     /// The two end nodes; "forward" is from the first to the second.
     pub between: [String; 2],
+    /// Bit rate of each direction.
     pub rate: Rate,
     /// Propagation delay, one way.
     pub delay: Duration,
@@ -105,11 +110,14 @@ pub struct FlowConfig {
     /// A label; defaults to "flow<index>".
     #[serde(default)]
     pub name: Option<String>,
+    /// The sender's node.
     pub from: String,
+    /// The receiver's node.
     pub to: String,
     /// When the application starts.
     #[serde(default)]
     pub start: Duration,
+    /// What the flow carries: bulk (the default), file or cbr.
     #[serde(default)]
     pub app: AppConfig,
     /// TCP options (ignored for UDP applications).
