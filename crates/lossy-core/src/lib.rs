@@ -4,6 +4,7 @@
 pub mod aggregate;
 pub mod agents;
 pub mod apps;
+pub mod capture;
 pub mod channel;
 mod closed;
 pub mod columns;

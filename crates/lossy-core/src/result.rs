@@ -1,6 +1,7 @@
 //! What a run returns: one summary (every metric a typed field) and optional traces.
 
 use crate::aggregate::FlowAggregates;
+use crate::capture::Capture;
 use crate::tcp::state::SenderCounters;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -136,6 +137,9 @@ pub struct RunResult {
     pub agents: Vec<AgentSummary>,
     #[serde(skip)]
     pub traces: Vec<Trace>,
+    /// One pcap file per captured link direction (`[capture]`), in the links' order.
+    #[serde(skip)]
+    pub captures: Vec<Capture>,
 }
 
 impl RunResult {

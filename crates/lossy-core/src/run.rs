@@ -124,5 +124,9 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
         groups: group_aggregates(&w, &flows),
     };
     let traces = std::mem::take(&mut w.traces).finish();
-    RunResult { summary, flows, links, agents, traces }
+    let mut captures = Vec::new();
+    for slot in &mut w.segments {
+        slot.seg.take_captures(&mut captures);
+    }
+    RunResult { summary, flows, links, agents, traces, captures }
 }

@@ -9,6 +9,7 @@ pub mod pipeline;
 pub mod queue;
 pub mod routing;
 
+use crate::capture::Capture;
 use crate::closed::closed_enum;
 use crate::engine::{Key, Tickets};
 use crate::packet::{NodeId, Packet};
@@ -137,6 +138,8 @@ pub trait Segment {
     fn tally(&self) -> Tally;
     /// One summary row per direction.
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>);
+    /// Hands over the captures of its directions, in port order.
+    fn take_captures(&mut self, out: &mut Vec<Capture>);
 }
 
 closed_enum! {
@@ -175,5 +178,8 @@ impl Segment for AnySegment {
     }
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
         each_segment!(self, s => s.report(end_s, out))
+    }
+    fn take_captures(&mut self, out: &mut Vec<Capture>) {
+        each_segment!(self, s => s.take_captures(out))
     }
 }

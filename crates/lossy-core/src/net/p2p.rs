@@ -5,6 +5,7 @@
 use super::pipeline::Pipeline;
 use super::queue::{AnyQueueDisc, QueueDisc};
 use super::{Arrival, DropCause, DropCounts, Dropped, NetOut, PortEnds, Segment, Tally};
+use crate::capture::{Capture, CaptureSink};
 use crate::channel::Channel;
 use crate::engine::{Key, Tickets};
 use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer, LinkOutcome};
@@ -37,6 +38,8 @@ pub struct Direction {
     pub channel_rng: RngStream,
     pub pipeline: Pipeline<Packet>,
     pub counters: DirCounters,
+    /// Records what the direction delivers (`[capture]`); `None` costs one test per packet.
+    pub capture: Option<Box<CaptureSink>>,
     /// The earliest of the link layer's and the pipeline's deadlines, kept current by
     /// `refresh` after every change (read once or twice per event).
     pub next: Option<Key>,
@@ -84,6 +87,9 @@ impl Direction {
             LinkOutcome::Delivered(p, sent) => {
                 self.counters.delivered += 1;
                 self.counters.bytes_delivered += p.size as u64;
+                if let Some(c) = &mut self.capture {
+                    c.record(sent + self.delay, &p);
+                }
                 self.pipeline.push(sent + self.delay, tickets.draw(), p);
             }
             LinkOutcome::Lost(p, cause) => self.drop(p, cause, out),
@@ -201,6 +207,14 @@ impl Segment for PointToPoint {
             t.add(&Tally { drops: d.counters.drops, duplicated: d.pipeline.counters.duplicated, held: d.held() });
         }
         t
+    }
+
+    fn take_captures(&mut self, out: &mut Vec<Capture>) {
+        for d in &mut self.dirs {
+            if let Some(c) = d.capture.take() {
+                out.push(c.finish(d.name.clone()));
+            }
+        }
     }
 
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {

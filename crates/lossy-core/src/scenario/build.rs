@@ -82,6 +82,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
             next: None,
+            capture: s.capture.links.contains(&name).then(Box::default),
             name,
         }
     };
@@ -221,6 +222,23 @@ fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port]
     }
 }
 
+/// Every name in `capture.links` is a link direction, "A->B".
+fn check_capture(s: &Scenario, links: &[(NodeId, NodeId)]) -> Result<()> {
+    let name = |a: NodeId, b: NodeId| format!("{}->{}", s.nodes[a as usize], s.nodes[b as usize]);
+    let dirs: Vec<String> = links.iter().flat_map(|&(a, b)| [name(a, b), name(b, a)]).collect();
+    match s.capture.links.iter().position(|l| !dirs.contains(l)) {
+        None => Ok(()),
+        Some(i) => {
+            let shown: Vec<String> = dirs.iter().take(8).map(|d| format!("\"{d}\"")).collect();
+            let more = if dirs.len() > 8 { ", ..." } else { "" };
+            Err(Error::scenario(
+                format!("capture.links.{i}"),
+                format!("\"{}\" is not a link direction; use one of {}{more}", s.capture.links[i], shown.join(", ")),
+            ))
+        }
+    }
+}
+
 /// Builds the world for replication `replication` of master seed `seed`.
 pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let names = check_nodes(s)?;
@@ -242,6 +260,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         segments.push(SegmentSlot { seg: seg.into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
     }
 
+    check_capture(s, &links)?;
     let specs = flows::expand(s, &names, seed, replication)?;
     let mut flows = Vec::with_capacity(specs.len());
     let mut origins = Vec::with_capacity(specs.len());

@@ -15,6 +15,7 @@ pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
+use crate::capture::CaptureConfig;
 use crate::channel::LossConfig;
 use crate::net::pipeline::ImpairConfig;
 use crate::net::queue::QueueConfig;
@@ -55,6 +56,9 @@ pub struct Scenario {
     /// Time series to record (off by default).
     #[serde(default)]
     pub traces: TraceConfig,
+    /// Link directions whose packets are captured as pcap files (off by default).
+    #[serde(default, skip_serializing_if = "CaptureConfig::is_empty")]
+    pub capture: CaptureConfig,
 }
 
 fn default_duration() -> Duration {
