@@ -1,7 +1,7 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any, final
 
-__all__ = ["RunProgress", "ScenarioError", "build_info", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["RunProgress", "ScenarioError", "build_info", "capture_example", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -23,7 +23,13 @@ def run(scenario_json: str, seed: int = 1, replication: int = 0,
     """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
     goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
     name -> 1-D NumPy array, int64 or float64 with NaN for a missing value, or a list of
-    str for text), "agents" (a list of dicts) and "traces" (name -> column -> array)."""
+    str for text), "agents" (a list of dicts), "traces" (name -> column -> array) and
+    "captures" (a list of {"link": str, "packets": int, "pcap": bytes}, one per link
+    direction in the scenario's capture.links)."""
+
+def capture_example() -> dict[str, Any]:
+    """A capture of hand-made packets setting every field a capture shows, as
+    {"link", "packets", "pcap"}: for tests of pcap readers."""
 
 def validate(scenario_json: str) -> None:
     """Check a scenario without running it; raises ScenarioError if it cannot run."""

@@ -23,6 +23,7 @@ def run(
     traces: Sequence[str] = (),
     *,
     progress: Optional[_core.RunProgress] = None,
+    capture: bool = False,
 ) -> RunResult:
     """Run one simulation.
 
@@ -33,7 +34,9 @@ def run(
     `traces.cwnd = true`); they are in `result.traces`. `progress`, a
     `lossy._core.RunProgress`, shows another thread how far the run has got. Random streams depend
     only on (seed, replication, stream name), so two scenarios run at the same seed and
-    replication see the same channel. Bad input raises ScenarioError naming the field.
+    replication see the same channel. `capture=True` captures every link direction when
+    the scenario's `capture.links` names none (`lossy run --pcap`); the pcap files' bytes
+    are in `result.captures`. Bad input raises ScenarioError naming the field.
     """
     doc = load_scenario(scenario)
     if overrides:
@@ -42,6 +45,10 @@ def run(
         traces = [traces]
     for name in traces:
         apply_overrides(doc, {f"traces.{name}": True})  # the core rejects an unknown name
+    if capture:
+        from .captures import capture_everything
+
+        capture_everything(doc)
     seed = _non_negative("seed", seed)
     replication = _non_negative("replication", replication)
     raw = _core.run(to_json_text(doc), seed=seed, replication=replication, progress=progress)

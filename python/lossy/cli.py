@@ -17,7 +17,7 @@ import re
 import sys
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, List, Optional
+from typing import TYPE_CHECKING, Annotated, List, Optional, Tuple
 
 import typer
 
@@ -96,10 +96,18 @@ def run(
         Optional[Path],
         typer.Option(metavar="DIR", help="Directory for trace files (CSV; Parquet too if pyarrow is installed)."),
     ] = None,
+    pcap: Annotated[
+        Optional[Path],
+        typer.Option(metavar="DIR",
+                     help="Write a packet capture per link direction into DIR, e.g. DIR/BS-to-MH.pcap "
+                          "(pcap, IPv4/TCP headers, for Wireshark or tshark): the directions the "
+                          "scenario's [capture] links names, or every one."),
+    ] = None,
 ) -> None:
     """Run one scenario and print its summary, flows, links and agents. FILE is a
     scenario file, or the name of a shipped one (`lossy scenarios` lists them)."""
     from .api import run as run_scenario
+    from .captures import write_captures
     from .scenario import parse_assignment
     from .traces import check_trace_dir, write_traces
 
@@ -110,23 +118,34 @@ def run(
             raise ScenarioError("--trace needs --out DIR to say where to write it")
         if out is not None:
             check_trace_dir(out)  # before the run: a bad --out must not cost a finished result
+        if pcap is not None:
+            check_trace_dir(pcap, "--pcap")
         progress = _core.RunProgress()
         result = interruptible(
             lambda: run_scenario(_scenario_file(file), seed=seed, replication=replication,
-                                 overrides=overrides, traces=names, progress=progress),
+                                 overrides=overrides, traces=names, progress=progress,
+                                 capture=pcap is not None),
             progress,
         )
     written: List[Path] = []
-    error: Optional[str] = None
+    pcaps: List[Tuple[Path, int]] = []
+    errors: List[str] = []
     if out is not None:
         try:
             written = write_traces(result, names or sorted(result.traces), out)
         except OSError as e:  # the disk filled up mid-write: show the result all the same
-            error = f"--out {out}: {e.strerror or e}; the traces were not written"
+            errors.append(f"--out {out}: {e.strerror or e}; the traces were not written")
+    if pcap is not None:
+        try:
+            pcaps = write_captures(result, pcap)
+        except OSError as e:
+            errors.append(f"--pcap {pcap}: {e.strerror or e}; the captures were not all written")
     if as_json:
         payload = result.to_dict(traces=False)
         if out is not None:
             payload["trace_files"] = [str(p) for p in written]
+        if pcap is not None:
+            payload["capture_files"] = [{"file": str(p), "packets": n} for p, n in pcaps]
         sys.stdout.write(json.dumps(payload, allow_nan=False) + "\n")
     else:
         from .render import result_tables
@@ -135,8 +154,12 @@ def run(
         con.print(result_tables(result))
         for path in written:
             con.print(f"wrote {path}")
-    if error is not None:
-        raise fail(error)
+        for path, n in pcaps:
+            con.print(f"wrote {path} ({n} packets)")
+    for e in errors[:-1]:
+        sys.stderr.write(f"lossy: {e}\n")
+    if errors:
+        raise fail(errors[-1])
 
 
 def _scenario_file(file: str) -> str:

@@ -42,7 +42,9 @@ class RunResult:
     items, so that a sweep can put one run per row. `flow_table` and `link_table` are the
     long tables (column name -> 1-D array, or list of str); `flows` and `links` the same
     as a list of dicts, built on first use; `agents` is a list of dicts; `traces` maps a
-    trace name to its columns (1-D NumPy arrays); `raw` is what the core returned.
+    trace name to its columns (1-D NumPy arrays); `captures` is a list of
+    {"link", "packets", "pcap"} (pcap file bytes), one per captured link direction;
+    `raw` is what the core returned.
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class RunResult:
         self.link_table: Columns = section_columns(self.raw.get("links", []))
         self.agents: List[Dict[str, Any]] = list(self.raw.get("agents", []))
         self.traces: Traces = dict(self.raw.get("traces", {}))
+        self.captures: List[Dict[str, Any]] = list(self.raw.get("captures", []))
         self.summary: Dict[str, Scalar] = flatten_result(self.raw)
         self._flows: Optional[List[Dict[str, Any]]] = None
         self._links: Optional[List[Dict[str, Any]]] = None

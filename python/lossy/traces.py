@@ -21,16 +21,16 @@ def event_names(trace: str) -> Dict[str, List[str]]:
     return legend.get(trace, {})
 
 
-def check_trace_dir(out_dir: Path) -> None:
-    """Make `out_dir` (for --out) or say why it cannot be, before anything runs."""
+def check_trace_dir(out_dir: Path, option: str = "--out") -> None:
+    """Make `out_dir` (for --out, or `option`) or say why it cannot be, before anything runs."""
     if out_dir.exists() and not out_dir.is_dir():
-        raise ScenarioError(f"--out {out_dir}: exists and is not a directory; name a directory")
+        raise ScenarioError(f"{option} {out_dir}: exists and is not a directory; name a directory")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ScenarioError(f"--out {out_dir}: cannot create it ({e.strerror or e})") from None
+        raise ScenarioError(f"{option} {out_dir}: cannot create it ({e.strerror or e})") from None
     if not os.access(out_dir, os.W_OK | os.X_OK):
-        raise ScenarioError(f"--out {out_dir}: not writable; name a directory you can write to")
+        raise ScenarioError(f"{option} {out_dir}: not writable; name a directory you can write to")
 
 
 def write_traces(result: RunResult, names: Sequence[str], out_dir: Path) -> List[Path]:

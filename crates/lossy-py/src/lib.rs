@@ -13,7 +13,7 @@ use std::sync::Arc;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -88,7 +88,8 @@ fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
 
 /// Runs one simulation of a scenario given as JSON text. Returns a dict with
 /// "summary" (scalars; per-group aggregates under "groups"), "flows" and "links"
-/// (columns), "agents" (a list of dicts) and "traces".
+/// (columns), "agents" (a list of dicts), "traces" and "captures" (a list of
+/// {"link", "packets", "pcap": bytes}, one per direction in `capture.links`).
 /// With `progress`, the run stores how far it has got there while it runs (read it
 /// from another thread: the GIL is released for the whole run).
 #[pyfunction]
@@ -118,7 +119,28 @@ fn run<'py>(
         traces.set_item(t.name, trace_to_py(py, t)?)?;
     }
     out.set_item("traces", traces)?;
+    let captures = PyList::empty(py);
+    for c in &result.captures {
+        captures.append(capture_to_py(py, c)?)?;
+    }
+    out.set_item("captures", captures)?;
     Ok(out)
+}
+
+fn capture_to_py<'py>(py: Python<'py>, c: &lossy_core::capture::Capture) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("link", &c.link)?;
+    d.set_item("packets", c.packets)?;
+    d.set_item("pcap", PyBytes::new(py, &c.pcap))?;
+    Ok(d)
+}
+
+/// A capture of hand-made packets setting every header field a capture can show (ECN,
+/// ECE/CWR, SACK blocks, the notes option, UDP), as {"link", "packets", "pcap"}: for
+/// tests of pcap readers.
+#[pyfunction]
+fn capture_example(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    capture_to_py(py, &lossy_core::capture::example())
 }
 
 /// How far a run has got: pass one to `run(..., progress=p)` and read `p.sim_time_s`
@@ -206,5 +228,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(trace_legend, m)?)?;
+    m.add_function(wrap_pyfunction!(capture_example, m)?)?;
     Ok(())
 }

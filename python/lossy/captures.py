@@ -1,0 +1,52 @@
+"""Writing a run's packet captures (`lossy run --pcap DIR`): one pcap file per captured
+link direction, as the core made it (docs/guide/captures.md), written atomically with
+the store's mode (0644)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Dict, List, MutableMapping, Tuple
+
+from .atomic import atomic_write
+from .result import RunResult
+
+
+def directions(doc: MutableMapping[str, Any]) -> List[str]:
+    """Every link direction of a scenario, named as the results' links table names them."""
+    names: List[str] = []
+    for link in doc.get("links", []):
+        a, b = link["between"]
+        names += [f"{a}->{b}", f"{b}->{a}"]
+    return names
+
+
+def capture_everything(doc: MutableMapping[str, Any]) -> None:
+    """Capture every direction, unless the scenario's `capture.links` names some."""
+    table = doc.setdefault("capture", {})
+    if isinstance(table, dict) and not table.get("links"):
+        table["links"] = directions(doc)
+
+
+def file_name(link: str) -> str:
+    """`BS->MH` -> `BS-to-MH.pcap`; characters other than letters, digits, `.`, `_` and
+    `-` become `_`."""
+    a, _, b = link.partition("->")
+    clean = lambda s: re.sub(r"[^\w.-]", "_", s, flags=re.ASCII)  # noqa: E731
+    return f"{clean(a)}-to-{clean(b)}.pcap"
+
+
+def write_captures(result: RunResult, out_dir: Path) -> List[Tuple[Path, int]]:
+    """Write each capture to `out_dir`; returns (file, packets) per file written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: List[Tuple[Path, int]] = []
+    seen: Dict[str, int] = {}
+    for c in result.captures:
+        name = file_name(c["link"])
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:  # two names cleaned to one: keep both files
+            name = f"{name[:-5]}-{seen[name]}.pcap"
+        path = out_dir / name
+        atomic_write(path, lambda f, data=c["pcap"]: f.write(data))
+        written.append((path, int(c["packets"])))
+    return written
