@@ -32,8 +32,11 @@ def file_name(link: str) -> str:
     """`BS->MH` -> `BS-to-MH.pcap`; characters other than letters, digits, `.`, `_` and
     `-` become `_`."""
     a, _, b = link.partition("->")
-    clean = lambda s: re.sub(r"[^\w.-]", "_", s, flags=re.ASCII)  # noqa: E731
-    return f"{clean(a)}-to-{clean(b)}.pcap"
+    return f"{_clean(a)}-to-{_clean(b)}.pcap"
+
+
+def _clean(name: str) -> str:
+    return re.sub(r"[^\w.-]", "_", name, flags=re.ASCII)
 
 
 def write_captures(result: RunResult, out_dir: Path) -> List[Tuple[Path, int]]:
@@ -47,6 +50,7 @@ def write_captures(result: RunResult, out_dir: Path) -> List[Tuple[Path, int]]:
         if seen[name] > 1:  # two names cleaned to one: keep both files
             name = f"{name[:-5]}-{seen[name]}.pcap"
         path = out_dir / name
-        atomic_write(path, lambda f, data=c["pcap"]: f.write(data))
+        data: bytes = c["pcap"]
+        atomic_write(path, lambda f: f.write(data))
         written.append((path, int(c["packets"])))
     return written

@@ -156,8 +156,8 @@ def run(
             con.print(f"wrote {path}")
         for path, n in pcaps:
             con.print(f"wrote {path} ({n} packets)")
-    for e in errors[:-1]:
-        sys.stderr.write(f"lossy: {e}\n")
+    for message in errors[:-1]:
+        sys.stderr.write(f"lossy: {message}\n")
     if errors:
         raise fail(errors[-1])
 

@@ -58,7 +58,7 @@ pub struct CaptureSink {
 
 impl Default for CaptureSink {
     fn default() -> Self {
-        let mut buf = Vec::with_capacity(1 << 16);
+        let mut buf = Vec::with_capacity(FILE_HEADER_LEN);
         // Version 2.4 is two u16s: 0x0004_0002 in little-endian is 02 00 04 00.
         for word in [MAGIC_NS, 0x0004_0002, 0, 0, 65535, LINKTYPE_RAW] {
             buf.extend_from_slice(&word.to_le_bytes());

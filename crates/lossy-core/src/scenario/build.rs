@@ -21,7 +21,7 @@ use crate::trace::TraceRecorder;
 use crate::transport::udp::{CbrSource, UdpSink};
 use crate::transport::{AnyEndpoint, Endpoint};
 use crate::world::{AgentSlot, EndpointSlot, Flow, NetChange, Port, SegmentSlot, World};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// IPv4's total length is 16 bits: no packet on the wire is larger.
 const MAX_PACKET: u64 = 65_535;
@@ -61,7 +61,7 @@ fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
 
 /// One point-to-point segment per link; `streams` seeds each direction's channel and
 /// impairments from its own named stream (DESIGN.md "Seeds").
-fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream) -> Result<PointToPoint> {
+fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream, capture: &HashSet<&str>) -> Result<PointToPoint> {
     for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
         loss.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
@@ -82,7 +82,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
             next: None,
-            capture: s.capture.links.contains(&name).then(Box::default),
+            capture: capture.contains(name.as_str()).then(Box::default),
             name,
         }
     };
@@ -226,7 +226,8 @@ fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port]
 fn check_capture(s: &Scenario, links: &[(NodeId, NodeId)]) -> Result<()> {
     let name = |a: NodeId, b: NodeId| format!("{}->{}", s.nodes[a as usize], s.nodes[b as usize]);
     let dirs: Vec<String> = links.iter().flat_map(|&(a, b)| [name(a, b), name(b, a)]).collect();
-    match s.capture.links.iter().position(|l| !dirs.contains(l)) {
+    let known: HashSet<&str> = dirs.iter().map(String::as_str).collect();
+    match s.capture.links.iter().position(|l| !known.contains(l.as_str())) {
         None => Ok(()),
         Some(i) => {
             let shown: Vec<String> = dirs.iter().take(8).map(|d| format!("\"{d}\"")).collect();
@@ -244,6 +245,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let names = check_nodes(s)?;
     let streams = |name: &str| RngStream::new(seed, replication, name);
     let mut links = Vec::with_capacity(s.links.len());
+    let capture: HashSet<&str> = s.capture.links.iter().map(String::as_str).collect();
     let (mut segments, mut ports, mut hops) = (Vec::with_capacity(s.links.len()), Vec::new(), Vec::new());
     for (i, l) in s.links.iter().enumerate() {
         let a = lookup(&names, &format!("links.{i}.between.0"), &l.between[0], s)?;
@@ -251,7 +253,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         if a == b {
             return Err(Error::scenario(format!("links.{i}.between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
         }
-        let seg = build_link(s, i, l, (a, b), &streams)?;
+        let seg = build_link(s, i, l, (a, b), &streams, &capture)?;
         links.push((a, b));
         for (iface, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
             ports.push(Port { segment: i as u32, iface: iface as u32 });
