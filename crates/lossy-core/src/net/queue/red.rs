@@ -9,7 +9,7 @@ use super::red_config::RedParams;
 use super::{QueueDisc, QueueStats};
 use crate::packet::{Flags, Packet};
 use crate::rng::RngStream;
-use crate::time::SimTime;
+use crate::time::{serialization_delay, SimTime};
 use crate::units::QueueLimit;
 use std::collections::VecDeque;
 
@@ -40,7 +40,8 @@ pub struct Red {
     count_bytes: u64,
     /// ns-2's `old`: the previous arrival already found avg ≥ min_th.
     old: bool,
-    /// The queue has been empty with the link free since `idle_since`.
+    /// The queue has been empty since its last packet left, and the link free since
+    /// `idle_since` (if that is past).
     idle: bool,
     idle_since: SimTime,
     /// The last arrival or departure.
@@ -87,7 +88,8 @@ impl Red {
 
     /// Paper §4: avg ← (1 − w_q)·avg + w_q·q on each arrival; after an idle period the
     /// average first decays as if m = ⌊C · idle time⌋ empty-queue arrivals had come
-    /// (ns-2.35 `enque`/`estimator`: C in mean packets per second).
+    /// (ns-2.35 `enque`/`estimator`: C in mean packets per second). An arrival while
+    /// the last packet is still being sent finds no idle time (`since` saturates).
     fn update_avg(&mut self, now: SimTime) {
         self.area += self.avg * now.since(self.last_avg).as_secs_f64();
         self.last_avg = now;
@@ -206,6 +208,12 @@ impl QueueDisc for Red {
             return None;
         };
         self.bytes -= p.size as u64;
+        if self.buf.is_empty() {
+            // ns-2.35 goes idle when the link, done with this packet, finds the queue
+            // empty; the link is not woken then, so the end is computed from its rate.
+            self.idle = true;
+            self.idle_since = now + serialization_delay(p.bits(), self.p.rate_bps);
+        }
         Some(p)
     }
 

@@ -121,6 +121,8 @@ pub struct RedParams {
     pub wait: bool,
     /// The link's rate in mean packets per second (ns-2's `ptc`).
     pub ptc: f64,
+    /// The link's rate: when the last packet's transmission ends, the queue is idle.
+    pub rate_bps: u64,
 }
 
 /// `field: v is not allowed; use ...` unless `ok`.
@@ -188,6 +190,7 @@ impl RedConfig {
             ecn: self.ecn,
             wait: self.wait,
             ptc,
+            rate_bps,
         })
     }
 }

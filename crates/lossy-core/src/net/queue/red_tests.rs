@@ -19,6 +19,7 @@ fn params() -> RedParams {
         ecn: false,
         wait: false,
         ptc: 1000.0,
+        rate_bps: 8_000_000,
     }
 }
 
@@ -78,6 +79,22 @@ fn an_idle_queue_decays_as_if_m_small_packets_had_come() {
     let before = q.avg;
     q.enqueue(at(130), pkt(100)).unwrap();
     assert!((q.avg - (0.99 * before + 0.01 * 1.0)).abs() < 1e-12);
+}
+
+#[test]
+fn idle_time_starts_when_the_last_packet_has_been_sent() {
+    let mut q = red(RedParams { w_q: 0.01, ..params() });
+    q.enqueue(at(0), pkt(1000)).unwrap();
+    q.avg = 8.0;
+    // The last packet leaves at 10 ms; at 8 Mbps it is on the wire until 11 ms.
+    assert!(q.dequeue(at(10)).is_some());
+    q.enqueue(at(11), pkt(1000)).unwrap(); // no idle time yet: one plain step
+    assert!((q.avg - 8.0 * 0.99).abs() < 1e-12);
+    q.avg = 8.0;
+    q.dequeue(at(20));
+    // Sent until 21 ms, idle until 41 ms: m = 20.
+    q.enqueue(at(41), pkt(1000)).unwrap();
+    assert!((q.avg - 8.0 * 0.99f64.powi(21)).abs() < 1e-12, "{}", q.avg);
 }
 
 #[test]
