@@ -100,6 +100,16 @@ pub struct LinkSummary {
     /// Packets the pipeline delivered out of order, and copies it created.
     pub reordered: u64,
     pub duplicated: u64,
+    /// Of queue_drops: RED's random early drops; drops because RED's average was past
+    /// its ramp (max_th, or 2·max_th in gentle mode); and drops of a full queue.
+    pub queue_early_drops: u64,
+    pub queue_forced_drops: u64,
+    pub queue_overflow_drops: u64,
+    /// Packets RED marked CE instead of dropping.
+    pub queue_marks: u64,
+    /// RED's average queue (its EWMA), time-weighted over the run, in packets (in mean
+    /// packet sizes in byte mode, the unit of min_th and max_th); null without RED.
+    pub queue_avg_packets: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]

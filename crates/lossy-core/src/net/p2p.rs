@@ -220,6 +220,7 @@ impl Segment for PointToPoint {
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
         for d in &self.dirs {
             let c = &d.counters;
+            let q = d.queue.stats(end_s);
             let on_channel = c.delivered + c.drops.channel;
             out.push(LinkSummary {
                 name: d.name.clone(),
@@ -233,6 +234,11 @@ impl Segment for PointToPoint {
                 link_down_drops: c.drops.link_down,
                 reordered: d.pipeline.counters.reordered,
                 duplicated: d.pipeline.counters.duplicated,
+                queue_early_drops: q.early_drops,
+                queue_forced_drops: q.forced_drops,
+                queue_overflow_drops: c.drops.queue - q.early_drops - q.forced_drops,
+                queue_marks: q.marks,
+                queue_avg_packets: q.avg_packets,
             });
         }
     }

@@ -68,14 +68,18 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     for (field, imp) in [("impair", &l.impair), ("reverse_impair", &l.reverse_impair)] {
         imp.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
+    let queue_err = |m| Error::nested(&format!("links.{i}.queue"), m);
+    l.queue.0.validate().map_err(queue_err)?;
     let (a, b) = ends;
-    let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp| {
+    let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
-        Direction {
+        // The queue's own stream (DESIGN.md "Seeds"): RED's draws move nothing else.
+        let queue = l.queue.0.build(l.rate.0, l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
+        Ok(Direction {
             from,
             to,
             delay: l.delay.0,
-            queue: l.queue.0.build(),
+            queue,
             link: Plain::new(l.rate.0).into(),
             channel: loss.build(),
             channel_rng: streams(&format!("link:{name}:channel")),
@@ -84,9 +88,9 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             next: None,
             capture: capture.contains(name.as_str()).then(Box::default),
             name,
-        }
+        })
     };
-    Ok(PointToPoint::new([dir(a, b, &l.loss, &l.impair), dir(b, a, &l.reverse_loss, &l.reverse_impair)], l.up))
+    Ok(PointToPoint::new([dir(a, b, &l.loss, &l.impair)?, dir(b, a, &l.reverse_loss, &l.reverse_impair)?], l.up))
 }
 
 /// The flow's two endpoints; sizes on the wire are checked against IPv4's limit.

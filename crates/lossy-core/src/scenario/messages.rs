@@ -40,7 +40,10 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
     }
     if let Some(rest) = raw.strip_prefix("unknown variant `") {
         let (value, tail) = rest.split_once('`').unwrap_or((rest, ""));
-        return (path.to_string(), format!("\"{value}\" is not allowed; use one of: {}", names_after(tail).join(", ")));
+        // Inside a tagged table (`queue = { kind = "red", mode = "frames" }`) the path
+        // stops at the table: find the key that holds the value.
+        let leaf = table.map_or_else(|| path.to_string(), |t| find_leaf(t, path, value));
+        return (leaf, format!("\"{value}\" is not allowed; use one of: {}", names_after(tail).join(", ")));
     }
     if let Some(rest) = raw.strip_prefix("invalid length ") {
         let (n, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));

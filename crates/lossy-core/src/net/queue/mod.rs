@@ -3,13 +3,16 @@
 //! idle (as in ns-2 and ns-3), so an active queue sees every packet.
 //!
 //! A scenario's `queue` is either a limit (`"100 packets"`, `"64 KB"`: DropTail, as
-//! before queues became tables) or a table with a `kind`.
+//! before queues became tables) or a table with a `kind` (`drop_tail`, `red`).
 
 pub mod drop_tail;
+pub mod red;
+pub mod red_config;
 
 use crate::closed::closed_enum;
 use crate::packet::Packet;
-use crate::time::SimTime;
+use crate::rng::RngStream;
+use crate::time::{SimDuration, SimTime};
 use crate::units::QueueLimit;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, IntoDeserializer, MapAccess, Visitor};
@@ -17,6 +20,23 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
 pub use drop_tail::DropTail;
+pub use red::Red;
+pub use red_config::{RedConfig, RedMode};
+
+/// What a discipline counts beyond its drops, for the link's summary row.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QueueStats {
+    /// Random early drops (RED's "unforced" drops).
+    pub early_drops: u64,
+    /// Drops because the average was past the ramp (RED's "forced" drops other than a
+    /// full queue).
+    pub forced_drops: u64,
+    /// Packets marked CE instead of dropped.
+    pub marks: u64,
+    /// The time-weighted mean of RED's average queue over the run, in packets (in mean
+    /// packet sizes in byte mode); None without an average.
+    pub avg_packets: Option<f64>,
+}
 
 pub trait QueueDisc {
     /// Offers an arriving packet (which the discipline may mark); gives it back if dropped.
@@ -30,12 +50,18 @@ pub trait QueueDisc {
     }
     /// Empties the queue (the link went down), handing over each packet.
     fn drain(&mut self, f: &mut dyn FnMut(Packet));
+    /// Counts for the summary of a run that ended at `end_s` seconds.
+    fn stats(&self, _end_s: f64) -> QueueStats {
+        QueueStats::default()
+    }
 }
 
 closed_enum! {
-    /// Every built-in queue discipline.
+    /// Every built-in queue discipline (unboxed: one is touched per packet).
+    #[allow(clippy::large_enum_variant)]
     pub enum AnyQueueDisc via each_queue {
         DropTail(DropTail),
+        Red(Red),
     }
 }
 
@@ -54,6 +80,9 @@ impl QueueDisc for AnyQueueDisc {
     fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
         each_queue!(self, q => q.drain(f))
     }
+    fn stats(&self, end_s: f64) -> QueueStats {
+        each_queue!(self, q => q.stats(end_s))
+    }
 }
 
 /// A queue discipline chosen by `kind`.
@@ -65,13 +94,26 @@ pub enum QueueDiscConfig {
         /// Packets or bytes the queue holds, not counting the one being sent.
         limit: QueueLimit,
     },
+    /// Random Early Detection (Floyd and Jacobson 1993) with ns-2.35's defaults.
+    Red(RedConfig),
 }
 
 impl QueueDiscConfig {
-    pub fn build(&self) -> AnyQueueDisc {
+    /// Checks the fields; the message starts with the field's name.
+    pub fn validate(&self) -> Result<(), String> {
         match self {
-            QueueDiscConfig::DropTail { limit } => DropTail::new(*limit).into(),
+            QueueDiscConfig::DropTail { .. } => Ok(()),
+            QueueDiscConfig::Red(c) => c.validate(),
         }
+    }
+
+    /// The discipline for a link direction of `rate_bps` and one-way `delay` (RED's
+    /// automatic values depend on them); `rng` is the direction's queue stream.
+    pub fn build(&self, rate_bps: u64, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String> {
+        Ok(match self {
+            QueueDiscConfig::DropTail { limit } => DropTail::new(*limit).into(),
+            QueueDiscConfig::Red(c) => Red::new(c.resolve(rate_bps, delay)?, rng).into(),
+        })
     }
 }
 
@@ -89,6 +131,7 @@ impl Serialize for QueueConfig {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
             QueueDiscConfig::DropTail { limit } => limit.serialize(s),
+            disc => disc.serialize(s),
         }
     }
 }
@@ -158,5 +201,17 @@ mod tests {
         assert!(e.contains("unknown field `max_th`"), "{e}");
         let e = de(r#"{"kind": "droptail", "limit": "10 packets"}"#).unwrap_err();
         assert!(e.contains("unknown variant `droptail`"), "{e}");
+        let e = de(r#"{"kind": "red", "maxth": 3}"#).unwrap_err();
+        assert!(e.contains("unknown field `maxth`"), "{e}");
+    }
+
+    #[test]
+    fn a_red_table_parses_and_round_trips() {
+        let q = de(r#"{"kind": "red", "limit": "50 packets", "min_th": 5, "max_th": 15, "max_p": 0.02, "w_q": 0.002, "gentle": false, "mode": "packets", "mean_packet_size": "1000 B", "ecn": true}"#).unwrap();
+        let QueueDiscConfig::Red(c) = &q.0 else { panic!("{q:?}") };
+        assert_eq!((c.min_th, c.max_th, c.max_p, c.w_q, c.gentle, c.mode, c.ecn), (Some(5.0), Some(15.0), 0.02, Some(0.002), false, RedMode::Packets, true));
+        assert_eq!(de(&serde_json::to_string(&q).unwrap()).unwrap(), q);
+        // Everything automatic or defaulted.
+        assert_eq!(de(r#"{"kind": "red"}"#).unwrap(), QueueConfig(QueueDiscConfig::Red(RedConfig::default())));
     }
 }
