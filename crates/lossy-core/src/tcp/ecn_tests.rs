@@ -146,6 +146,20 @@ fn no_ecn_reduction_in_fast_recovery_or_after_a_loss_in_the_same_window() {
 }
 
 #[test]
+fn an_ece_on_the_duplicate_that_starts_fast_recovery_reduces_once() {
+    let mut s = sender(Variant::Reno, true);
+    drain(&mut s, SimTime::ZERO);
+    for k in 0..3 {
+        s.handle_ack(SimTime(1), &ack(0, k == 2));
+        drain(&mut s, SimTime(1));
+    }
+    // Fast recovery's entry, not the ECN reduction: ssthresh 3 segments, cwnd inflated.
+    assert!(s.st.in_recovery);
+    assert_eq!((s.st.ssthresh, s.st.cwnd), (3000, 6000));
+    assert_eq!((s.st.counters.ecn_reductions, s.st.counters.window_reductions), (0, 1));
+}
+
+#[test]
 fn ecn_off_ignores_ece_and_marks_nothing() {
     let (mut a, mut b) = (sender(Variant::Newreno, false), sender(Variant::Newreno, false));
     let mut sent = (drain(&mut a, SimTime::ZERO), drain(&mut b, SimTime::ZERO));

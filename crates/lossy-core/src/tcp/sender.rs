@@ -142,10 +142,12 @@ impl TcpSender {
             let signal = if self.respond_to_eln && pkt.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
             self.recovery.on_dupack(&mut self.st, &mut self.cc, signal);
         }
-        if ecn_reduce {
-            self.ecn.reduce(&mut self.st);
-        } else if self.st.counters.window_reductions > reductions {
+        // A loss reduction on this very ACK (it entered fast recovery) takes precedence:
+        // one reduction per window (RFC 3168 §6.1.2).
+        if self.st.counters.window_reductions > reductions {
             self.ecn.on_reduction(&self.st);
+        } else if ecn_reduce {
+            self.ecn.reduce(&mut self.st);
         }
         self.note_cwnd();
     }
