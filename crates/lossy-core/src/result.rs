@@ -76,6 +76,10 @@ pub struct FlowSummary {
     pub rto_final_s: Option<f64>,
     /// Bytes the receiver got more than once.
     pub duplicate_bytes: u64,
+    /// ECN (RFC 3168 §6.1.3): CE-marked data segments the receiver got, and ACKs it
+    /// sent with ECE.
+    pub ce_received: u64,
+    pub ece_sent: u64,
     /// File transfers: from the start to the last byte delivered.
     pub completion_time_s: Option<f64>,
 }

@@ -74,6 +74,8 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             rtt_max_s: None,
             rto_final_s: None,
             duplicate_bytes: 0,
+            ce_received: 0,
+            ece_sent: 0,
             completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
         };
         for e in [2 * i, 2 * i + 1] {

@@ -112,7 +112,7 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
         return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
-    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0));
+    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn);
     Ok([sender.into(), receiver.into()])
 }
 

@@ -142,6 +142,10 @@ pub struct TcpConfig {
     /// Whether duplicate ACKs carrying ELN trigger a retransmission without a window
     /// reduction (Chen Fig. 1 lines 19-22). Without an ELN agent no ACK carries it.
     pub eln: bool,
+    /// ECN (RFC 3168 §6.1): new data carries ECT(0), the receiver echoes CE with ECE
+    /// until CWR, the sender halves its window at most once per window. Flows start
+    /// established, so this switch stands for the SYN/SYN-ACK negotiation (§6.1.1).
+    pub ecn: bool,
 }
 
 impl Default for TcpConfig {
@@ -162,6 +166,7 @@ impl Default for TcpConfig {
             abc: Abc::Off,
             delayed_ack: None,
             eln: true,
+            ecn: false,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod congestion;
+mod ecn;
 mod endpoint;
 pub mod metrics;
 pub mod receiver;

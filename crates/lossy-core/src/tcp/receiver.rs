@@ -2,6 +2,7 @@
 //! and optional delayed ACKs (RFC 5681 §4.2). It also checks that the application sees
 //! the byte stream in order and exactly once.
 
+use super::ecn::EcnReceiver;
 use crate::intervals::IntervalSet;
 use crate::packet::{FlowId, NodeId, Packet, TcpData};
 use crate::result::FlowSummary;
@@ -30,6 +31,7 @@ pub struct TcpReceiver {
     pub duplicate_bytes: u64,
     pub acks_sent: u64,
     mss: u32,
+    pub(crate) ecn: EcnReceiver,
 }
 
 impl TcpReceiver {
@@ -51,7 +53,14 @@ impl TcpReceiver {
             duplicate_bytes: 0,
             acks_sent: 0,
             mss,
+            ecn: EcnReceiver::default(),
         }
+    }
+
+    /// ECN on (RFC 3168 §6.1.3): echo CE with ECE until CWR.
+    pub fn with_ecn(mut self, on: bool) -> Self {
+        self.ecn = EcnReceiver::new(on);
+        self
     }
 
     pub fn rcv_nxt(&self) -> u64 {
@@ -134,6 +143,9 @@ impl Endpoint for TcpReceiver {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         if let Some(d) = pkt.tcp_data_header() {
             self.handle_data(now, &d);
+            if self.ecn.on_data(pkt.flags) {
+                self.ack_now = true;
+            }
         }
     }
 
@@ -146,7 +158,9 @@ impl Endpoint for TcpReceiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.acks_sent += 1;
-        Some(Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, self.ack_size))
+        let mut p = Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, self.ack_size);
+        self.ecn.mark_ack(&mut p.flags);
+        Some(p)
     }
 
     fn next_timeout(&self) -> Option<SimTime> {
@@ -172,6 +186,8 @@ impl Endpoint for TcpReceiver {
 
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
         out.duplicate_bytes = self.duplicate_bytes;
+        out.ce_received = self.ecn.ce_received;
+        out.ece_sent = self.ecn.ece_sent;
     }
 }
 

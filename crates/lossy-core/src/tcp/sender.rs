@@ -4,6 +4,7 @@
 use super::config::{TcpConfig, Variant};
 use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
+use super::ecn::EcnSender;
 use super::rtt::{RtoConfig, RttEstimator};
 use super::metrics::SenderMetrics;
 use super::state::{RetxCause, SenderState, Signal};
@@ -23,6 +24,7 @@ pub struct TcpSender {
     max_window: u64,
     limited_transmit: bool,
     respond_to_eln: bool,
+    ecn: EcnSender,
     /// Total bytes the application will write; `None` = unlimited (bulk).
     app_limit: Option<u64>,
     /// When the application starts writing.
@@ -69,6 +71,7 @@ impl TcpSender {
             max_window: cfg.max_window.0,
             limited_transmit: cfg.limited_transmit,
             respond_to_eln: cfg.eln,
+            ecn: EcnSender::new(cfg.ecn),
             app_limit,
             start_at,
             started: false,
@@ -129,18 +132,28 @@ impl TcpSender {
         }
         self.account_cwnd(now);
         self.peer_wnd = ack.wnd as u64;
+        let reductions = self.st.counters.window_reductions;
+        let ecn_reduce = self.ecn.should_reduce(&self.st, ack.ack, pkt.flags.has(Flags::ECE));
         if ack.ack > self.st.snd_una {
-            self.on_new_ack(now, ack.ack);
+            self.on_new_ack(now, ack.ack, !ecn_reduce);
         } else if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max {
             // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding.
             self.st.dupacks += 1;
             let signal = if self.respond_to_eln && pkt.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
             self.recovery.on_dupack(&mut self.st, &mut self.cc, signal);
         }
+        // A loss reduction on this very ACK (it entered fast recovery) takes precedence:
+        // one reduction per window (RFC 3168 §6.1.2).
+        if self.st.counters.window_reductions > reductions {
+            self.ecn.on_reduction(&self.st);
+        } else if ecn_reduce {
+            self.ecn.reduce(&mut self.st);
+        }
         self.note_cwnd();
     }
 
-    fn on_new_ack(&mut self, now: SimTime, ack: u64) {
+    /// `grow`: false on an ACK whose ECE reduces the window (RFC 3168 §6.1.2).
+    fn on_new_ack(&mut self, now: SimTime, ack: u64, grow: bool) {
         let acked = ack - self.st.snd_una;
         if let Some((end, sent)) = self.timing {
             if ack >= end {
@@ -154,7 +167,9 @@ impl TcpSender {
         self.last_timeout_una = None;
         let restart = match self.recovery.on_new_ack(&mut self.st, acked) {
             AckOutcome::Normal => {
-                self.cc.on_ack(&mut self.st, acked);
+                if grow {
+                    self.cc.on_ack(&mut self.st, acked);
+                }
                 true
             }
             AckOutcome::Exited => true,
@@ -193,6 +208,7 @@ impl TcpSender {
         let repeated = self.last_timeout_una == Some(self.st.snd_una);
         self.last_timeout_una = Some(self.st.snd_una);
         self.cc.on_timeout(&mut self.st, repeated);
+        self.ecn.on_reduction(&self.st);
         self.recovery.on_timeout(&mut self.st);
         self.st.dupacks = 0;
         self.st.retransmit = None;
@@ -260,6 +276,7 @@ impl TcpSender {
         }
         // mss + header <= 65,535 was checked when the scenario was built (IPv4 length).
         let mut p = Packet::tcp_data(self.flow, self.src, self.dst, seq, len as u32, (len as u32 + self.header) as u16);
+        self.ecn.mark(&mut flags, retx.is_none());
         p.flags = flags;
         p
     }

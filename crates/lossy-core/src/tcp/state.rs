@@ -36,6 +36,8 @@ pub struct SenderCounters {
     pub fast_recoveries: u64,
     pub eln_recoveries: u64,
     pub window_reductions: u64,
+    /// Reductions in answer to ECE (RFC 3168 §6.1.2), also counted in `window_reductions`.
+    pub ecn_reductions: u64,
 }
 
 impl SenderCounters {
