@@ -26,11 +26,8 @@ impl EcnSender {
         self.enabled && ece && !st.in_recovery && ack > self.hold
     }
 
-    /// §6.1.2: halve as for a loss (RFC 5681 eq. 4), cwnd = ssthresh, no retransmission.
-    pub fn reduce(&mut self, st: &mut SenderState) {
-        st.ssthresh = (st.flight_size() / 2).max(2 * st.mss);
-        st.cwnd = st.ssthresh;
-        st.counters.window_reductions += 1;
+    /// The window was just reduced for an ECE (by the congestion control, as for a loss).
+    pub fn on_ece_reduction(&mut self, st: &mut SenderState) {
         st.counters.ecn_reductions += 1;
         self.on_reduction(st);
     }

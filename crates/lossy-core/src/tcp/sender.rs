@@ -147,7 +147,10 @@ impl TcpSender {
         if self.st.counters.window_reductions > reductions {
             self.ecn.on_reduction(&self.st);
         } else if ecn_reduce {
-            self.ecn.reduce(&mut self.st);
+            // §6.1.2: the window rule's answer to a loss (ssthresh by RFC 5681 eq. 4),
+            // cwnd = ssthresh, and no retransmission.
+            self.st.cwnd = self.cc.on_congestion(&mut self.st, Signal::Loss);
+            self.ecn.on_ece_reduction(&mut self.st);
         }
         self.note_cwnd();
     }

@@ -25,15 +25,29 @@ impl DropTail {
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
+
+    /// Whether a packet of `size` bytes fits under the limit.
+    pub fn fits(&self, size: u16) -> bool {
+        match self.limit {
+            QueueLimit::Packets(n) => (self.buf.len() as u64) < n,
+            QueueLimit::Bytes(b) => self.bytes + size as u64 <= b,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The packet that arrived last.
+    #[cfg(test)]
+    pub fn last(&self) -> Option<&Packet> {
+        self.buf.back()
+    }
 }
 
 impl QueueDisc for DropTail {
     fn enqueue(&mut self, _now: SimTime, p: Packet) -> Result<(), Packet> {
-        let full = match self.limit {
-            QueueLimit::Packets(n) => self.buf.len() as u64 >= n,
-            QueueLimit::Bytes(b) => self.bytes + p.size as u64 > b,
-        };
-        if full {
+        if !self.fits(p.size) {
             return Err(p);
         }
         self.bytes += p.size as u64;

@@ -6,12 +6,11 @@
 //! stream (`link:A->B:queue`), so RED never moves the channel's draws.
 
 use super::red_config::RedParams;
+use super::drop_tail::DropTail;
 use super::{QueueDisc, QueueStats};
 use crate::packet::{Flags, Packet};
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimTime};
-use crate::units::QueueLimit;
-use std::collections::VecDeque;
 
 /// What happens to an arrival.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,8 +29,8 @@ enum Verdict {
 #[derive(Clone, Debug)]
 pub struct Red {
     p: RedParams,
-    buf: VecDeque<Packet>,
-    bytes: u64,
+    /// The packets, first in first out, under the hard limit.
+    fifo: DropTail,
     rng: RngStream,
     /// The average queue (EWMA), in packets or bytes.
     avg: f64,
@@ -59,8 +58,7 @@ impl Red {
     pub fn new(p: RedParams, rng: RngStream) -> Self {
         Red {
             p,
-            buf: VecDeque::new(),
-            bytes: 0,
+            fifo: DropTail::new(p.limit),
             rng,
             avg: 0.0,
             count: 0,
@@ -80,9 +78,9 @@ impl Red {
     /// The instantaneous queue in RED's unit.
     fn q(&self) -> f64 {
         if self.p.bytes {
-            self.bytes as f64
+            self.fifo.bytes() as f64
         } else {
-            self.buf.len() as f64
+            self.fifo.len() as f64
         }
     }
 
@@ -161,11 +159,7 @@ impl Red {
         } else {
             self.old = false;
         }
-        let full = match self.p.limit {
-            QueueLimit::Packets(n) => self.buf.len() as u64 >= n,
-            QueueLimit::Bytes(b) => self.bytes + size as u64 > b,
-        };
-        if full {
+        if !self.fifo.fits(size) {
             v = Verdict::Overflow;
         }
         if matches!(v, Verdict::Forced | Verdict::Overflow) {
@@ -189,9 +183,7 @@ impl QueueDisc for Red {
                     pkt.flags.set(Flags::CE);
                     self.marks += 1;
                 }
-                self.bytes += pkt.size as u64;
-                self.buf.push_back(pkt);
-                return Ok(());
+                return self.fifo.enqueue(now, pkt); // fits: the verdict checked the limit
             }
         }
         Err(pkt)
@@ -199,7 +191,7 @@ impl QueueDisc for Red {
 
     fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
         self.seen = now;
-        let Some(p) = self.buf.pop_front() else {
+        let Some(p) = self.fifo.dequeue(now) else {
             // ns-2.35 `deque`: the link is free and nothing waits: idle from now.
             if !self.idle {
                 self.idle = true;
@@ -207,8 +199,7 @@ impl QueueDisc for Red {
             }
             return None;
         };
-        self.bytes -= p.size as u64;
-        if self.buf.is_empty() {
+        if self.fifo.is_empty() {
             // ns-2.35 goes idle when the link, done with this packet, finds the queue
             // empty; the link is not woken then, so the end is computed from its rate.
             self.idle = true;
@@ -218,12 +209,11 @@ impl QueueDisc for Red {
     }
 
     fn len(&self) -> usize {
-        self.buf.len()
+        self.fifo.len()
     }
 
     fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
-        self.bytes = 0;
-        self.buf.drain(..).for_each(f);
+        self.fifo.drain(f);
         // The link went down: idle from the last thing it did.
         self.idle = true;
         self.idle_since = self.seen;

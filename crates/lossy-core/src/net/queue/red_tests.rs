@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::time::SimDuration;
+use crate::units::QueueLimit;
 
 /// Packet mode, min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle, 1000-packet limit,
 /// C = 1000 mean packets per second.
@@ -46,8 +47,7 @@ fn holding(mut p: RedParams, n: usize, size: u16, avg: f64) -> Red {
     p.w_q = 1e-300;
     let mut q = red(p);
     for _ in 0..n {
-        q.buf.push_back(pkt(size));
-        q.bytes += size as u64;
+        q.fifo.enqueue(SimTime::ZERO, pkt(size)).expect("under the limit");
     }
     q.idle = false;
     q.avg = avg;
@@ -156,7 +156,7 @@ fn ect_packets_are_marked_below_twice_max_th_and_dropped_beyond() {
         let mut q = holding(p, 3, 100, avg);
         q.count = 1000;
         q.enqueue(SimTime::ZERO, ect(100)).expect("marked, not dropped");
-        assert!(q.buf.back().unwrap().flags.has(Flags::CE));
+        assert!(q.fifo.last().unwrap().flags.has(Flags::CE));
         assert_eq!((q.marks, q.early, q.count), (1, 0, 0));
         // Not ECT: dropped early.
         q.count = 1000;
