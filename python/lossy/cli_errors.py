@@ -46,16 +46,11 @@ def user_errors() -> Iterator[None]:
         raise fail(f"{where}{e.strerror or e}") from None
 
 
-# typer's value checks speak click's type names (or pydantic's, in typer 0.29+); a person
+# typer's value checks speak click's type names (typer is pinned below 0.29); a person
 # reads these words instead.
 _TYPE_WORDS = {"integer": "is not a whole number", "int": "is not a whole number",
                "int range": "is not a whole number", "float": "is not a number",
                "boolean": "is not true or false"}
-_PLAIN_WORDS = [
-    ("Input should be a valid integer", "is not a whole number"),
-    ("Input should be a valid number", "is not a number"),
-    ("Input should be a valid boolean", "is not true or false"),
-]
 
 
 def usage_message(e: Any) -> str:
@@ -64,7 +59,6 @@ def usage_message(e: Any) -> str:
     param = getattr(e, "param", None)
     opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
     plain = _TYPE_WORDS.get(getattr(getattr(param, "type", None), "name", ""))
-    plain = plain or next((p for words, p in _PLAIN_WORDS if words in message), None)
     if not (opts and plain and "Invalid value" in message) or "not in the range" in message:
         # click's own wording minus its prefix: `--repeat: 0 is not in the range x>=1.`
         return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)

@@ -120,8 +120,6 @@ class SweepProgress:
             self.bar = None
 
 
-_Progress = SweepProgress
-
 
 def run_sweep(
     spec: SweepSpec,
@@ -183,7 +181,7 @@ def run_sweep(
 
 
 def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
-             report: Report, bar: _Progress) -> None:
+             report: Report, bar: SweepProgress) -> None:
     """Run `todo` in chunks, a bounded number in flight, and store each row as it comes."""
     jobs = _point_jobs(todo, spec, store, executor)
     pending: Dict[Future[Any], List[Run]] = {}
@@ -319,7 +317,7 @@ def _next_done(finished: "queue.SimpleQueue[Future[Any]]",
     return [f for f in out if f in pending]
 
 
-def _drain(pending: Dict[Future[Any], List[Run]], collect: Any, bar: _Progress) -> int:
+def _drain(pending: Dict[Future[Any], List[Run]], collect: Any, bar: SweepProgress) -> int:
     """After Ctrl-C and _cancel: store the runs that finish; a second Ctrl-C stops
     waiting. Returns how many runs were still running when we stopped."""
     bar.stop()
