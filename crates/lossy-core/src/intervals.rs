@@ -83,6 +83,27 @@ impl IntervalSet {
         self.ranges.splice(i..j, keep[..n].iter().copied());
     }
 
+    /// The range holding `x`, if any.
+    pub fn range_containing(&self, x: u64) -> Option<(u64, u64)> {
+        let i = self.ranges.partition_point(|&(_, e)| e <= x);
+        self.ranges.get(i).copied().filter(|&(s, _)| s <= x)
+    }
+
+    /// The first range starting above `x`, if any.
+    pub fn first_above(&self, x: u64) -> Option<(u64, u64)> {
+        let i = self.ranges.partition_point(|&(s, _)| s <= x);
+        self.ranges.get(i).copied()
+    }
+
+    /// Bytes of [a, b) the set covers.
+    pub fn covered_between(&self, a: u64, b: u64) -> u64 {
+        if a >= b {
+            return 0;
+        }
+        let i = self.ranges.partition_point(|&(_, e)| e <= a);
+        self.ranges[i..].iter().take_while(|&&(s, _)| s < b).map(|&(s, e)| e.min(b) - s.max(a)).sum()
+    }
+
     /// Removes everything below `x`.
     pub fn remove_below(&mut self, x: u64) {
         self.remove(0, x);
@@ -111,6 +132,21 @@ mod tests {
         // Adjacent ranges merge.
         s.insert(5000, 6000);
         assert_eq!(s.ranges(), &[(2000, 6000)]);
+    }
+
+    #[test]
+    fn lookups_by_position() {
+        let mut s = IntervalSet::new();
+        s.insert(10, 20);
+        s.insert(30, 40);
+        assert_eq!(s.range_containing(10), Some((10, 20)));
+        assert_eq!(s.range_containing(20), None);
+        assert_eq!(s.first_above(10), Some((30, 40)));
+        assert_eq!(s.first_above(5), Some((10, 20)));
+        assert_eq!(s.first_above(30), None);
+        assert_eq!(s.covered_between(15, 35), 10);
+        assert_eq!(s.covered_between(0, 100), 20);
+        assert_eq!(s.covered_between(20, 30), 0);
     }
 
     #[test]
@@ -151,6 +187,9 @@ mod tests {
                     assert_eq!(set.contains(i), bits[i as usize], "byte {i}");
                 }
                 assert_eq!(set.covered(), bits.iter().filter(|&&x| x).count() as u64);
+                let (x, y) = (rng.next_u64() % 200, rng.next_u64() % 201);
+                let held = (x..y).filter(|&i| bits[i as usize]).count() as u64;
+                assert_eq!(set.covered_between(x, y), held, "[{x}, {y})");
                 // Sorted, disjoint and never touching: merges are complete.
                 assert!(set.ranges().windows(2).all(|w| w[0].1 < w[1].0));
             }

@@ -85,6 +85,14 @@ pub struct TcpAck {
     pub ewln_offset: u32,
 }
 
+impl TcpAck {
+    /// The SACK blocks in use as absolute [start, end) byte ranges, most recent first.
+    pub fn sack_ranges(&self) -> impl Iterator<Item = (u64, u64)> {
+        let (ack, blocks) = (self.ack, self.sack);
+        blocks.into_iter().filter(|b| b.end > b.start).map(move |b| (ack + b.start as u64, ack + b.end as u64))
+    }
+}
+
 /// A UDP datagram; `seq` counts the flow's payload bytes.
 #[repr(C, packed(4))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +158,14 @@ impl Packet {
     pub fn tcp_ack(flow: FlowId, src: NodeId, dst: NodeId, ack: u64, wnd: u32, size: u16) -> Self {
         let a = TcpAck { ack, wnd, sack: [SackBlock::default(); SACK_BLOCKS], ewln_offset: 0 };
         Self::new(flow, src, dst, size, Header::TcpAck(a))
+    }
+
+    /// The ACK with these SACK blocks (offsets from its ACK number); other packets as they are.
+    pub fn with_sack(mut self, blocks: [SackBlock; SACK_BLOCKS]) -> Self {
+        if let Header::TcpAck(a) = &mut self.header {
+            a.sack = blocks;
+        }
+        self
     }
 
     /// A UDP datagram carrying payload bytes [seq, seq + len).

@@ -15,7 +15,7 @@ use crate::net::routing::Hop;
 use crate::net::{NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
-use crate::tcp::{TcpReceiver, TcpSender, Variant};
+use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
 use crate::trace::TraceRecorder;
 use crate::transport::udp::{CbrSource, UdpSink};
@@ -112,16 +112,8 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
         return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
-    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn);
+    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn).with_sack(t.sack_on());
     Ok([sender.into(), receiver.into()])
-}
-
-fn variant_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Tahoe => "tahoe",
-        Variant::Reno => "reno",
-        Variant::Newreno => "newreno",
-    }
 }
 
 /// The world's record of a flow: names for the results, bytes to deliver.
@@ -136,7 +128,7 @@ fn flow_record(fc: FlowSpec) -> Flow {
         name: fc.name,
         group: fc.group,
         transport: if tcp { "tcp" } else { "udp" },
-        variant: if tcp { variant_name(fc.tcp.variant) } else { "cbr" },
+        variant: if tcp { fc.tcp.variant.name() } else { "cbr" },
         app: fc.app.kind(),
         src: fc.src,
         dst: fc.dst,

@@ -9,6 +9,9 @@ pub mod metrics;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
+pub mod sack;
+mod sack_blocks;
+pub mod scoreboard;
 pub mod sender;
 pub mod state;
 

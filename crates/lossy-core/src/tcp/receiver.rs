@@ -3,6 +3,7 @@
 //! the byte stream in order and exactly once.
 
 use super::ecn::EcnReceiver;
+use super::sack_blocks::{self, SackReporter};
 use crate::intervals::IntervalSet;
 use crate::packet::{FlowId, NodeId, Packet, TcpData};
 use crate::result::FlowSummary;
@@ -32,6 +33,7 @@ pub struct TcpReceiver {
     pub acks_sent: u64,
     mss: u32,
     pub(crate) ecn: EcnReceiver,
+    sack: SackReporter,
 }
 
 impl TcpReceiver {
@@ -54,12 +56,19 @@ impl TcpReceiver {
             acks_sent: 0,
             mss,
             ecn: EcnReceiver::default(),
+            sack: SackReporter::default(),
         }
     }
 
     /// ECN on (RFC 3168 §6.1.3): echo CE with ECE until CWR.
     pub fn with_ecn(mut self, on: bool) -> Self {
         self.ecn = EcnReceiver::new(on);
+        self
+    }
+
+    /// SACK on (RFC 2018): every ACK reports up to three blocks held above it.
+    pub fn with_sack(mut self, on: bool) -> Self {
+        self.sack = SackReporter::new(on);
         self
     }
 
@@ -92,6 +101,7 @@ impl TcpReceiver {
             }
         } else {
             self.duplicate_bytes += self.ooo.insert(start, end);
+            self.sack.on_out_of_order(start);
             // RFC 5681 §4.2: an out-of-order segment is ACKed immediately (a duplicate ACK).
             self.ack_now = true;
         }
@@ -158,7 +168,11 @@ impl Endpoint for TcpReceiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.acks_sent += 1;
-        let mut p = Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, self.ack_size);
+        let blocks = self.sack.blocks(self.rcv_nxt, &self.ooo);
+        let used = blocks.iter().filter(|b| b.end > b.start).count();
+        // ack_size + 28 <= 65,535 was checked when the scenario was built.
+        let size = self.ack_size + sack_blocks::option_bytes(used);
+        let mut p = Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, size).with_sack(blocks);
         self.ecn.mark_ack(&mut p.flags);
         Some(p)
     }

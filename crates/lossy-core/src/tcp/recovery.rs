@@ -31,20 +31,27 @@ fn cause_of(signal: Signal) -> RetxCause {
     }
 }
 
-/// Fast retransmit + fast recovery entry shared by Reno and NewReno (RFC 5681 §3.2
-/// steps 2-4): set ssthresh, resend the first unacknowledged segment, and inflate the
-/// window by the K segments that have left the network.
-fn enter_fast_recovery(st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
+/// The start of every recovery, with or without SACK: note the FlightSize, let the
+/// congestion control answer the signal (ssthresh by RFC 5681 eq. 4 for a loss, the
+/// window kept for an ELN) and count it. The caller sets cwnd and what to resend.
+pub(super) fn begin_recovery(st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
     st.recovery_flight = st.flight_size();
     st.recovery_target = cc.on_congestion(st, signal);
     st.recovery_cause = cause_of(signal);
-    st.retransmit = Some(st.recovery_cause);
-    st.cwnd = st.recovery_target + st.dupack_threshold as u64 * st.mss;
     st.in_recovery = true;
     match signal {
         Signal::Loss => st.counters.fast_recoveries += 1,
         Signal::Eln => st.counters.eln_recoveries += 1,
     }
+}
+
+/// Fast retransmit + fast recovery entry shared by Reno and NewReno (RFC 5681 §3.2
+/// steps 2-4): set ssthresh, resend the first unacknowledged segment, and inflate the
+/// window by the K segments that have left the network.
+fn enter_fast_recovery(st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
+    begin_recovery(st, cc, signal);
+    st.retransmit = Some(st.recovery_cause);
+    st.cwnd = st.recovery_target + st.dupack_threshold as u64 * st.mss;
 }
 
 /// TCP Tahoe: fast retransmit, then slow start from one segment (no fast recovery).

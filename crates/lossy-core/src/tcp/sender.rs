@@ -4,18 +4,26 @@
 use super::config::{TcpConfig, Variant};
 use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
+use super::sack::{Reading, SackRecovery};
 use super::ecn::EcnSender;
 use super::rtt::{RtoConfig, RttEstimator};
 use super::metrics::SenderMetrics;
 use super::state::{RetxCause, SenderState, Signal};
-use crate::packet::{Flags, FlowId, NodeId, Packet};
+use crate::packet::{Flags, FlowId, NodeId, Packet, TcpAck, SACK_BLOCKS};
 use crate::transport::EventLog;
 use crate::time::{SimDuration, SimTime};
+
+/// How losses are found and repaired: from duplicate ACKs alone, or from SACK blocks.
+#[derive(Clone, Debug)]
+enum Repair {
+    Dupacks(Recovery),
+    Sack(SackRecovery),
+}
 
 pub struct TcpSender {
     pub st: SenderState,
     cc: Congestion,
-    recovery: Recovery,
+    repair: Repair,
     rtt: RttEstimator,
     flow: FlowId,
     src: NodeId,
@@ -46,10 +54,13 @@ impl TcpSender {
     pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, start_at: SimTime, app_limit: Option<u64>) -> Self {
         let mss = cfg.mss.0;
         let iw = cfg.initial_window_segments() as u64 * mss;
-        let recovery = match cfg.variant {
-            Variant::Tahoe => Recovery::Tahoe(Tahoe),
-            Variant::Reno => Recovery::Reno(Reno),
-            Variant::Newreno => Recovery::NewReno(NewReno::default()),
+        let sack = |reading| Repair::Sack(SackRecovery::new(reading, mss, cfg.dupack_threshold));
+        let repair = match cfg.variant {
+            Variant::Tahoe => Repair::Dupacks(Recovery::Tahoe(Tahoe)),
+            Variant::Reno => Repair::Dupacks(Recovery::Reno(Reno)),
+            Variant::Newreno => Repair::Dupacks(Recovery::NewReno(NewReno::default())),
+            Variant::Sack => sack(Reading::Rfc6675),
+            Variant::Sack1 => sack(Reading::Sack1),
         };
         TcpSender {
             st: SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold),
@@ -57,7 +68,7 @@ impl TcpSender {
                 None => Congestion::Aimd(Aimd),
                 Some(l) => Congestion::ByteCounting(ByteCounting::new(l)),
             },
-            recovery,
+            repair,
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
                 min: cfg.min_rto.0,
@@ -111,6 +122,14 @@ impl TcpSender {
         self.rtt.srtt()
     }
 
+    /// The SACK recovery's pipe (bytes it counts in the network); `None` without SACK.
+    pub fn sack_pipe(&self) -> Option<u64> {
+        match &self.repair {
+            Repair::Sack(sack) => Some(sack.pipe()),
+            Repair::Dupacks(_) => None,
+        }
+    }
+
     /// Accumulates the time-weighted window up to `now`; call before cwnd changes.
     fn account_cwnd(&mut self, now: SimTime) {
         self.metrics.account(now, &self.st);
@@ -134,13 +153,18 @@ impl TcpSender {
         self.peer_wnd = ack.wnd as u64;
         let reductions = self.st.counters.window_reductions;
         let ecn_reduce = self.ecn.should_reduce(&self.st, ack.ack, pkt.flags.has(Flags::ECE));
-        if ack.ack > self.st.snd_una {
-            self.on_new_ack(now, ack.ack, !ecn_reduce);
-        } else if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max {
-            // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding.
-            self.st.dupacks += 1;
-            let signal = if self.respond_to_eln && pkt.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
-            self.recovery.on_dupack(&mut self.st, &mut self.cc, signal);
+        let signal = if self.respond_to_eln && pkt.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
+        match &mut self.repair {
+            Repair::Sack(_) if ack.ack >= self.st.snd_una => self.on_sack_ack(now, &ack, !ecn_reduce, signal),
+            Repair::Sack(_) => {} // older than snd_una: reordered, stale
+            Repair::Dupacks(_) if ack.ack > self.st.snd_una => self.on_new_ack(now, ack.ack, !ecn_reduce),
+            Repair::Dupacks(recovery) => {
+                // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding.
+                if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max {
+                    self.st.dupacks += 1;
+                    recovery.on_dupack(&mut self.st, &mut self.cc, signal);
+                }
+            }
         }
         // A loss reduction on this very ACK (it entered fast recovery) takes precedence:
         // one reduction per window (RFC 3168 §6.1.2).
@@ -157,7 +181,32 @@ impl TcpSender {
 
     /// `grow`: false on an ACK whose ECE reduces the window (RFC 3168 §6.1.2).
     fn on_new_ack(&mut self, now: SimTime, ack: u64, grow: bool) {
+        let acked = self.advance(now, ack);
+        let Repair::Dupacks(recovery) = &mut self.repair else { unreachable!("SACK senders take on_sack_ack") };
+        let outcome = recovery.on_new_ack(&mut self.st, acked);
+        self.after_new_ack(now, acked, outcome, grow);
+    }
+
+    /// An ACK at or above snd_una for a SACK sender: the scoreboard and recovery see it
+    /// (it may be a duplicate in RFC 6675's sense even when it advances).
+    fn on_sack_ack(&mut self, now: SimTime, ack: &TcpAck, grow: bool, signal: Signal) {
+        let acked = self.advance(now, ack.ack);
+        let Repair::Sack(sack) = &mut self.repair else { unreachable!("only SACK senders get here") };
+        let mut blocks = [(0, 0); SACK_BLOCKS];
+        let n = ack.sack_ranges().zip(blocks.iter_mut()).map(|(r, slot)| *slot = r).count();
+        let outcome = sack.on_ack(&mut self.st, &mut self.cc, &blocks[..n], acked, signal);
+        if acked > 0 {
+            self.after_new_ack(now, acked, outcome, grow);
+        }
+    }
+
+    /// snd_una moves to `ack` (which may equal it); RTT sample from the timed segment.
+    /// Returns the bytes newly acknowledged.
+    fn advance(&mut self, now: SimTime, ack: u64) -> u64 {
         let acked = ack - self.st.snd_una;
+        if acked == 0 {
+            return 0;
+        }
         if let Some((end, sent)) = self.timing {
             if ack >= end {
                 self.sample_rtt(now - sent);
@@ -168,7 +217,12 @@ impl TcpSender {
         self.st.snd_nxt = self.st.snd_nxt.max(ack);
         self.st.dupacks = 0;
         self.last_timeout_una = None;
-        let restart = match self.recovery.on_new_ack(&mut self.st, acked) {
+        acked
+    }
+
+    /// Window growth and the timer after an ACK of `acked` new bytes.
+    fn after_new_ack(&mut self, now: SimTime, acked: u64, outcome: AckOutcome, grow: bool) {
+        let restart = match outcome {
             AckOutcome::Normal => {
                 if grow {
                     self.cc.on_ack(&mut self.st, acked);
@@ -212,7 +266,10 @@ impl TcpSender {
         self.last_timeout_una = Some(self.st.snd_una);
         self.cc.on_timeout(&mut self.st, repeated);
         self.ecn.on_reduction(&self.st);
-        self.recovery.on_timeout(&mut self.st);
+        match &mut self.repair {
+            Repair::Dupacks(recovery) => recovery.on_timeout(&mut self.st),
+            Repair::Sack(sack) => sack.on_timeout(&mut self.st),
+        }
         self.st.dupacks = 0;
         self.st.retransmit = None;
         self.st.go_back_n(RetxCause::Timeout);
@@ -234,11 +291,21 @@ impl TcpSender {
             }
         }
         let end = self.app_limit.unwrap_or(u64::MAX);
+        let mut sacked = 0;
+        if let Repair::Sack(sack) = &mut self.repair {
+            if self.st.in_recovery {
+                return self.transmit_in_sack_recovery(now, end);
+            }
+            self.st.snd_nxt = sack.resume_point(self.st.snd_nxt);
+            if self.limited_transmit || self.st.snd_nxt < self.st.snd_max {
+                sacked = sack.sacked_below(self.st.snd_una, self.st.snd_nxt);
+            }
+        }
         if self.st.snd_nxt >= end {
             return None;
         }
         let len = self.st.mss.min(end - self.st.snd_nxt);
-        let flight = self.st.snd_nxt - self.st.snd_una;
+        let flight = self.st.snd_nxt - self.st.snd_una - sacked;
         if flight + len > self.usable_window() {
             return None;
         }
@@ -249,12 +316,27 @@ impl TcpSender {
         Some(self.emit(now, seq, len, cause))
     }
 
+    /// In SACK recovery: NextSeg's segment (or ns-2's), if pipe leaves room.
+    fn transmit_in_sack_recovery(&mut self, now: SimTime, app_end: u64) -> Option<Packet> {
+        let Repair::Sack(sack) = &mut self.repair else { return None };
+        let st = &mut self.st;
+        let limit = st.snd_una + self.peer_wnd.min(self.max_window);
+        let new_data = app_end.min(limit).saturating_sub(st.snd_max);
+        let seg = sack.next_segment(st, new_data)?;
+        let cause = (seg.seq < st.snd_max).then_some(st.recovery_cause);
+        st.snd_max = st.snd_max.max(seg.seq + seg.len);
+        st.snd_nxt = st.snd_max;
+        Some(self.emit(now, seg.seq, seg.len, cause))
+    }
+
     /// min(cwnd, rwnd, W_max), plus RFC 3042's allowance on the first two duplicate ACKs
-    /// (new data only).
+    /// (new data only). RFC 6675's sender has its own limited transmit instead (§5
+    /// step 3: SACKed bytes leave the pipe).
     fn usable_window(&self) -> u64 {
         let st = &self.st;
         let mut cwnd = st.cwnd;
-        if self.limited_transmit && !st.in_recovery && st.dupacks > 0 && st.dupacks < st.dupack_threshold && st.snd_nxt == st.snd_max {
+        let pipe_based = matches!(&self.repair, Repair::Sack(s) if s.reading() == Reading::Rfc6675);
+        if self.limited_transmit && !pipe_based && !st.in_recovery && st.dupacks > 0 && st.dupacks < st.dupack_threshold && st.snd_nxt == st.snd_max {
             cwnd += st.dupacks.min(2) as u64 * st.mss;
         }
         cwnd.min(self.peer_wnd).min(self.max_window)

@@ -1,0 +1,208 @@
+//! Loss recovery driven by SACK blocks, in two readings:
+//!
+//! - `variant = "sack"`: RFC 6675 §5 as written. A duplicate ACK is one that SACKs new
+//!   data (§2); recovery starts at DupThresh of them or when IsLost(HighACK + 1);
+//!   ssthresh = cwnd = FlightSize/2 (§5 step 4.2, by the congestion control); while
+//!   cwnd − pipe ≥ 1 SMSS, NextSeg's segments go out, pipe from SetPipe on every ACK.
+//! - `variant = "sack1"`: ns-2's `Agent/TCP/Sack1` (tcp-sack1.cc with its default
+//!   ScoreBoardRQ), the "TCP-SACK" the papers ran. Recovery starts at the third ACK that
+//!   adds SACK information without advancing; cwnd is halved once (no inflation); pipe
+//!   is a running estimate — FlightSize − 3 segments at entry, one segment less per ACK,
+//!   one more less per partial ACK, plus what is sent — and sending goes on while
+//!   pipe < cwnd; every hole below the highest SACK counts as lost (no IsLost) and is
+//!   resent once, else new data within the receiver's window; the scoreboard is cleared
+//!   on a new ACK outside recovery and after a timeout, which then goes back N resending
+//!   everything. One reading differs from ns-2: the window halves FlightSize (RFC 5681
+//!   eq. 4, as our Reno does) where ns-2 halves min(cwnd, rwnd); in bulk transfers they
+//!   are the same.
+//!
+//! Both leave recovery when the cumulative ACK reaches RecoveryPoint (HighData at entry),
+//! keep cwnd at ssthresh, and after a timeout start no recovery until everything sent
+//! before it is acknowledged (RFC 6675 §5.1). RFC 6675's sender drops its SACK state at
+//! the timeout (RFC 2018 §8: the receiver may have reneged) and then relearns it from
+//! the ACKs that follow, so its go-back-N skips what they report held.
+
+use super::congestion::CongestionControl;
+use super::recovery::{begin_recovery, AckOutcome};
+use super::scoreboard::{NextSeg, Rule, Scoreboard};
+use super::state::{SenderState, Signal};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    Rfc6675,
+    Sack1,
+}
+
+#[derive(Clone, Debug)]
+pub struct SackRecovery {
+    reading: Reading,
+    pub sb: Scoreboard,
+    /// RecoveryPoint, one past HighData when the last recovery or timeout began.
+    recovery_point: Option<u64>,
+    /// In recovery, the bytes in the network: SetPipe (RFC 6675) or ns-2's estimate.
+    pipe: u64,
+    /// The first retransmission of a recovery is due whatever pipe says (§5 step 4.3).
+    first_due: bool,
+}
+
+impl SackRecovery {
+    pub fn new(reading: Reading, mss: u64, dupthresh: u32) -> Self {
+        SackRecovery { reading, sb: Scoreboard::new(mss, dupthresh), recovery_point: None, pipe: 0, first_due: false }
+    }
+
+    pub fn pipe(&self) -> u64 {
+        self.pipe
+    }
+
+    /// An ACK arrived; `st.snd_una` already includes the `acked` bytes it newly
+    /// acknowledged cumulatively; `blocks` are its SACK blocks (absolute).
+    pub fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, blocks: &[(u64, u64)], acked: u64, signal: Signal) -> AckOutcome {
+        let newly_sacked = self.sb.update(st.snd_una, st.snd_max, blocks);
+        if st.in_recovery {
+            return self.during_recovery(st, acked);
+        }
+        let duplicate = match self.reading {
+            // RFC 6675 §2: an ACK that SACKs new data is a duplicate, even if it also
+            // advances the cumulative ACK (which reset DupAcks first, §5).
+            Reading::Rfc6675 => newly_sacked > 0,
+            // ns-2: a new ACK outside recovery clears the scoreboard; a duplicate is a
+            // repeated ACK whose blocks changed the scoreboard (`CheckUpdate`).
+            Reading::Sack1 if acked > 0 => {
+                self.sb.clear();
+                false
+            }
+            Reading::Sack1 => newly_sacked > 0,
+        };
+        if !duplicate {
+            return AckOutcome::Normal;
+        }
+        st.dupacks += 1;
+        let dupthresh = st.dupack_threshold;
+        let triggered = match self.reading {
+            // §5 steps (1) and (2).
+            Reading::Rfc6675 => st.dupacks >= dupthresh || self.sb.is_lost(st.snd_una),
+            Reading::Sack1 => st.dupacks == dupthresh,
+        };
+        // §5.1 (and RFC 6582's `recover` for ns-2's bugfix): no new recovery until the
+        // last one's RecoveryPoint is acknowledged.
+        let allowed = !self.recovery_point.is_some_and(|r| st.snd_una < r);
+        if !(triggered && allowed) {
+            return AckOutcome::Normal;
+        }
+        self.enter(st, cc, signal);
+        AckOutcome::Partial { restart_timer: acked > 0 }
+    }
+
+    /// §5 step (4): RecoveryPoint = HighData; ssthresh = cwnd = FlightSize/2; the
+    /// segment at HighACK is resent first.
+    fn enter(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
+        self.recovery_point = Some(st.snd_max);
+        begin_recovery(st, cc, signal);
+        st.cwnd = st.recovery_target;
+        self.sb.high_rxt = st.snd_una;
+        self.sb.rescue_rxt = None;
+        self.first_due = true;
+        self.pipe = match self.reading {
+            Reading::Rfc6675 => self.sb.pipe(st.snd_una, st.snd_max),
+            // ns-2 dupack_action: maxseq − highest_ack − numdupacks.
+            Reading::Sack1 => st.flight_size().saturating_sub(st.dupack_threshold as u64 * st.mss),
+        };
+    }
+
+    fn during_recovery(&mut self, st: &mut SenderState, acked: u64) -> AckOutcome {
+        let recovery_point = self.recovery_point.unwrap_or(st.snd_max);
+        if st.snd_una >= recovery_point {
+            // §5 step (A): recovery ends; cwnd stays at ssthresh (an ELN kept it).
+            st.in_recovery = false;
+            st.cwnd = st.recovery_target;
+            self.first_due = false;
+            if self.reading == Reading::Sack1 {
+                self.sb.clear();
+            }
+            return AckOutcome::Exited;
+        }
+        self.pipe = match self.reading {
+            // §5 step (B.2).
+            Reading::Rfc6675 => self.sb.pipe(st.snd_una, st.snd_max),
+            // ns-2 Sack1::recv: one segment less per ACK, another per partial ACK.
+            Reading::Sack1 => {
+                let left = if acked > 0 { 2 } else { 1 };
+                self.pipe.saturating_sub(left * st.mss)
+            }
+        };
+        // RFC 6298 §5.3: every ACK of new data restarts the timer (ns-2 Sack1 too).
+        AckOutcome::Partial { restart_timer: acked > 0 }
+    }
+
+    /// In recovery, the next segment to send if the window allows one: §5 step (C) with
+    /// NextSeg (RFC 6675), or ns-2's send_much. `new_data`: unsent bytes the application
+    /// has and the receiver's window allows.
+    pub fn next_segment(&mut self, st: &SenderState, new_data: u64) -> Option<NextSeg> {
+        let recovery_point = self.recovery_point.unwrap_or(st.snd_max);
+        let seg = if std::mem::take(&mut self.first_due) {
+            let seg = self.sb.segment_from(st.snd_una, st.snd_max);
+            // §5 step (4.3): HighRxt and RescueRxt both to the end of this segment.
+            self.sb.rescue_rxt = Some(seg.seq + seg.len);
+            seg
+        } else {
+            let room = match self.reading {
+                Reading::Rfc6675 => st.cwnd >= self.pipe + st.mss,
+                Reading::Sack1 => self.pipe < st.cwnd,
+            };
+            if !room {
+                return None;
+            }
+            match self.reading {
+                Reading::Rfc6675 => self.sb.next_seg(st.snd_una, st.snd_max, new_data)?,
+                Reading::Sack1 => match self.sb.first_hole(st.snd_una, st.snd_max) {
+                    Some(hole) => hole,
+                    None if new_data > 0 => NextSeg { seq: st.snd_max, len: new_data.min(st.mss), rule: Rule::NewData },
+                    None => return None,
+                },
+            }
+        };
+        if seg.len == 0 {
+            return None;
+        }
+        self.sb.on_sent(seg, recovery_point);
+        // §5 step (C.4).
+        self.pipe += seg.len;
+        Some(seg)
+    }
+
+    /// The retransmission timer expired: recovery ends, RecoveryPoint = HighData, and
+    /// the SACK state is dropped (RFC 6675 §5.1, RFC 2018 §8).
+    pub fn on_timeout(&mut self, st: &mut SenderState) {
+        self.recovery_point = Some(st.snd_max);
+        st.in_recovery = false;
+        self.first_due = false;
+        self.sb.clear();
+    }
+
+    /// Where go-back-N resends from `seq`: past what the receiver reported holding
+    /// (RFC 6675), or at `seq` (ns-2 resends everything).
+    pub fn resume_point(&self, seq: u64) -> u64 {
+        match self.reading {
+            Reading::Rfc6675 => self.sb.skip_sacked(seq),
+            Reading::Sack1 => seq,
+        }
+    }
+
+    /// SACKed bytes in [una, nxt) that no longer occupy the network outside recovery:
+    /// RFC 6675's pipe view, used by its limited transmit (§5 step 3) and after a
+    /// timeout; ns-2's Sack1 counts the plain window there.
+    pub fn sacked_below(&self, una: u64, nxt: u64) -> u64 {
+        match self.reading {
+            Reading::Rfc6675 => self.sb.sacked_between(una, nxt),
+            Reading::Sack1 => 0,
+        }
+    }
+
+    pub fn reading(&self) -> Reading {
+        self.reading
+    }
+}
+
+#[cfg(test)]
+#[path = "sack_tests.rs"]
+mod tests;
