@@ -59,6 +59,14 @@ class Case:
     overrides: Dict[str, Any] = field(default_factory=dict)
     ns3_args: Optional[List[str]] = None  # the same configuration in shared/anchors/ns3/bulk.cc
     generate: Optional[Dict[str, Any]] = None  # arguments of generate.base_station, instead of a file
+    speed_vs: Optional[str] = None  # the label of a row whose speed this one is held to
+
+
+def _with_sack(case: Case) -> Case:
+    """The same path with SACK (RFC 6675) on both sides, held to the NewReno row's speed."""
+    assert case.ns3_args is not None
+    return Case(f"{case.label} SACK", case.scenario, {**case.overrides, "flows.0.tcp.variant": "sack"},
+                case.ns3_args + ["--sack=1"], speed_vs=case.label)
 
 
 def standard_cases(quick: bool) -> List[Case]:
@@ -69,15 +77,16 @@ def standard_cases(quick: bool) -> List[Case]:
     hosts = 1_000 if quick else 10_000
     common = {"links.1.loss.p": 0.01, "duration": f"{sim_s} s"}
     ns3_common = ["--p=0.01", f"--simTime={sim_s}", "--run=1"]
+    slow = Case("ns3-compare 2 Mbps", "ns3-compare.toml",
+                {**common, "links.0.rate": "10 Mbps", "links.1.rate": "2 Mbps"},
+                ns3_common + ["--rate=2Mbps", "--wiredRate=10Mbps"])
+    fast = Case("ns3-compare 100 Mbps", "ns3-compare.toml",
+                {**common, "links.0.rate": "1 Gbps", "links.1.rate": "100 Mbps"},
+                ns3_common + ["--rate=100Mbps", "--wiredRate=1Gbps"])
     return [
         Case("one-hop", "one-hop.toml"),
         Case("last-hop", "last-hop.toml"),
-        Case("ns3-compare 2 Mbps", "ns3-compare.toml",
-             {**common, "links.0.rate": "10 Mbps", "links.1.rate": "2 Mbps"},
-             ns3_common + ["--rate=2Mbps", "--wiredRate=10Mbps"]),
-        Case("ns3-compare 100 Mbps", "ns3-compare.toml",
-             {**common, "links.0.rate": "1 Gbps", "links.1.rate": "100 Mbps"},
-             ns3_common + ["--rate=100Mbps", "--wiredRate=1Gbps"]),
+        slow, _with_sack(slow), fast, _with_sack(fast),
         # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
         Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
              generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}),
@@ -131,6 +140,7 @@ def run_bench(
             except (ScenarioError, RuntimeError) as e:
                 row["error"] = " ".join(str(e).split())  # shown after the table
             rows.append(row)
+    notes += _speed_notes(rows, standard_cases(quick))
     return {
         "lossy_version": _core.version(),
         "build_info": _core.build_info(),
@@ -141,6 +151,26 @@ def run_bench(
         "rows": rows,
         "notes": notes,
     }
+
+
+# SACK's scoreboard must not cost more than this share of the NewReno speed (issue 9).
+SACK_SPEED_FLOOR = 0.7
+
+
+def _speed_notes(rows: List[Dict[str, Any]], cases: List[Case]) -> List[str]:
+    """One line per row held to another's speed: the ratio of delivered packets per wall
+    second, against the floor."""
+    by_label = {row["label"]: row for row in rows if "error" not in row}
+    notes = []
+    for case in cases:
+        mine, base = by_label.get(case.label), by_label.get(case.speed_vs or "")
+        if mine is None or base is None:
+            continue
+        ratio = mine["packets_per_wall_s"] / base["packets_per_wall_s"]
+        verdict = "ok" if ratio >= SACK_SPEED_FLOOR else "BELOW"
+        notes.append(f"{case.label}: {ratio:.2f}× the speed of {case.speed_vs} "
+                     f"(floor {SACK_SPEED_FLOOR}×: {verdict})")
+    return notes
 
 
 def _scenario_file(case: Case, scenarios_dir: Path, tmp: Path) -> Path:

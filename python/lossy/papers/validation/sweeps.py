@@ -69,4 +69,52 @@ TRACED = SweepPlan("traced", "One traced run of Reno and of ELN at wireless p = 
     "quick": {"duration": "20 s"},
 })
 
-SWEEPS = [ONE_HOP, LAST_HOP, UPSTREAM, TRACED]
+# SACK (RFC 6675) on ns3-compare's path beside ns-3 3.44 `--sack=1` (ns3.py): the same
+# seven loss rates and two windows as its reference runs, 100 s each.
+NS3_SACK = SweepPlan("ns3-sack", "SACK on the ns-3 comparison path, two windows", {
+    "name": "validation-ns3-sack",
+    "scenario": str(SCENARIOS / "ns3-compare.toml"),
+    "replications": 10,
+    "seed": 1,
+    "duration": "100 s",
+    "set": {"flows.0.tcp.variant": "sack"},
+    "grid": {"p": {"path": "links.1.loss.p", "values": [0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]}},
+    "variants": {"window": {"32 KB": {"flows.0.tcp.max_window": "32768 B"},
+                            "16 MiB": {"flows.0.tcp.max_window": "16 MiB"}}},
+    "metrics": {GOODPUT: "flows.0.goodput_bps", "timeouts": "flows.0.timeouts"},
+    "quick": {"replications": 4},
+})
+
+# Bursts of losses (Gilbert–Elliott: a burst every 200 packets, 1/0.3 ≈ 3.3 long) and
+# independent ones, on the same path with the 32 KB window, for every recovery.
+RECOVERIES = {v: {"flows.0.tcp.variant": v} for v in ["reno", "newreno", "sack", "sack1"]}
+SACK_LOSSES = SweepPlan("sack-losses", "Reno, NewReno, SACK and ns-2's Sack1 under bursty and independent losses", {
+    "name": "validation-sack-losses",
+    "scenario": str(SCENARIOS / "ns3-compare.toml"),
+    "replications": 30,
+    "seed": 1,
+    "duration": "60 s",
+    "set": {"flows.0.tcp.max_window": "32768 B"},
+    "variants": {"losses": {"bursty": {"links.1.loss": {"model": "gilbert_elliott", "p": 0.005, "r": 0.3}},
+                            "p = 0.01": {"links.1.loss": {"model": "bernoulli", "p": 0.01}},
+                            "p = 0.03": {"links.1.loss": {"model": "bernoulli", "p": 0.03}}},
+                 "variant": RECOVERIES},
+    "metrics": {GOODPUT: "flows.0.goodput_bps", "timeouts": "flows.0.timeouts"},
+    "quick": {"replications": 20},
+})
+
+# A slow-start overshoot: no random loss, 16 MiB window, the 100-packet queue at BS
+# overflows (deterministic: one run each).
+OVERSHOOT = SweepPlan("overshoot", "A slow-start overshoot of the queue, NewReno against SACK", {
+    "name": "validation-overshoot",
+    "scenario": str(SCENARIOS / "ns3-compare.toml"),
+    "replications": 1,
+    "seed": 1,
+    "duration": "20 s",
+    "set": {"links.1.loss": {"model": "none"}},
+    "variants": {"variant": {v: RECOVERIES[v] for v in ["newreno", "sack", "sack1"]}},
+    "metrics": {GOODPUT: "flows.0.goodput_bps", "timeouts": "flows.0.timeouts",
+                "queue_drops": "links.2.queue_drops"},
+})
+
+SWEEPS = [ONE_HOP, LAST_HOP, UPSTREAM, TRACED, NS3_SACK, SACK_LOSSES, OVERSHOOT]
