@@ -141,8 +141,6 @@ def _ns3_rows(bench: List[Dict[str, str]]) -> List[str]:
         out.append(f"| ns-3 3.44 | goodput, {rate} last hop, NewReno without SACK | {r['ns-3 goodput']} | "
                    f"none: not comparable without SACK ([why](#ns-3)); held to the models instead | "
                    f"{r['goodput']} | differs, explained |")
-    out.append("| ns-3 3.44 with SACK, and the models | goodput with SACK (RFC 6675) on the same path | "
-               "ns-3 `--sack=1`; Mathis | to be set by issue 9 | – | to come: issue 9 |")
     return out
 
 

@@ -137,8 +137,11 @@ def test_bench_quick_json(cli):
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     labels = [row["label"] for row in report["rows"]]
-    assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 100 Mbps",
-                      "1,000 flows via one BS (quick)"]
+    assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 2 Mbps SACK",
+                      "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "1,000 flows via one BS (quick)"]
+    # Each SACK row is held to its NewReno row's speed (issue 9: at least 0.7×).
+    sack_notes = [n for n in report["notes"] if "SACK: " in n]
+    assert len(sack_notes) == 2 and all("floor 0.7×" in n for n in sack_notes)
     for row in report["rows"]:
         assert row["packets_per_wall_s"] > 0 and row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
         assert "ns3" not in row

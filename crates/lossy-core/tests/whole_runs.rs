@@ -42,7 +42,7 @@ fn every_loss_model_runs_with_invariants() {
         json!({"model": "trace", "packets": [3, 4, 5, 100, 101]}),
         json!({"model": "trace", "times": ["1 s", "2.5 s"]}),
     ];
-    for variant in ["tahoe", "reno", "newreno"] {
+    for variant in ["tahoe", "reno", "newreno", "sack", "sack1"] {
         for m in &models {
             let mut v = scenario_file("last-hop");
             v["duration"] = json!("20 s");

@@ -69,7 +69,7 @@ def within_model(
 
 
 def gain_row(df: pd.DataFrame, metric: str, variant_axis: str, baseline: str, variant: str,
-             axis: str, at: float) -> Optional[pd.Series[Any]]:
+             axis: str, at: Any) -> Optional[pd.Series[Any]]:
     """The paired comparison of `variant` with `baseline` at `axis` = `at` (None when
     there is no such point)."""
     pairs = paired(df, metric, variant_axis, baseline, [axis])

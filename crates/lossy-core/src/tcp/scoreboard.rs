@@ -81,6 +81,16 @@ impl Scoreboard {
         self.sacked.len()
     }
 
+    /// Whole-run invariant: what is SACKed lies in [una, high_data).
+    pub fn check(&self, una: u64, high_data: u64) -> Result<(), String> {
+        match (self.sacked.ranges().first(), self.sacked.ranges().last()) {
+            (Some(&(s, _)), Some(&(_, e))) if s < una || e > high_data => {
+                Err(format!("scoreboard holds [{s}, {e}) outside [snd_una {una}, snd_max {high_data})"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// `seq`, or the end of the SACKed range holding it: where a resend resumes.
     pub fn skip_sacked(&self, seq: u64) -> u64 {
         self.sacked.range_containing(seq).map_or(seq, |(_, e)| e)

@@ -122,6 +122,14 @@ impl TcpSender {
         self.rtt.srtt()
     }
 
+    /// Whole-run invariant of the SACK state (none without SACK).
+    pub(crate) fn check_sack(&self) -> Result<(), String> {
+        match &self.repair {
+            Repair::Sack(sack) => sack.sb.check(self.st.snd_una, self.st.snd_max),
+            Repair::Dupacks(_) => Ok(()),
+        }
+    }
+
     /// The SACK recovery's pipe (bytes it counts in the network); `None` without SACK.
     pub fn sack_pipe(&self) -> Option<u64> {
         match &self.repair {

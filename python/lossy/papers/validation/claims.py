@@ -87,11 +87,11 @@ def _no_worse(least: float) -> Callable[[Context], Verdict]:
 
 
 def _overshoot(runs: Context) -> Verdict:
-    ok = ok_rows(runs[OVER]).set_index("variant")
-    if not {"newreno", "sack", "sack1"} <= set(ok.index):
+    ok = {str(r["variant"]): r for r in ok_rows(runs[OVER]).to_dict("records")}
+    if not {"newreno", "sack", "sack1"} <= set(ok):
         return Verdict.unchecked("the overshoot runs did not finish")
-    timeouts = {v: int(ok.loc[v, "timeouts"]) for v in ["newreno", "sack", "sack1"]}
-    drops = int(ok.loc["sack", "queue_drops"])
+    timeouts = {v: int(ok[v]["timeouts"]) for v in ["newreno", "sack", "sack1"]}
+    drops = int(ok["sack"]["queue_drops"])
     ours = f"timeouts: NewReno {timeouts['newreno']}, SACK {timeouts['sack']}, Sack1 {timeouts['sack1']}; " \
            f"{drops} drops at BS"
     held = drops > 20 and timeouts["sack"] == 0 and timeouts["sack1"] == 0

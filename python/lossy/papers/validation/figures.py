@@ -141,22 +141,6 @@ def _cwnd(scheme: str) -> TimeSeries:
 
 
 FIGURES: List[Figure] = [
-    LinePlot("sack-vs-ns3", "ns3-sack", "SACK against ns-3 3.44 with --sack=1 on the comparison path",
-             x="p", y=GOODPUT, hue="window", logx=True, where=lambda runs: runs[runs["p"] > 0],
-             plot_title="ns3-compare path: lossy SACK (RFC 6675) and ns-3 --sack=1",
-             xlabel="loss rate p (Bernoulli, data packets on BS → R)", ylabel="goodput",
-             caption="scenarios/ns3-compare.toml with variant = \"sack\": S —10 Mb/s, 10 ms→ BS —2 Mb/s, "
-                     "5 ms, loss p→ R, IW 10, min RTO 1 s, 100-packet queues, 100 s. Lines: our means "
-                     "with 95 % CI bands for the two windows; markers: ns-3 3.44's means over 10 runs "
-                     "(shared/anchors/ns3/bulk.cc --sack=1). p = 0 is in the table only (log axis).",
-             curves=ns3_sack_curves, table=ns3_sack_table),
-    table_of("sack-losses", "sack-losses", "Reno, NewReno, SACK and Sack1 under bursty and independent losses",
-             sack_losses_table,
-             caption="ns3-compare.toml with a 32 KB window, 60 s. bursty: Gilbert–Elliott p = 0.005, r = 0.3 "
-                     "(bursts of 3.3 packets on average, every 200); p = 0.01 and 0.03: Bernoulli."),
-    table_of("overshoot", "overshoot", "A slow-start overshoot of the queue at BS", overshoot_table,
-             caption="ns3-compare.toml with no random loss and 16 MiB windows, 20 s: slow start overfills "
-                     "the 100-packet queue at BS."),
     LinePlot("goodput-vs-loss", "one-hop", "Reno and NewReno goodput against loss rate, with the models",
              x="p", y=GOODPUT, hue="variant", logx=True, logy=True,
              plot_title="One lossy hop: goodput against loss rate",
@@ -195,4 +179,20 @@ FIGURES: List[Figure] = [
                 trace="cwnd", xlabel="congestion window")],
            caption="Empirical CDFs. Left: goodput of each replication at wireless p = 0.02. Right: "
                    "every recorded cwnd value of the traced runs (one sample per change)."),
+    LinePlot("sack-vs-ns3", "ns3-sack", "SACK against ns-3 3.44 with --sack=1 on the comparison path",
+             x="p", y=GOODPUT, hue="window", logx=True, where=lambda runs: runs[runs["p"] > 0],
+             plot_title="ns3-compare path: lossy SACK (RFC 6675) and ns-3 --sack=1",
+             xlabel="loss rate p (Bernoulli, data packets on BS → R)", ylabel="goodput",
+             caption="scenarios/ns3-compare.toml with variant = \"sack\": S —10 Mb/s, 10 ms→ BS —2 Mb/s, "
+                     "5 ms, loss p→ R, IW 10, min RTO 1 s, 100-packet queues, 100 s. Lines: our means "
+                     "with 95 % CI bands for the two windows; markers: ns-3 3.44's means over 10 runs "
+                     "(shared/anchors/ns3/bulk.cc --sack=1). p = 0 is in the table only (log axis).",
+             curves=ns3_sack_curves, table=ns3_sack_table),
+    table_of("sack-losses", "sack-losses", "Reno, NewReno, SACK and Sack1 under bursty and independent losses",
+             sack_losses_table,
+             caption="ns3-compare.toml with a 32 KB window, 60 s. bursty: Gilbert–Elliott p = 0.005, r = 0.3 "
+                     "(bursts of 3.3 packets on average, every 200); p = 0.01 and 0.03: Bernoulli."),
+    table_of("overshoot", "overshoot", "A slow-start overshoot of the queue at BS", overshoot_table,
+             caption="ns3-compare.toml with no random loss and 16 MiB windows, 20 s: slow start overfills "
+                     "the 100-packet queue at BS."),
 ]

@@ -20,7 +20,7 @@ def ns3_sack_runs() -> pd.DataFrame:
         return pd.read_csv(f)
 
 
-def ns3_point(window: str, p: float) -> pd.Series:
+def ns3_point(window: str, p: float) -> pd.DataFrame:
     """ns-3's runs at one point: goodput_bps and its counters, one row per run."""
     runs = ns3_sack_runs()
     rows = runs[(runs["buffer_bytes"] == WINDOWS[window]) & (runs["p"].round(6) == round(p, 6))]
