@@ -20,9 +20,10 @@ pub trait CongestionControl {
 pub struct Aimd;
 
 impl Aimd {
-    /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
+    /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS), limited transmit's
+    /// segments not counted (§3.2 step 2).
     fn halved(st: &SenderState) -> u64 {
-        Self::half_of(st.flight_size(), st.mss)
+        Self::half_of(st.reduction_flight(), st.mss)
     }
 
     fn half_of(flight: u64, mss: u64) -> u64 {

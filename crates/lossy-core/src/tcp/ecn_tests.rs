@@ -153,9 +153,10 @@ fn an_ece_on_the_duplicate_that_starts_fast_recovery_reduces_once() {
         s.handle_ack(SimTime(1), &ack(0, k == 2));
         drain(&mut s, SimTime(1));
     }
-    // Fast recovery's entry, not the ECN reduction: ssthresh 3 segments, cwnd inflated.
+    // Fast recovery's entry, not the ECN reduction: ssthresh half the 4 segments sent
+    // before limited transmit's 2 (RFC 5681 §3.2 step 2), cwnd inflated by 3.
     assert!(s.st.in_recovery);
-    assert_eq!((s.st.ssthresh, s.st.cwnd), (3000, 6000));
+    assert_eq!((s.st.ssthresh, s.st.cwnd), (2000, 5000));
     assert_eq!((s.st.counters.ecn_reductions, s.st.counters.window_reductions), (0, 1));
 }
 

@@ -35,8 +35,9 @@ fn cause_of(signal: Signal) -> RetxCause {
 /// congestion control answer the signal (ssthresh by RFC 5681 eq. 4 for a loss, the
 /// window kept for an ELN) and count it. The caller sets cwnd and what to resend.
 pub(super) fn begin_recovery(st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
-    st.recovery_flight = st.flight_size();
+    st.recovery_flight = st.reduction_flight();
     st.recovery_target = cc.on_congestion(st, signal);
+    st.limited_sent = 0;
     st.recovery_cause = cause_of(signal);
     st.in_recovery = true;
     match signal {
@@ -66,8 +67,9 @@ impl LossRecovery for Tahoe {
             return;
         }
         st.recover = Some(st.snd_max);
-        st.recovery_flight = st.flight_size();
+        st.recovery_flight = st.reduction_flight();
         let target = cc.on_congestion(st, signal);
+        st.limited_sent = 0;
         match signal {
             Signal::Loss => {
                 st.counters.fast_recoveries += 1;

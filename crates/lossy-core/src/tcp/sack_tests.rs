@@ -55,8 +55,9 @@ fn rfc6675_limited_transmit_then_recovery_on_the_third_duplicate() {
     // bytes leave the pipe); step (4) on the third: segment 0 resent first.
     assert_eq!(out, vec![(10, false), (11, false), (0, true)]);
     assert!(s.st.in_recovery);
-    // (4.2) ssthresh = cwnd = FlightSize / 2 = 12 segments / 2.
-    assert_eq!((s.st.ssthresh, s.st.cwnd), (6 * K, 6 * K));
+    // (4.2) ssthresh = cwnd = FlightSize / 2, without the 2 segments limited transmit
+    // sent (RFC 5681 §3.2 step 2): 10 segments / 2.
+    assert_eq!((s.st.ssthresh, s.st.cwnd), (5 * K, 5 * K));
     assert_eq!(s.st.counters.fast_recoveries, 1);
 }
 
@@ -111,16 +112,16 @@ fn rfc6675_repairs_several_holes_in_one_round_trip() {
 #[test]
 fn rfc6675_pipe_governs_sending_in_recovery() {
     let (mut s, _) = three_sacking_duplicates(Variant::Sack);
-    // cwnd 6 segments; in flight: 2-9, 10, 11 not SACKed or lost (minus 1-3 SACKed),
-    // plus the resent 0 → pipe 9 segments: nothing may go.
+    // cwnd 5 segments; in flight: 4-9, 10, 11 not SACKed or lost, plus the resent 0
+    // → pipe 9 segments: nothing may go.
     assert!(drain(&mut s, T).is_empty());
-    // Each further SACK takes a segment out of the pipe; at pipe 5, one goes out.
+    // Each further SACK takes a segment out of the pipe; at pipe 4, one goes out.
     let mut sent = vec![];
     for k in 4..=9 {
         s.handle_ack(T, &ack(0, &[(1, k)]));
         sent.extend(drain(&mut s, T));
     }
-    assert_eq!(sent, vec![(12, false), (13, false), (14, false)]);
+    assert_eq!(sent, vec![(12, false), (13, false)]);
 }
 
 #[test]
@@ -131,7 +132,7 @@ fn rfc6675_recovery_ends_at_the_recovery_point_with_cwnd_at_ssthresh() {
     assert!(s.st.in_recovery, "RecoveryPoint is 12 segments");
     s.handle_ack(T, &ack(12 * K, &[]));
     assert!(!s.st.in_recovery);
-    assert_eq!(s.st.cwnd, 6 * K);
+    assert_eq!(s.st.cwnd, 5 * K);
 }
 
 #[test]
@@ -172,18 +173,19 @@ fn sack1_halves_once_and_counts_pipe_as_ns2_does() {
     let (mut s, out) = three_sacking_duplicates(Variant::Sack1);
     // ns-2's limited transmit (singledup_) sends one new segment per early duplicate.
     assert_eq!(out, vec![(10, false), (11, false), (0, true)]);
-    assert_eq!(s.st.cwnd, 6 * K);
+    // ns-2 halves cwnd (10 segments); FlightSize without limited transmit is the same.
+    assert_eq!(s.st.cwnd, 5 * K);
     // pipe = maxseq − highest_ack − 3 = 12 − 3 = 9 segments, +1 for the resend.
     let Some(pipe) = s.sack_pipe() else { panic!("SACK sender") };
     assert_eq!(pipe, 10 * K);
-    // Each duplicate takes one segment off, however many it SACKs; below cwnd (6) the
-    // next goes out: at the 8th and 9th.
+    // Each duplicate takes one segment off, however many it SACKs; below cwnd (5) the
+    // next goes out: at the 9th.
     let mut sent = vec![];
     for k in 4..=9 {
         s.handle_ack(T, &ack(0, &[(1, k)]));
         sent.extend(drain(&mut s, T));
     }
-    assert_eq!(sent, vec![(12, false), (13, false)]);
+    assert_eq!(sent, vec![(12, false)]);
 }
 
 #[test]

@@ -224,6 +224,7 @@ impl TcpSender {
         self.st.snd_una = ack;
         self.st.snd_nxt = self.st.snd_nxt.max(ack);
         self.st.dupacks = 0;
+        self.st.limited_sent = 0;
         self.last_timeout_una = None;
         acked
     }
@@ -279,6 +280,7 @@ impl TcpSender {
             Repair::Sack(sack) => sack.on_timeout(&mut self.st),
         }
         self.st.dupacks = 0;
+        self.st.limited_sent = 0;
         self.st.retransmit = None;
         self.st.go_back_n(RetxCause::Timeout);
         self.rtt.backoff();
@@ -317,6 +319,11 @@ impl TcpSender {
         if flight + len > self.usable_window() {
             return None;
         }
+        // New data that only limited transmit let out (the window alone would not have).
+        let st = &mut self.st;
+        if st.snd_nxt == st.snd_max && st.dupacks > 0 && st.snd_nxt - st.snd_una + len > st.cwnd.min(self.peer_wnd).min(self.max_window) {
+            st.limited_sent += len;
+        }
         let seq = self.st.snd_nxt;
         let cause = (seq < self.st.snd_max).then_some(self.st.go_back_cause);
         self.st.snd_nxt += len;
@@ -328,8 +335,11 @@ impl TcpSender {
     fn transmit_in_sack_recovery(&mut self, now: SimTime, app_end: u64) -> Option<Packet> {
         let Repair::Sack(sack) = &mut self.repair else { return None };
         let st = &mut self.st;
-        let limit = st.snd_una + self.peer_wnd.min(self.max_window);
-        let new_data = app_end.min(limit).saturating_sub(st.snd_max);
+        // Unsent data the receiver's window allows, in full segments unless it is the
+        // last of the application's (sender silly-window avoidance, RFC 9293 §3.8.6.2.1).
+        let room = (st.snd_una + self.peer_wnd.min(self.max_window)).saturating_sub(st.snd_max);
+        let left = app_end.saturating_sub(st.snd_max);
+        let new_data = if left <= room { left } else if room >= st.mss { room } else { 0 };
         let seg = sack.next_segment(st, new_data)?;
         let cause = (seg.seq < st.snd_max).then_some(st.recovery_cause);
         st.snd_max = st.snd_max.max(seg.seq + seg.len);
@@ -527,9 +537,10 @@ mod tests {
             s.handle_ack(SimTime(1), &ack(0, false));
             drain(&mut s, SimTime(1));
         }
-        // Entry at 6 segments in flight (4 + 2 limited transmit): ssthresh 3 segments.
+        // Entry at 6 segments in flight, 2 of them sent by limited transmit, which
+        // RFC 5681 §3.2 step 2 leaves out: ssthresh 4 / 2 = 2 segments.
         let entry = s.st.ssthresh;
-        assert_eq!(entry, 3000);
+        assert_eq!(entry, 2000);
         assert!(s.st.in_recovery && s.st.flight_size() > 6 * entry, "{}", s.st.flight_size());
         s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
         assert_eq!((s.st.ssthresh, s.st.cwnd), (entry, 1000));
@@ -537,26 +548,47 @@ mod tests {
     }
 
     #[test]
+    fn limited_transmit_data_is_left_out_of_the_halved_flight_size() {
+        // RFC 5681 §3.2 step 2. Without limited transmit the same loss halves 4 segments.
+        for lt in [true, false] {
+            let cfg = TcpConfig { limited_transmit: lt, initial_window: Some(4), ..Default::default() };
+            let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+            s.start(SimTime::ZERO);
+            drain(&mut s, SimTime::ZERO);
+            let mut sent = 0;
+            for _ in 0..3 {
+                s.handle_ack(SimTime(1), &ack(0, false));
+                sent += drain(&mut s, SimTime(1)).len();
+            }
+            // With it: 2 new segments, then the fast retransmit fills the inflated window
+            // (2 + 3 segments for 6 in flight). Without: the retransmit and 1 new segment.
+            assert_eq!(sent, if lt { 3 } else { 2 }, "lt = {lt}");
+            assert_eq!(s.st.ssthresh, 2000, "lt = {lt}");
+        }
+    }
+
+    #[test]
     fn cwnd_mean_counts_the_recovery_target_not_the_inflation() {
         let mut s = sender(Variant::Reno);
         let ms = |n| SimTime::ZERO + SimDuration::from_millis(n);
         drain(&mut s, ms(0));
-        // 100 ms at 4 segments; then recovery from 6 in flight (4 + 2 limited transmit):
-        // target = ssthresh = 3 segments, cwnd inflated to 10 by 7 duplicates in all.
+        // 100 ms at 4 segments; then recovery from 6 in flight (4 + 2 limited transmit,
+        // which RFC 5681 §3.2 step 2 leaves out): target = ssthresh = 2 segments, cwnd
+        // inflated to 9 by 7 duplicates in all.
         for _ in 0..7 {
             s.handle_ack(ms(100), &ack(0, false));
             drain(&mut s, ms(100));
         }
-        assert_eq!((s.st.recovery_target, s.st.cwnd), (3000, 10_000));
-        // 200 ms in recovery; the ACK of new data ends it at 3 segments for 100 ms more.
+        assert_eq!((s.st.recovery_target, s.st.cwnd), (2000, 9000));
+        // 200 ms in recovery; the ACK of new data ends it at 2 segments for 100 ms more.
         s.handle_ack(ms(300), &ack(6000, false));
         assert!(!s.st.in_recovery);
         s.finish_metrics(ms(400));
         let m = &s.metrics;
-        // (4000·0.1 + 3000·0.2 + 3000·0.1) / 0.4 and (4000·0.1 + 10 000·0.2 + 3000·0.1) / 0.4.
-        assert!((m.cwnd_mean() - 3250.0).abs() < 1e-6, "{}", m.cwnd_mean());
-        assert!((m.cwnd_inflated_mean() - 6750.0).abs() < 1e-6, "{}", m.cwnd_inflated_mean());
-        assert_eq!((m.cwnd_max, m.cwnd_inflated_max), (4000, 10_000));
+        // (4000·0.1 + 2000·0.2 + 2000·0.1) / 0.4 and (4000·0.1 + 9000·0.2 + 2000·0.1) / 0.4.
+        assert!((m.cwnd_mean() - 2500.0).abs() < 1e-6, "{}", m.cwnd_mean());
+        assert!((m.cwnd_inflated_mean() - 6000.0).abs() < 1e-6, "{}", m.cwnd_inflated_mean());
+        assert_eq!((m.cwnd_max, m.cwnd_inflated_max), (4000, 9000));
     }
 
     #[test]

@@ -77,6 +77,10 @@ pub struct SenderState {
     /// FlightSize when the last fast retransmit began (RFC 5681 §3.2 step 2 halves it);
     /// an RTO during recovery halves this, not the FlightSize inflated since.
     pub recovery_flight: u64,
+    /// New data sent by limited transmit (RFC 3042; RFC 6675 §5 step 3) since the last
+    /// cumulative ACK: RFC 5681 §3.2 step 2 leaves it out of the FlightSize the window
+    /// halves at the third duplicate ACK.
+    pub limited_sent: u64,
     /// A request to resend the segment at `snd_una` at the next transmit opportunity.
     pub retransmit: Option<RetxCause>,
     /// The cause charged for go-back-N resends below `snd_max`.
@@ -102,6 +106,7 @@ impl SenderState {
             recovery_target: initial_cwnd,
             recovery_cause: RetxCause::Fast,
             recovery_flight: 0,
+            limited_sent: 0,
             retransmit: None,
             go_back_cause: RetxCause::Timeout,
             counters: SenderCounters::default(),
@@ -111,6 +116,12 @@ impl SenderState {
     /// FlightSize (RFC 5681 §2): data sent and not yet acknowledged.
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
+    }
+
+    /// The FlightSize a loss halves (RFC 5681 eq. 4): without the data limited transmit
+    /// sent on the duplicate ACKs (§3.2 step 2: it "MUST NOT be included").
+    pub fn reduction_flight(&self) -> u64 {
+        self.flight_size().saturating_sub(self.limited_sent)
     }
 
     /// cwnd without fast-recovery inflation: in recovery, the window recovery returns to
