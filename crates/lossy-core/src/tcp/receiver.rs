@@ -168,11 +168,14 @@ impl Endpoint for TcpReceiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.acks_sent += 1;
-        let blocks = self.sack.blocks(self.rcv_nxt, &self.ooo);
-        let used = blocks.iter().filter(|b| b.end > b.start).count();
-        // ack_size + 28 <= 65,535 was checked when the scenario was built.
-        let size = self.ack_size + sack_blocks::option_bytes(used);
-        let mut p = Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, size).with_sack(blocks);
+        let mut p = Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, self.ack_size);
+        if self.sack.enabled() {
+            let blocks = self.sack.blocks(self.rcv_nxt, &self.ooo);
+            let used = blocks.iter().filter(|b| b.end > b.start).count();
+            // ack_size + 28 <= 65,535 was checked when the scenario was built.
+            p.size += sack_blocks::option_bytes(used);
+            p = p.with_sack(blocks);
+        }
         self.ecn.mark_ack(&mut p.flags);
         Some(p)
     }

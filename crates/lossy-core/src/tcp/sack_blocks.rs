@@ -19,6 +19,10 @@ impl SackReporter {
         SackReporter { enabled, ..Default::default() }
     }
 
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
     /// A segment starting at `seq` was queued out of order: its block goes first.
     pub fn on_out_of_order(&mut self, seq: u64) {
         if !self.enabled {
