@@ -179,7 +179,7 @@ def _ns3_section(bench: List[Dict[str, str]]) -> List[str]:
         "recovery \"pipe\" is computed from emulated SACK marks) and, with large buffers, falls into "
         "a cycle of timeout, go-back-N and spurious fast retransmit; an RFC 6582 NewReno is not "
         "expected to match it. So the goodputs are not held to each other: `lossy`'s "
-        f"{fast} at 100 Mb/s is within 5 % of the Mathis formula for that path (README), and the model "
+        f"{fast} at 100 Mb/s is within 10 % of the Mathis formula for that path (README), and the model "
         "rows above hold `lossy` to the models with stated tolerances. With `--sack=1` ns-3 behaves "
         "like a textbook TCP, and the two SACK claims above hold `lossy`'s RFC 6675 sender to ns-3 "
         "3.44 `--sack=1` at seven loss rates and two windows (ns-3's numbers: 10 runs per point, "
