@@ -22,15 +22,15 @@ def per_flow(flow: str, x: str = "p") -> Any:
     return derive
 
 
-def _vs_loss(key: str, sweep: str, flow: str, title: str) -> LinePlot:
+def _vs_loss(key: str, sweep: str, flow: str) -> LinePlot:
     return LinePlot(f"{key}-{flow}", sweep, f"{flow} → MH", x="inv_sqrt_p", y="throughput", hue="scheme",
                     unit="B/s", where=per_flow(flow), hue_order=PAPER + ["eln"],
-                    plot_title=f"{title}: {flow} → MH", xlabel="1/√p (p: wireless loss rate)",
+                    xlabel="1/√p (p: wireless loss rate)",
                     ylabel="throughput")
 
 
 def _pair(key: str, sweep: str, title: str, caption: str) -> Panels:
-    return Panels(key, title, [_vs_loss(key, sweep, f, title) for f in ["S1", "S2"]], sharey=True,
+    return Panels(key, title, [_vs_loss(key, sweep, f) for f in ["S1", "S2"]], sharey=True,
                   caption=caption)
 
 

@@ -17,6 +17,7 @@ def _at_stations(kind: str, **fields: Any) -> List[Dict[str, Any]]:
 SCHEMES: Dict[str, Dict[str, Any]] = {
     "reno": {"agents": []},
     "eln": {"agents": _at_stations("eln")},
+    "snoop": {"agents": _at_stations("snoop")},
 }
 
 # The paper's three, in the order of its legends.

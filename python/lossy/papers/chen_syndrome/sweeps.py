@@ -100,6 +100,7 @@ def sweeps(schemes: List[str]) -> List[SweepPlan]:
 # The base-station agents of chen-scale.toml (one base station, BS, serving MH).
 SCALE_AGENTS: Dict[str, Dict[str, Any]] = {
     "eln": {"agents": [{"kind": "eln", "node": "BS", "wireless_neighbor": "MH"}]},
+    "snoop": {"agents": [{"kind": "snoop", "node": "BS", "wireless_neighbor": "MH"}]},
 }
 
 
