@@ -15,6 +15,7 @@ use crate::net::routing::Hop;
 use crate::net::{NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
+use crate::tcp::inference::LossInference;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
 use crate::trace::TraceRecorder;
@@ -112,7 +113,9 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
         return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
-    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn).with_sack(t.sack_on());
+    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn)
+        .with_sack(t.sack_on())
+        .with_inference(LossInference::for_role(t.syndrome, t.mss.0 as u32, t.dupack_threshold));
     Ok([sender.into(), receiver.into()])
 }
 
