@@ -5,6 +5,7 @@
 //! queue except through these calls.
 
 pub mod eln;
+pub mod syndrome;
 
 use crate::closed::closed_enum;
 use crate::packet::{NodeId, Packet};
@@ -64,18 +65,34 @@ pub enum AgentConfig {
         #[serde(default)]
         wireless_neighbors: Vec<String>,
     },
+    /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
+    /// connection, the number of data packets relayed, stamped on each with the
+    /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
+    Syndrome {
+        /// The node the agent runs on (the base station); it must be on a flow's path.
+        node: String,
+        /// The neighbour across the wireless hop: only data to or from it is stamped, and
+        /// only its link changes start a new epoch. Unset = every neighbour.
+        #[serde(default)]
+        wireless_neighbor: Option<String>,
+        /// Several wireless neighbours; give this or `wireless_neighbor`, not both.
+        #[serde(default)]
+        wireless_neighbors: Vec<String>,
+    },
 }
 
 impl AgentConfig {
     pub fn node(&self) -> &str {
         match self {
             AgentConfig::Eln { node, .. } => node,
+            AgentConfig::Syndrome { node, .. } => node,
         }
     }
 
     pub fn kind(&self) -> &'static str {
         match self {
             AgentConfig::Eln { .. } => "eln",
+            AgentConfig::Syndrome { .. } => "syndrome",
         }
     }
 }
@@ -84,6 +101,7 @@ closed_enum! {
     /// The built-in agents (closed enum: no boxing on the per-packet path).
     pub enum AnyAgent via each_agent {
         Eln(eln::ElnAgent),
+        Syndrome(syndrome::SyndromeAgent),
     }
 }
 

@@ -4,7 +4,7 @@
 use super::actions::{self, Names};
 use super::flows::{self, FlowSpec, Origin};
 use super::{LinkConfig, Scenario};
-use crate::agents::{eln::ElnAgent, AgentConfig, AgentOutput, AnyAgent};
+use crate::agents::{eln::ElnAgent, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
@@ -165,6 +165,10 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
                 }
                 AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), n_flows))
             }
+            AgentConfig::Syndrome { wireless_neighbor, wireless_neighbors, .. } => {
+                let wireless = neighbours(s, names, links, i, node, wireless_neighbor, wireless_neighbors)?;
+                AnyAgent::Syndrome(SyndromeAgent::new(&wireless, s.nodes.len(), n_flows))
+            }
         };
         agents.push(AgentSlot { agent, node, timer: Timer::default(), state_max: 0, state_sum: 0.0, packets_seen: 0 });
     }
@@ -179,6 +183,70 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
         chain_start[n + 1] += chain_start[n];
     }
     Ok((agents, chain_start, order))
+}
+
+/// A Syndrome agent's optional wireless neighbours, each linked to its node.
+fn neighbours(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], i: usize, node: NodeId, one: &Option<String>, many: &[String]) -> Result<Vec<NodeId>> {
+    let given: Vec<(String, &String)> = match (one, many.is_empty()) {
+        (Some(_), false) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
+        (Some(w), true) => vec![(format!("agents.{i}.wireless_neighbor"), w)],
+        (None, _) => many.iter().enumerate().map(|(k, w)| (format!("agents.{i}.wireless_neighbors.{k}"), w)).collect(),
+    };
+    let mut ids = Vec::with_capacity(given.len());
+    for (path, w) in given {
+        let id = lookup(names, &path, w, s)?;
+        if !links.iter().any(|&(a, b)| (a, b) == (node, id) || (a, b) == (id, node)) {
+            return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", s.nodes[node as usize])));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// A Syndrome counter must sit between the ends of some TCP flow (at the start or after
+/// a scheduled change): one on no flow's path would stamp nothing.
+fn check_syndrome_on_paths(s: &Scenario, agents: &[AgentSlot], flows: &[Flow], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+    let wanted: Vec<(usize, NodeId)> = s.agents.iter().zip(agents).enumerate().filter(|(_, (c, _))| c.kind() == "syndrome").map(|(i, (_, a))| (i, a.node)).collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let mut on_path = vec![false; s.nodes.len()];
+    let mut hops = hops.to_vec();
+    let mut k = 0;
+    loop {
+        let routes = Routes::build(s.nodes.len(), &hops);
+        for f in flows.iter().filter(|f| f.transport == "tcp") {
+            let mut at = f.src;
+            for _ in 0..s.nodes.len() {
+                let Some(p) = routes.next_hop(at, f.dst, &hops) else { break };
+                at = hops[p as usize].to;
+                if at == f.dst {
+                    break;
+                }
+                on_path[at as usize] = true;
+            }
+        }
+        if k == changes.len() {
+            break;
+        }
+        let t = changes[k].at;
+        while k < changes.len() && changes[k].at == t {
+            let c = changes[k];
+            for (p, h) in ports.iter().zip(hops.iter_mut()) {
+                if p.segment == c.segment && (h.from == c.node || h.to == c.node) {
+                    h.up = c.up;
+                }
+            }
+            k += 1;
+        }
+    }
+    match wanted.iter().find(|(_, n)| !on_path[*n as usize]) {
+        None => Ok(()),
+        Some(&(i, n)) => Err(Error::scenario(
+            format!("agents.{i}.node"),
+            format!("\"{}\" is on no TCP flow's path, so a Syndrome counter there would stamp nothing; put it on the base station the flows cross", s.nodes[n as usize]),
+        )),
+    }
 }
 
 /// Every flow must have a route both ways at some time (at the start or after some
@@ -291,6 +359,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let (agents, chain_start, chain) = build_agents(s, &names, &links, flows.len())?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
     check_routes(s, &flows, &origins, &ports, &hops, &changes)?;
+    check_syndrome_on_paths(s, &agents, &flows, &ports, &hops, &changes)?;
     let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();

@@ -105,6 +105,32 @@ mod tests {
              "flow_groups.0.count: 1000000000000.0 is not allowed; use a whole number from 1 to 1,000,000"),
         ];
         let mut wrong = Vec::new();
+        let agents = |a: &str| format!(r#"{{"agents": [{a}], "nodes""#);
+        let syndrome_rows = [
+            (agents(r#"{"kind": "syndrome", "node": "x"}"#), r#"agents.0.node: "x" is not a node; nodes are a, b"#.to_string()),
+            (
+                agents(r#"{"kind": "syndrome", "node": "a"}"#),
+                r#"agents.0.node: "a" is on no TCP flow's path, so a Syndrome counter there would stamp nothing; put it on the base station the flows cross"#.to_string(),
+            ),
+            (agents(r#"{"kind": "syndrome", "node": "a", "wireless_neighbor": "c"}"#), r#"agents.0.wireless_neighbor: "c" is not a node; nodes are a, b"#.to_string()),
+            (
+                agents(r#"{"kind": "syndrome", "node": "a", "wireless_neighbor": "b", "wireless_neighbors": ["b"]}"#),
+                "agents.0.wireless_neighbors: give wireless_neighbor or wireless_neighbors, not both".to_string(),
+            ),
+            (agents(r#"{"kind": "syndrome", "nod": "a"}"#), "agents.0.nod: unknown field `nod`; use one of: node, wireless_neighbor, wireless_neighbors".to_string()),
+        ];
+        for (to, want) in &syndrome_rows {
+            let got = bad(r#"{"nodes""#, to);
+            if got != *want {
+                wrong.push(format!("  {to}\n    got  {got}\n    want {want}"));
+            }
+        }
+        for (from, to, want) in [(F, r#""from": "a", "tcp": {"syndrome": "mobile"}"#, r#"flows.0.tcp.syndrome: "mobile" is not allowed; use one of: downlink, uplink"#)] {
+            let got = bad(from, to);
+            if got != want {
+                wrong.push(format!("  {to}\n    got  {got}\n    want {want}"));
+            }
+        }
         for (from, to, want) in cases {
             let got = bad(from, to);
             if got != *want {
@@ -141,6 +167,7 @@ mod tests {
         }
         rejects::<QueueDiscConfig>(r#"{"kind": "drop_tail", "limit": "10 packets"}"#);
         rejects::<AgentConfig>(r#"{"kind": "eln", "node": "bs"}"#);
+        rejects::<AgentConfig>(r#"{"kind": "syndrome", "node": "bs"}"#);
         for t in [
             r#"{"kind": "link_down", "at": 1, "link": ["a", "b"]}"#,
             r#"{"kind": "link_up", "at": 1, "link": ["a", "b"]}"#,
