@@ -213,7 +213,7 @@ impl Syndrome {
     /// Eq. (1) over the losses whose sets are undecided, with the credits not committed.
     fn assign(&mut self) {
         let n = self.pending.iter().filter(|l| !l.sealed).count() as u64;
-        let m = (self.credit - self.committed).min(n);
+        let m = self.credit.saturating_sub(self.committed).min(n);
         let mut k = 0;
         for l in self.pending.iter_mut().filter(|l| !l.sealed) {
             k += 1;
@@ -231,8 +231,8 @@ impl Syndrome {
                 }
                 if l.eln {
                     // Lines 13–14: a set of >= 3 ELN duplicate ACKs ended: spend a credit.
-                    self.credit -= 1;
-                    self.committed -= 1;
+                    self.credit = self.credit.saturating_sub(1);
+                    self.committed = self.committed.saturating_sub(1);
                 }
                 self.pending.pop_front();
             }
