@@ -141,8 +141,7 @@ impl Agent for SyndromeAgent {
 mod tests {
     use super::*;
 
-    const FH: NodeId = 0;
-    const BS: NodeId = 1;
+    const FH: NodeId = 0; // the base station is node 1
     const MH: NodeId = 2;
 
     fn data(flow: u32, seq: u64) -> Packet {
