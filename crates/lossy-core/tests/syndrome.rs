@@ -60,6 +60,23 @@ fn flow_and_agent(r: &RunResult) -> (u64, u64, u64, &std::collections::BTreeMap<
 }
 
 #[test]
+fn reordering_and_duplicates_on_the_wired_part_keep_the_gain() {
+    // Chen §6's full version: on S→BS a packet is out of order with probability 0.05
+    // and duplicated with probability 0.02 (the extended algorithm, §4–5).
+    for p in [0.03, 0.05] {
+        let with_impair = |scheme| {
+            let mut v = last_hop(scheme, p, "60 s");
+            v["links"][0]["impair"] = json!({"reorder": {"p": 0.05}, "duplicate": {"p": 0.02}});
+            v
+        };
+        let reno = mean_goodput(&with_impair(Scheme::Reno));
+        let syn = mean_goodput(&with_impair(Scheme::Syndrome));
+        println!("p = {p} with reordering and duplicates: reno {reno:.0} syndrome {syn:.0} bit/s");
+        assert!(syn > 1.1 * reno, "p = {p}: syndrome {syn} vs reno {reno}");
+    }
+}
+
+#[test]
 fn the_counter_stamps_and_the_receiver_credits_and_marks() {
     let r = run_value(&last_hop(Scheme::Syndrome, 0.03, "30 s"), 1);
     let (stamped, credits, eln_acks, agent) = flow_and_agent(&r);
