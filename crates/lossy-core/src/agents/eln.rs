@@ -70,6 +70,11 @@ impl ElnAgent {
         self.wireless[n as usize]
     }
 
+    /// Drops what the agent knows of `flow` (Snoop+ELN after a hand-off).
+    pub(crate) fn forget(&mut self, flow: usize) {
+        self.with_connection(flow, |c| *c = Connection::default());
+    }
+
     fn on_data(&mut self, flow: usize, d: TcpData) {
         let (start, end) = (d.seq, d.end_seq());
         self.with_connection(flow, |c| {

@@ -5,6 +5,7 @@
 //! queue except through these calls.
 
 pub mod eln;
+pub mod snoop;
 pub mod syndrome;
 
 use crate::closed::closed_enum;
@@ -65,6 +66,30 @@ pub enum AgentConfig {
         #[serde(default)]
         wireless_neighbors: Vec<String>,
     },
+    /// Snoop at a base station (Balakrishnan, Seshan and Katz 1995; ns-2's `tcp/snoop.cc`;
+    /// Chen §2.2): caches the segments it forwards toward the mobile host, resends one
+    /// locally on the first duplicate ACK for it or on its own timer, and absorbs the
+    /// duplicate ACKs it expects for what it resent. With `eln = true`, Snoop+ELN
+    /// (Miyoshi §3): the duplicate ACKs it lets through get ELN as the `eln` agent sets it.
+    Snoop {
+        /// The node the agent runs on (the base station).
+        node: String,
+        /// The neighbour across the wireless hop (the mobile host side).
+        #[serde(default)]
+        wireless_neighbor: Option<String>,
+        /// Several wireless neighbours (mobile hosts of one base station); give this or
+        /// `wireless_neighbor`, not both.
+        #[serde(default)]
+        wireless_neighbors: Vec<String>,
+        /// Snoop+ELN: also set ELN on the duplicate ACKs Snoop lets through, for segments
+        /// lost on the wireless hop (Miyoshi §3).
+        #[serde(default)]
+        eln: bool,
+        /// Segments cached per connection; when full, new segments pass uncached (ns-2's
+        /// default `maxbufs_` = 0, i.e. `SNOOP_MAXWIND` = 100 packets).
+        #[serde(default = "default_cache_packets")]
+        cache_packets: u32,
+    },
     /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
     /// connection, the number of data packets relayed, stamped on each with the
     /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
@@ -81,17 +106,21 @@ pub enum AgentConfig {
     },
 }
 
+fn default_cache_packets() -> u32 {
+    snoop::DEFAULT_CACHE_PACKETS
+}
+
 impl AgentConfig {
     pub fn node(&self) -> &str {
         match self {
-            AgentConfig::Eln { node, .. } => node,
-            AgentConfig::Syndrome { node, .. } => node,
+            AgentConfig::Eln { node, .. } | AgentConfig::Snoop { node, .. } | AgentConfig::Syndrome { node, .. } => node,
         }
     }
 
     pub fn kind(&self) -> &'static str {
         match self {
             AgentConfig::Eln { .. } => "eln",
+            AgentConfig::Snoop { .. } => "snoop",
             AgentConfig::Syndrome { .. } => "syndrome",
         }
     }
@@ -101,6 +130,7 @@ closed_enum! {
     /// The built-in agents (closed enum: no boxing on the per-packet path).
     pub enum AnyAgent via each_agent {
         Eln(eln::ElnAgent),
+        Snoop(snoop::SnoopAgent),
         Syndrome(syndrome::SyndromeAgent),
     }
 }

@@ -4,7 +4,7 @@
 use super::actions::{self, Names};
 use super::flows::{self, FlowSpec, Origin};
 use super::{LinkConfig, Scenario};
-use crate::agents::{eln::ElnAgent, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
+use crate::agents::{eln::ElnAgent, snoop::SnoopAgent, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
@@ -142,6 +142,27 @@ fn flow_record(fc: FlowSpec) -> Flow {
     }
 }
 
+/// The ids of an agent's wireless neighbours: given in `wireless_neighbor` or
+/// `wireless_neighbors` (not both), each a node linked to the agent's node.
+#[allow(clippy::too_many_arguments)]
+fn wireless_ids(i: usize, node_name: &str, node: NodeId, wireless_neighbor: &Option<String>, wireless_neighbors: &[String], names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], s: &Scenario) -> Result<Vec<NodeId>> {
+    let given: Vec<(String, &String)> = match (wireless_neighbor, wireless_neighbors.is_empty()) {
+        (Some(w), true) => vec![(format!("agents.{i}.wireless_neighbor"), w)],
+        (None, false) => wireless_neighbors.iter().enumerate().map(|(k, w)| (format!("agents.{i}.wireless_neighbors.{k}"), w)).collect(),
+        (Some(_), false) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
+        (None, true) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbor"), "missing; name the neighbour across the wireless hop")),
+    };
+    let mut wireless = Vec::with_capacity(given.len());
+    for (path, w) in given {
+        let id = lookup(names, &path, w, s)?;
+        if !links.iter().any(|&(a, b)| (a, b) == (node, id) || (a, b) == (id, node)) {
+            return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", node_name)));
+        }
+        wireless.push(id);
+    }
+    Ok(wireless)
+}
+
 /// The agents in chain order per node: (agents, chain_start, chain).
 fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], n_flows: usize) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>)> {
     let mut agents = Vec::with_capacity(s.agents.len());
@@ -149,21 +170,15 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
         let node = lookup(names, &format!("agents.{i}.node"), ac.node(), s)?;
         let agent = match ac {
             AgentConfig::Eln { wireless_neighbor, wireless_neighbors, .. } => {
-                let given: Vec<(String, &String)> = match (wireless_neighbor, wireless_neighbors.is_empty()) {
-                    (Some(w), true) => vec![(format!("agents.{i}.wireless_neighbor"), w)],
-                    (None, false) => wireless_neighbors.iter().enumerate().map(|(k, w)| (format!("agents.{i}.wireless_neighbors.{k}"), w)).collect(),
-                    (Some(_), false) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
-                    (None, true) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbor"), "missing; name the neighbour across the wireless hop")),
-                };
-                let mut wireless = Vec::with_capacity(given.len());
-                for (path, w) in given {
-                    let id = lookup(names, &path, w, s)?;
-                    if !links.iter().any(|&(a, b)| (a, b) == (node, id) || (a, b) == (id, node)) {
-                        return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", ac.node())));
-                    }
-                    wireless.push(id);
-                }
+                let wireless = wireless_ids(i, ac.node(), node, wireless_neighbor, wireless_neighbors, names, links, s)?;
                 AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), n_flows))
+            }
+            AgentConfig::Snoop { wireless_neighbor, wireless_neighbors, eln, cache_packets, .. } => {
+                let wireless = wireless_ids(i, ac.node(), node, wireless_neighbor, wireless_neighbors, names, links, s)?;
+                if *cache_packets == 0 {
+                    return Err(Error::scenario(format!("agents.{i}.cache_packets"), "0 caches nothing; use at least 1"));
+                }
+                AnyAgent::Snoop(SnoopAgent::new(&wireless, s.nodes.len(), n_flows, *cache_packets, *eln))
             }
             AgentConfig::Syndrome { wireless_neighbor, wireless_neighbors, .. } => {
                 let wireless = neighbours(s, names, links, i, node, wireless_neighbor, wireless_neighbors)?;
@@ -185,22 +200,13 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
     Ok((agents, chain_start, order))
 }
 
-/// A Syndrome agent's optional wireless neighbours, each linked to its node.
+/// A Syndrome agent's optional wireless neighbours (none named: every neighbour), each
+/// linked to its node.
 fn neighbours(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], i: usize, node: NodeId, one: &Option<String>, many: &[String]) -> Result<Vec<NodeId>> {
-    let given: Vec<(String, &String)> = match (one, many.is_empty()) {
-        (Some(_), false) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
-        (Some(w), true) => vec![(format!("agents.{i}.wireless_neighbor"), w)],
-        (None, _) => many.iter().enumerate().map(|(k, w)| (format!("agents.{i}.wireless_neighbors.{k}"), w)).collect(),
-    };
-    let mut ids = Vec::with_capacity(given.len());
-    for (path, w) in given {
-        let id = lookup(names, &path, w, s)?;
-        if !links.iter().any(|&(a, b)| (a, b) == (node, id) || (a, b) == (id, node)) {
-            return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", s.nodes[node as usize])));
-        }
-        ids.push(id);
+    if one.is_none() && many.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(ids)
+    wireless_ids(i, &s.nodes[node as usize], node, one, many, names, links, s)
 }
 
 /// A Syndrome counter must sit between the ends of some TCP flow (at the start or after

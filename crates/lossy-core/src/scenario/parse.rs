@@ -104,6 +104,12 @@ mod tests {
             (F, r#""from": "a", "tcp": {"variant": true}"#, "flows.0.tcp.variant: true is not allowed; use one of: tahoe, reno, newreno, sack, sack1"),
             (r#""flows": ["#, r#""flow_groups": [{"name": "g", "count": 1e12, "from": "a", "to": "b"}], "flows": ["#,
              "flow_groups.0.count: 1000000000000.0 is not allowed; use a whole number from 1 to 1,000,000"),
+            (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "a", "wireless_neighbor": "z"}], "flows": ["#, r#"agents.0.wireless_neighbor: "z" is not a node; nodes are a, b"#),
+            (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "z", "wireless_neighbor": "b"}], "flows": ["#, r#"agents.0.node: "z" is not a node; nodes are a, b"#),
+            (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "a", "wireless_neighbor": "a"}], "flows": ["#, r#"agents.0.wireless_neighbor: "a" is not linked to "a"; name a neighbour of the agent's node"#),
+            (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "a"}], "flows": ["#, "agents.0.wireless_neighbor: missing; name the neighbour across the wireless hop"),
+            (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "a", "wireless_neighbor": "b", "cache_packets": 0}], "flows": ["#, "agents.0.cache_packets: 0 caches nothing; use at least 1"),
+            (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "a", "wireless_neighbor": "b", "eln": "yes"}], "flows": ["#, r#"agents.0.eln: "yes" is not allowed; use true or false"#),
         ];
         let mut wrong = Vec::new();
         let agents = |a: &str| format!(r#"{{"agents": [{a}], "nodes""#);
@@ -162,6 +168,7 @@ mod tests {
         }
         rejects::<QueueDiscConfig>(r#"{"kind": "drop_tail", "limit": "10 packets"}"#);
         rejects::<AgentConfig>(r#"{"kind": "eln", "node": "bs"}"#);
+        rejects::<AgentConfig>(r#"{"kind": "snoop", "node": "bs"}"#);
         rejects::<AgentConfig>(r#"{"kind": "syndrome", "node": "bs"}"#);
         for t in [
             r#"{"kind": "link_down", "at": 1, "link": ["a", "b"]}"#,

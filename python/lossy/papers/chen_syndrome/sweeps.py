@@ -1,0 +1,109 @@
+"""The sweeps behind Figs. 10–14 of Chen et al. on scenarios/chen-fig9.toml: p on the
+wireless link of either base station and p / 50 on the link between node 8 and S1
+(x = 50, §6), for each scheme; throughput of S1 → MH and S2 → MH (both at once). The
+paper states neither durations nor replications: 100 s and 10 replications here (20 s
+and 3 with --quick)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from ...shipped import scenarios_dir
+from ..model import SweepPlan
+from .schemes import SCHEMES
+
+SCENARIO = str(scenarios_dir() / "chen-fig9.toml")
+X = 50  # wireless loss over wired loss (§6)
+
+# Links of chen-fig9.toml by index: 0 is S1–N8, 7 is HA–MH, 8 is FA–MH, 5 is N8–HA.
+S1_WIRED, HA_MH, FA_MH, N8_HA = 0, 7, 8, 5
+
+METRICS = {"S1": "flows.0.goodput_bps", "S2": "flows.1.goodput_bps"}
+
+# The x-axis of Figs. 10, 11 and 13 is 1/√p: these p give 1/√p from about 3 to 32.
+P = [0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001]
+P_QUICK = [0.1, 0.02, 0.005]
+
+
+def _uniform(ps: List[float], field: str = ".loss.p") -> Dict[str, Any]:
+    """p on both wireless links (`field` of their loss), p / x on the wired link near S1:
+    one zip row per p."""
+    return {"p": {"path": f"links.{HA_MH}{field}", "values": ps},
+            "p_fa": {"path": f"links.{FA_MH}{field}", "values": ps},
+            "p_wired": {"path": f"links.{S1_WIRED}.loss.p", "values": [p / X for p in ps]}}
+
+
+def _plan(key: str, title: str, schemes: List[str], **spec: Any) -> SweepPlan:
+    quick = spec.pop("quick", {})
+    return SweepPlan(key, title, {
+        "name": f"chen-{key}",
+        "scenario": SCENARIO,
+        "replications": 10,
+        "seed": 1,
+        "duration": "100 s",
+        "variants": {"scheme": {s: SCHEMES[s] for s in schemes}},
+        "metrics": METRICS,
+        **spec,
+        "quick": {"replications": 3, "duration": "20 s", **quick},
+    })
+
+
+# Fig. 8's burst model on the wireless links: sojourn means 75 ms (A) and 3.75 ms (B),
+# loss 0.0002 in A and p in B; the wired link keeps its uniform p / x.
+def _burst(p: float) -> Dict[str, Any]:
+    return {"model": "markov", "mean_a": "75 ms", "mean_b": "3.75 ms", "loss_a": 0.0002, "loss_b": p}
+
+
+# Reordering 0.05 over [1, 10] and duplication 0.02 over [1, 20] (§6), on the wired link
+# into the base station: packets reach it out of order or twice.
+def _impair(dup: float) -> Dict[str, Any]:
+    return {"reorder": {"p": 0.05, "displacement": [1, 10]}, "duplicate": {"p": dup, "distance": [1, 20]}}
+
+
+def sweeps(schemes: List[str]) -> List[SweepPlan]:
+    base = _plan("base", "Fig. 10: base version, uniform loss", schemes,
+                 zip=_uniform(P), quick={"zip": _uniform(P_QUICK)})
+    full = _plan("full", "Fig. 11: full version, with reordering and duplication", schemes,
+                 zip=_uniform(P), set={f"links.{N8_HA}.impair": _impair(0.02)},
+                 quick={"zip": _uniform(P_QUICK)})
+    dups = [0.02, 0.05, 0.1, 0.15, 0.2]
+    dup = _plan("duplicates", "Fig. 12: duplicate probability at p = 0.02", [s for s in schemes if s != "reno"],
+                set={f"links.{HA_MH}.loss.p": 0.02, f"links.{S1_WIRED}.loss.p": 0.02 / X,
+                     f"links.{N8_HA}.impair": _impair(0.02)},
+                grid={"dup": {"path": f"links.{N8_HA}.impair.duplicate.p", "values": dups}},
+                quick={"grid": {"dup": {"path": f"links.{N8_HA}.impair.duplicate.p", "values": [0.02, 0.1, 0.2]}}})
+    burst = _plan("burst", "Fig. 13: burst loss model", schemes,
+                  set={f"links.{HA_MH}.loss": _burst(0.02), f"links.{FA_MH}.loss": _burst(0.02),
+                       f"links.{N8_HA}.impair": _impair(0.02)},
+                  zip=_uniform(P, ".loss.loss_b"), quick={"zip": _uniform(P_QUICK, ".loss.loss_b")})
+    handoffs = _plan("handoffs", "Fig. 14: hand-offs at 8, 13, 18 and 23 s", schemes,
+                     replications=1, duration="30 s",
+                     set={f"links.{HA_MH}.loss.p": 0.02, f"links.{FA_MH}.loss.p": 0.02,
+                          f"links.{S1_WIRED}.loss.p": 0.02 / X, "actions": HANDOFFS,
+                          "traces.throughput_interval": "100 ms"},
+                     traces=["seq", "throughput"],
+                     quick={"replications": 1, "duration": "30 s"})
+    scale = SweepPlan("scale", "Beyond the paper: base-station state and speed against the number of connections", {
+        "name": "chen-scale",
+        "scenario": str(scenarios_dir() / "chen-scale.toml"),
+        "replications": 1,
+        "seed": 1,
+        "variants": {"scheme": {s: SCALE_AGENTS[s] for s in schemes if s in SCALE_AGENTS}},
+        "grid": {"connections": {"path": "flow_groups.0.count", "values": [1, 10, 100, 1000, 10000]}},
+        "metrics": {"state_bytes": "agents.0.state_bytes_max"},  # events_per_s is a column already
+        "quick": {"grid": {"connections": {"path": "flow_groups.0.count", "values": [1, 10, 100, 1000]}},
+                  "duration": "2 s"},
+    })
+    return [base, full, dup, burst, handoffs, scale]
+
+
+# The base-station agents of chen-scale.toml (one base station, BS, serving MH).
+SCALE_AGENTS: Dict[str, Dict[str, Any]] = {
+    "eln": {"agents": [{"kind": "eln", "node": "BS", "wireless_neighbor": "MH"}]},
+    "snoop": {"agents": [{"kind": "snoop", "node": "BS", "wireless_neighbor": "MH"}]},
+}
+
+
+# MH moves HA → FA → HA → FA → HA with an outage of 1.2 s each time (§6, Fig. 14).
+HANDOFFS = [{"kind": "handoff", "at": f"{t} s", "node": "MH", "from": a, "to": b, "outage": "1.2 s"}
+            for t, (a, b) in zip([8, 13, 18, 23], [("HA", "FA"), ("FA", "HA"), ("HA", "FA"), ("FA", "HA")])]
