@@ -80,6 +80,12 @@ pub struct FlowSummary {
     /// sent with ECE.
     pub ce_received: u64,
     pub ece_sent: u64,
+    /// Syndrome receivers (Chen et al. 2002): data segments that carried a base-station
+    /// counter (0 = the flow met no Syndrome base station and ran as plain TCP), credits
+    /// given, and ACKs sent with ELN. Zero for other flows.
+    pub syndrome_stamped_packets: u64,
+    pub syndrome_credits: u64,
+    pub syndrome_eln_acks: u64,
     /// File transfers: from the start to the last byte delivered.
     pub completion_time_s: Option<f64>,
 }

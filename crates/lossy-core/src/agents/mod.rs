@@ -6,6 +6,7 @@
 
 pub mod eln;
 pub mod snoop;
+pub mod syndrome;
 
 use crate::closed::closed_enum;
 use crate::packet::{NodeId, Packet};
@@ -89,6 +90,20 @@ pub enum AgentConfig {
         #[serde(default = "default_cache_packets")]
         cache_packets: u32,
     },
+    /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
+    /// connection, the number of data packets relayed, stamped on each with the
+    /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
+    Syndrome {
+        /// The node the agent runs on (the base station); it must be on a flow's path.
+        node: String,
+        /// The neighbour across the wireless hop: only data to or from it is stamped, and
+        /// only its link changes start a new epoch. Unset = every neighbour.
+        #[serde(default)]
+        wireless_neighbor: Option<String>,
+        /// Several wireless neighbours; give this or `wireless_neighbor`, not both.
+        #[serde(default)]
+        wireless_neighbors: Vec<String>,
+    },
 }
 
 fn default_cache_packets() -> u32 {
@@ -98,7 +113,7 @@ fn default_cache_packets() -> u32 {
 impl AgentConfig {
     pub fn node(&self) -> &str {
         match self {
-            AgentConfig::Eln { node, .. } | AgentConfig::Snoop { node, .. } => node,
+            AgentConfig::Eln { node, .. } | AgentConfig::Snoop { node, .. } | AgentConfig::Syndrome { node, .. } => node,
         }
     }
 
@@ -106,6 +121,7 @@ impl AgentConfig {
         match self {
             AgentConfig::Eln { .. } => "eln",
             AgentConfig::Snoop { .. } => "snoop",
+            AgentConfig::Syndrome { .. } => "syndrome",
         }
     }
 }
@@ -115,6 +131,7 @@ closed_enum! {
     pub enum AnyAgent via each_agent {
         Eln(eln::ElnAgent),
         Snoop(snoop::SnoopAgent),
+        Syndrome(syndrome::SyndromeAgent),
     }
 }
 

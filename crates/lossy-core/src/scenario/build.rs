@@ -4,7 +4,7 @@
 use super::actions::{self, Names};
 use super::flows::{self, FlowSpec, Origin};
 use super::{LinkConfig, Scenario};
-use crate::agents::{eln::ElnAgent, snoop::SnoopAgent, AgentConfig, AgentOutput, AnyAgent};
+use crate::agents::{eln::ElnAgent, snoop::SnoopAgent, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
@@ -15,6 +15,7 @@ use crate::net::routing::Hop;
 use crate::net::{NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
+use crate::tcp::inference::LossInference;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
 use crate::trace::TraceRecorder;
@@ -112,7 +113,9 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
         return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
-    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn).with_sack(t.sack_on());
+    let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn)
+        .with_sack(t.sack_on())
+        .with_inference(LossInference::for_role(t.syndrome, t.mss.0 as u32, t.dupack_threshold));
     Ok([sender.into(), receiver.into()])
 }
 
@@ -177,6 +180,10 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
                 }
                 AnyAgent::Snoop(SnoopAgent::new(&wireless, s.nodes.len(), n_flows, *cache_packets, *eln))
             }
+            AgentConfig::Syndrome { wireless_neighbor, wireless_neighbors, .. } => {
+                let wireless = neighbours(s, names, links, i, node, wireless_neighbor, wireless_neighbors)?;
+                AnyAgent::Syndrome(SyndromeAgent::new(&wireless, s.nodes.len(), n_flows))
+            }
         };
         agents.push(AgentSlot { agent, node, timer: Timer::default(), state_max: 0, state_sum: 0.0, packets_seen: 0 });
     }
@@ -191,6 +198,61 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
         chain_start[n + 1] += chain_start[n];
     }
     Ok((agents, chain_start, order))
+}
+
+/// A Syndrome agent's optional wireless neighbours (none named: every neighbour), each
+/// linked to its node.
+fn neighbours(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], i: usize, node: NodeId, one: &Option<String>, many: &[String]) -> Result<Vec<NodeId>> {
+    if one.is_none() && many.is_empty() {
+        return Ok(Vec::new());
+    }
+    wireless_ids(i, &s.nodes[node as usize], node, one, many, names, links, s)
+}
+
+/// A Syndrome counter must sit between the ends of some TCP flow (at the start or after
+/// a scheduled change): one on no flow's path would stamp nothing.
+fn check_syndrome_on_paths(s: &Scenario, agents: &[AgentSlot], flows: &[Flow], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+    let wanted: Vec<(usize, NodeId)> = s.agents.iter().zip(agents).enumerate().filter(|(_, (c, _))| c.kind() == "syndrome").map(|(i, (_, a))| (i, a.node)).collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let mut on_path = vec![false; s.nodes.len()];
+    let mut hops = hops.to_vec();
+    let mut k = 0;
+    loop {
+        let routes = Routes::build(s.nodes.len(), &hops);
+        for f in flows.iter().filter(|f| f.transport == "tcp") {
+            let mut at = f.src;
+            for _ in 0..s.nodes.len() {
+                let Some(p) = routes.next_hop(at, f.dst, &hops) else { break };
+                at = hops[p as usize].to;
+                if at == f.dst {
+                    break;
+                }
+                on_path[at as usize] = true;
+            }
+        }
+        if k == changes.len() {
+            break;
+        }
+        let t = changes[k].at;
+        while k < changes.len() && changes[k].at == t {
+            let c = changes[k];
+            for (p, h) in ports.iter().zip(hops.iter_mut()) {
+                if p.segment == c.segment && (h.from == c.node || h.to == c.node) {
+                    h.up = c.up;
+                }
+            }
+            k += 1;
+        }
+    }
+    match wanted.iter().find(|(_, n)| !on_path[*n as usize]) {
+        None => Ok(()),
+        Some(&(i, n)) => Err(Error::scenario(
+            format!("agents.{i}.node"),
+            format!("\"{}\" is on no TCP flow's path, so a Syndrome counter there would stamp nothing; put it on the base station the flows cross", s.nodes[n as usize]),
+        )),
+    }
 }
 
 /// Every flow must have a route both ways at some time (at the start or after some
@@ -303,6 +365,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let (agents, chain_start, chain) = build_agents(s, &names, &links, flows.len())?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
     check_routes(s, &flows, &origins, &ports, &hops, &changes)?;
+    check_syndrome_on_paths(s, &agents, &flows, &ports, &hops, &changes)?;
     let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();

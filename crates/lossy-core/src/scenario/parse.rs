@@ -75,6 +75,7 @@ mod tests {
             (F, r#""from": "a", "tcp": {"dupack_threshold": "x"}"#, r#"flows.0.tcp.dupack_threshold: "x" is not allowed; use a whole number from 0 to 4,294,967,295"#),
             (F, r#""from": "a", "tcp": {"dupack_threshold": -1}"#, "flows.0.tcp.dupack_threshold: -1 is not allowed; use a whole number from 0 to 4,294,967,295"),
             (F, r#""from": "a", "tcp": {"limited_transmit": 1}"#, "flows.0.tcp.limited_transmit: 1 is not allowed; use true or false"),
+            (F, r#""from": "a", "tcp": {"syndrome": "mobile"}"#, r#"flows.0.tcp.syndrome: "mobile" is not allowed; use one of: downlink, uplink"#),
             (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno, sack, sack1"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
@@ -111,6 +112,26 @@ mod tests {
             (r#""flows": ["#, r#""agents": [{"kind": "snoop", "node": "a", "wireless_neighbor": "b", "eln": "yes"}], "flows": ["#, r#"agents.0.eln: "yes" is not allowed; use true or false"#),
         ];
         let mut wrong = Vec::new();
+        let agents = |a: &str| format!(r#"{{"agents": [{a}], "nodes""#);
+        let syndrome_rows = [
+            (agents(r#"{"kind": "syndrome", "node": "x"}"#), r#"agents.0.node: "x" is not a node; nodes are a, b"#.to_string()),
+            (
+                agents(r#"{"kind": "syndrome", "node": "a"}"#),
+                r#"agents.0.node: "a" is on no TCP flow's path, so a Syndrome counter there would stamp nothing; put it on the base station the flows cross"#.to_string(),
+            ),
+            (agents(r#"{"kind": "syndrome", "node": "a", "wireless_neighbor": "c"}"#), r#"agents.0.wireless_neighbor: "c" is not a node; nodes are a, b"#.to_string()),
+            (
+                agents(r#"{"kind": "syndrome", "node": "a", "wireless_neighbor": "b", "wireless_neighbors": ["b"]}"#),
+                "agents.0.wireless_neighbors: give wireless_neighbor or wireless_neighbors, not both".to_string(),
+            ),
+            (agents(r#"{"kind": "syndrome", "nod": "a"}"#), "agents.0.nod: unknown field `nod`; use one of: node, wireless_neighbor, wireless_neighbors".to_string()),
+        ];
+        for (to, want) in &syndrome_rows {
+            let got = bad(r#"{"nodes""#, to);
+            if got != *want {
+                wrong.push(format!("  {to}\n    got  {got}\n    want {want}"));
+            }
+        }
         for (from, to, want) in cases {
             let got = bad(from, to);
             if got != *want {
@@ -148,6 +169,7 @@ mod tests {
         rejects::<QueueDiscConfig>(r#"{"kind": "drop_tail", "limit": "10 packets"}"#);
         rejects::<AgentConfig>(r#"{"kind": "eln", "node": "bs"}"#);
         rejects::<AgentConfig>(r#"{"kind": "snoop", "node": "bs"}"#);
+        rejects::<AgentConfig>(r#"{"kind": "syndrome", "node": "bs"}"#);
         for t in [
             r#"{"kind": "link_down", "at": 1, "link": ["a", "b"]}"#,
             r#"{"kind": "link_up", "at": 1, "link": ["a", "b"]}"#,

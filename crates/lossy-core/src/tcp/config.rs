@@ -172,6 +172,13 @@ pub struct TcpConfig {
     /// until CWR, the sender halves its window at most once per window. Flows start
     /// established, so this switch stands for the SYN/SYN-ACK negotiation (§6.1.1).
     pub ecn: bool,
+    /// Syndrome at the receiver (Chen et al. 2002): "downlink" when the receiver is the
+    /// mobile host behind the stamping base station (FH → BS → MH, Fig. 1 Case 1),
+    /// "uplink" when it is the fixed host (MH → BS → FH, Case 2). The receiver then sets
+    /// ELN on duplicate ACKs it attributes to wireless losses; with no stamped packet it
+    /// is plain TCP. Unset = off. Pair it with `eln = true` (the default) at the sender
+    /// and a `kind = "syndrome"` agent at the base station.
+    pub syndrome: Option<super::inference::SyndromeRole>,
 }
 
 impl Default for TcpConfig {
@@ -194,6 +201,7 @@ impl Default for TcpConfig {
             delayed_ack: None,
             eln: true,
             ecn: false,
+            syndrome: None,
         }
     }
 }

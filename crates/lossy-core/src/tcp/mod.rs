@@ -5,6 +5,7 @@ pub mod config;
 pub mod congestion;
 mod ecn;
 mod endpoint;
+pub mod inference;
 pub mod metrics;
 pub mod receiver;
 pub mod recovery;

@@ -3,6 +3,7 @@
 //! the byte stream in order and exactly once.
 
 use super::ecn::EcnReceiver;
+use super::inference::LossInference;
 use super::sack_blocks::{self, SackReporter};
 use crate::intervals::IntervalSet;
 use crate::packet::{FlowId, NodeId, Packet, TcpData};
@@ -34,6 +35,8 @@ pub struct TcpReceiver {
     mss: u32,
     pub(crate) ecn: EcnReceiver,
     sack: SackReporter,
+    /// Receiver-side loss inference (DESIGN.md `LossInference`): none or Syndrome.
+    pub(crate) inference: LossInference,
 }
 
 impl TcpReceiver {
@@ -57,6 +60,7 @@ impl TcpReceiver {
             mss,
             ecn: EcnReceiver::default(),
             sack: SackReporter::default(),
+            inference: LossInference::None,
         }
     }
 
@@ -69,6 +73,12 @@ impl TcpReceiver {
     /// SACK on (RFC 2018): every ACK reports up to three blocks held above it.
     pub fn with_sack(mut self, on: bool) -> Self {
         self.sack = SackReporter::new(on);
+        self
+    }
+
+    /// Loss inference on the ACKs (Syndrome, Chen et al. 2002).
+    pub fn with_inference(mut self, inference: LossInference) -> Self {
+        self.inference = inference;
         self
     }
 
@@ -152,6 +162,7 @@ impl TcpReceiver {
 impl Endpoint for TcpReceiver {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         if let Some(d) = pkt.tcp_data_header() {
+            self.inference.on_data(&d);
             self.handle_data(now, &d);
             if self.ecn.on_data(pkt.flags) {
                 self.ack_now = true;
@@ -177,6 +188,7 @@ impl Endpoint for TcpReceiver {
             p = p.with_sack(blocks);
         }
         self.ecn.mark_ack(&mut p.flags);
+        self.inference.on_ack(self.rcv_nxt, &mut p.flags);
         Some(p)
     }
 
@@ -205,6 +217,7 @@ impl Endpoint for TcpReceiver {
         out.duplicate_bytes = self.duplicate_bytes;
         out.ce_received = self.ecn.ce_received;
         out.ece_sent = self.ecn.ece_sent;
+        self.inference.report(out);
     }
 }
 

@@ -1,0 +1,59 @@
+//! The `LossInference` seam (DESIGN.md "Seams"): what a TCP receiver infers about the
+//! losses behind the ACKs it sends and notes on them. Built-ins: none, and Syndrome
+//! (Chen et al. 2002), which reads a base station's packet counter stamped on data
+//! segments and sets ELN on the duplicate ACKs of losses it attributes to the wireless
+//! hop. (EWLN's echo of a corrupted segment's number is the other receiver-side note the
+//! design names; it is not here yet.)
+
+pub mod syndrome;
+#[cfg(test)]
+mod syndrome_tests;
+
+pub use syndrome::{Syndrome, SyndromeRole};
+
+use crate::packet::{Flags, TcpData};
+use crate::result::FlowSummary;
+
+/// The receiver's loss inference (a closed enum: nothing boxed on the per-packet path).
+#[derive(Debug, Default)]
+pub enum LossInference {
+    /// Plain TCP: ACKs carry no loss note.
+    #[default]
+    None,
+    Syndrome(Syndrome),
+}
+
+impl LossInference {
+    /// The inference a flow's TCP options ask for; `mss` maps bytes to packets.
+    pub fn for_role(role: Option<SyndromeRole>, mss: u32, dupack_threshold: u32) -> Self {
+        match role {
+            None => LossInference::None,
+            Some(r) => LossInference::Syndrome(Syndrome::new(r, mss, dupack_threshold)),
+        }
+    }
+
+    /// A data segment arrived (before the receiver's own bookkeeping of it).
+    #[inline]
+    pub fn on_data(&mut self, d: &TcpData) {
+        if let LossInference::Syndrome(s) = self {
+            s.on_data(d);
+        }
+    }
+
+    /// The receiver sends an ACK of `ack`; the inference may set a flag on it.
+    #[inline]
+    pub fn on_ack(&mut self, ack: u64, flags: &mut Flags) {
+        if let LossInference::Syndrome(s) = self {
+            s.on_ack(ack, flags);
+        }
+    }
+
+    /// Its counters in the flow summary (zeros when there is no inference).
+    pub fn report(&self, out: &mut FlowSummary) {
+        if let LossInference::Syndrome(s) = self {
+            out.syndrome_stamped_packets = s.stamped;
+            out.syndrome_credits = s.credits_given;
+            out.syndrome_eln_acks = s.eln_acks;
+        }
+    }
+}
