@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .model import Reproduction
 
 REPRODUCTIONS: Dict[str, str] = {
+    "chen-syndrome": "lossy.papers.chen_syndrome",
     "validation": "lossy.papers.validation",
 }
 

@@ -7,18 +7,25 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-STATIONS = ["HA", "FA"]  # the home and the foreign agent: whichever serves MH has agents
+def _at(stations: List[str], kind: str) -> List[Dict[str, Any]]:
+    return [{"kind": kind, "node": bs, "wireless_neighbor": "MH"} for bs in stations]
 
 
-def _at_stations(kind: str, **fields: Any) -> List[Dict[str, Any]]:
-    return [{"kind": kind, "node": bs, "wireless_neighbor": "MH", **fields} for bs in STATIONS]
+def schemes(stations: List[str]) -> Dict[str, Dict[str, Any]]:
+    """Each scheme with its agents on `stations`: HA alone when MH stays there, HA and FA
+    (the home and the foreign agent) when it hands off between them."""
+    return {
+        "reno": {"agents": []},
+        "eln": {"agents": _at(stations, "eln")},
+        "snoop": {"agents": _at(stations, "snoop")},
+        # The counter at the stations, the inference at MH, the receiver of both connections.
+        "syndrome": {"agents": _at(stations, "syndrome"),
+                     "flows.0.tcp.syndrome": "downlink", "flows.1.tcp.syndrome": "downlink"},
+    }
 
 
-SCHEMES: Dict[str, Dict[str, Any]] = {
-    "reno": {"agents": []},
-    "eln": {"agents": _at_stations("eln")},
-    "snoop": {"agents": _at_stations("snoop")},
-}
+SCHEMES = schemes(["HA"])
+ROAMING = schemes(["HA", "FA"])
 
 # The paper's three, in the order of its legends.
 PAPER = ["syndrome", "snoop", "reno"]

@@ -10,7 +10,7 @@ from typing import Any, Dict, List
 
 from ...shipped import scenarios_dir
 from ..model import SweepPlan
-from .schemes import SCHEMES
+from .schemes import ROAMING, SCHEMES
 
 SCENARIO = str(scenarios_dir() / "chen-fig9.toml")
 X = 50  # wireless loss over wired loss (§6)
@@ -33,7 +33,8 @@ def _uniform(ps: List[float], field: str = ".loss.p") -> Dict[str, Any]:
             "p_wired": {"path": f"links.{S1_WIRED}.loss.p", "values": [p / X for p in ps]}}
 
 
-def _plan(key: str, title: str, schemes: List[str], **spec: Any) -> SweepPlan:
+def _plan(key: str, title: str, schemes: List[str], table: Dict[str, Dict[str, Any]] = SCHEMES,
+          **spec: Any) -> SweepPlan:
     quick = spec.pop("quick", {})
     return SweepPlan(key, title, {
         "name": f"chen-{key}",
@@ -41,7 +42,7 @@ def _plan(key: str, title: str, schemes: List[str], **spec: Any) -> SweepPlan:
         "replications": 10,
         "seed": 1,
         "duration": "100 s",
-        "variants": {"scheme": {s: SCHEMES[s] for s in schemes}},
+        "variants": {"scheme": {s: table[s] for s in schemes}},
         "metrics": METRICS,
         **spec,
         "quick": {"replications": 3, "duration": "20 s", **quick},
@@ -76,7 +77,7 @@ def sweeps(schemes: List[str]) -> List[SweepPlan]:
                   set={f"links.{HA_MH}.loss": _burst(0.02), f"links.{FA_MH}.loss": _burst(0.02),
                        f"links.{N8_HA}.impair": _impair(0.02)},
                   zip=_uniform(P, ".loss.loss_b"), quick={"zip": _uniform(P_QUICK, ".loss.loss_b")})
-    handoffs = _plan("handoffs", "Fig. 14: hand-offs at 8, 13, 18 and 23 s", schemes,
+    handoffs = _plan("handoffs", "Fig. 14: hand-offs at 8, 13, 18 and 23 s", schemes, ROAMING,
                      replications=1, duration="30 s",
                      set={f"links.{HA_MH}.loss.p": 0.02, f"links.{FA_MH}.loss.p": 0.02,
                           f"links.{S1_WIRED}.loss.p": 0.02 / X, "actions": HANDOFFS,
@@ -101,6 +102,8 @@ def sweeps(schemes: List[str]) -> List[SweepPlan]:
 SCALE_AGENTS: Dict[str, Dict[str, Any]] = {
     "eln": {"agents": [{"kind": "eln", "node": "BS", "wireless_neighbor": "MH"}]},
     "snoop": {"agents": [{"kind": "snoop", "node": "BS", "wireless_neighbor": "MH"}]},
+    "syndrome": {"agents": [{"kind": "syndrome", "node": "BS", "wireless_neighbor": "MH"}],
+                 "flow_groups.0.tcp.syndrome": "downlink"},
 }
 
 
