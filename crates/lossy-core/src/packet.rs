@@ -64,6 +64,16 @@ pub struct TcpData {
 /// The number of SACK blocks an ACK carries (RFC 2018 §3, with timestamps: 3).
 pub const SACK_BLOCKS: usize = 3;
 
+/// Bytes the SACK option adds to a segment with `blocks` blocks: two NOPs for alignment,
+/// kind, length and 8 bytes per block (RFC 2018 §3).
+pub fn sack_option_bytes(blocks: usize) -> u16 {
+    if blocks == 0 {
+        0
+    } else {
+        4 + 8 * blocks as u16
+    }
+}
+
 /// A SACK block as offsets from the ACK's cumulative acknowledgement; (0, 0) = unused.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlock {
@@ -86,6 +96,12 @@ pub struct TcpAck {
 }
 
 impl TcpAck {
+    /// The number of SACK blocks in use.
+    pub fn sack_blocks_used(&self) -> usize {
+        let blocks = self.sack;
+        blocks.iter().filter(|b| b.end > b.start).count()
+    }
+
     /// The SACK blocks in use as absolute [start, end) byte ranges, most recent first.
     pub fn sack_ranges(&self) -> impl Iterator<Item = (u64, u64)> {
         let (ack, blocks) = (self.ack, self.sack);

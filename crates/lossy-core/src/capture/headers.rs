@@ -10,7 +10,7 @@
 //!   0x01, EWLN 0x02, CORRUPT 0x04), fec_code (1), bs_epoch (2), then 4 bytes: bs_count
 //!   on a data segment, ewln_offset on an ACK. Present only when one of them is set.
 
-use crate::packet::{Flags, Header, NodeId, Packet, TcpAck, TcpData};
+use crate::packet::{sack_option_bytes, Flags, Header, NodeId, Packet, TcpAck, TcpData};
 
 /// The largest header stack we write: IPv4 without options and TCP with 40 option bytes.
 pub const MAX_HEADERS: usize = 20 + 60;
@@ -175,20 +175,19 @@ fn data_note(d: TcpData) -> (u8, u16, u32, u32) {
 /// RFC 2018 §3: NOP, NOP, kind 5, length 2 + 8n, then n blocks as absolute sequence
 /// numbers (left edge, right edge), the most recent first. Returns the bytes written.
 fn sack_option(a: &TcpAck, b: &mut [u8]) -> usize {
-    let sack = a.sack;
-    let blocks = sack.iter().filter(|s| s.end > s.start);
-    let count = blocks.clone().count();
+    let count = a.sack_blocks_used();
     if count == 0 {
         return 0;
     }
     b[2] = 5;
     b[3] = (2 + 8 * count) as u8;
-    for (i, s) in blocks.enumerate() {
+    let sack = a.sack;
+    for (i, s) in sack.iter().filter(|s| s.end > s.start).enumerate() {
         let at = 4 + 8 * i;
         b[at..at + 4].copy_from_slice(&(a.ack as u32).wrapping_add(s.start).to_be_bytes());
         b[at + 4..at + 8].copy_from_slice(&(a.ack as u32).wrapping_add(s.end).to_be_bytes());
     }
-    4 + 8 * count
+    sack_option_bytes(count) as usize
 }
 
 /// RFC 6994 §3: kind 253, length, ExID, then our 8 bytes (see the module comment), when

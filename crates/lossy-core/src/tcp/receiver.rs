@@ -4,9 +4,9 @@
 
 use super::ecn::EcnReceiver;
 use super::inference::LossInference;
-use super::sack_blocks::{self, SackReporter};
+use super::sack_blocks::SackReporter;
 use crate::intervals::IntervalSet;
-use crate::packet::{FlowId, NodeId, Packet, TcpData};
+use crate::packet::{sack_option_bytes, FlowId, NodeId, Packet, TcpData};
 use crate::result::FlowSummary;
 use crate::time::{SimDuration, SimTime};
 use crate::transport::{Endpoint, Progress};
@@ -181,11 +181,10 @@ impl Endpoint for TcpReceiver {
         self.acks_sent += 1;
         let mut p = Packet::tcp_ack(self.flow, self.node, self.peer, self.rcv_nxt, self.wnd, self.ack_size);
         if self.sack.enabled() {
-            let blocks = self.sack.blocks(self.rcv_nxt, &self.ooo);
-            let used = blocks.iter().filter(|b| b.end > b.start).count();
+            p = p.with_sack(self.sack.blocks(self.rcv_nxt, &self.ooo));
             // ack_size + 28 <= 65,535 was checked when the scenario was built.
-            p.size += sack_blocks::option_bytes(used);
-            p = p.with_sack(blocks);
+            let used = p.tcp_ack_header().map_or(0, |a| a.sack_blocks_used());
+            p.size += sack_option_bytes(used);
         }
         self.ecn.mark_ack(&mut p.flags);
         self.inference.on_ack(self.rcv_nxt, &mut p.flags);

@@ -56,16 +56,6 @@ impl SackReporter {
     }
 }
 
-/// Bytes the SACK option adds to a segment with `blocks` blocks: two NOPs for alignment,
-/// kind, length and 8 bytes per block (RFC 2018 §3).
-pub fn option_bytes(blocks: usize) -> u16 {
-    if blocks == 0 {
-        0
-    } else {
-        4 + 8 * blocks as u16
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +122,6 @@ mod tests {
 
     #[test]
     fn option_grows_by_eight_bytes_a_block_after_four() {
-        assert_eq!([0, 1, 2, 3].map(option_bytes), [0, 12, 20, 28]);
+        assert_eq!([0, 1, 2, 3].map(crate::packet::sack_option_bytes), [0, 12, 20, 28]);
     }
 }

@@ -1,11 +1,12 @@
 """The schemes Chen et al. compare on Fig. 9's network, each as the scenario fields it
-sets: plain Reno, Snoop at both base stations, Syndrome (the counter at both base
-stations, the inference at the receivers), and, beyond the paper, ELN at the base
-stations (Syndrome's ELN-based relative that keeps per-connection state)."""
+sets: plain Reno, Snoop at the base station(s), Syndrome (the counter at the base
+station(s), the inference at the receivers), and, beyond the paper, ELN at the base
+station(s) (Syndrome's ELN-based relative that keeps per-connection state)."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, List
+
 
 def _at(stations: List[str], kind: str) -> List[Dict[str, Any]]:
     return [{"kind": kind, "node": bs, "wireless_neighbor": "MH"} for bs in stations]

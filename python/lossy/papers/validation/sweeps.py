@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...shipped import scenarios_dir
 from ..model import SweepPlan
+from .ns3 import WINDOWS
 
 SCENARIOS = scenarios_dir()  # package data: found from any working directory
 
@@ -80,8 +81,7 @@ NS3_SACK = SweepPlan("ns3-sack", "SACK on the ns-3 comparison path, two windows"
     "duration": "100 s",
     "set": {"flows.0.tcp.variant": "sack"},
     "grid": {"p": {"path": "links.1.loss.p", "values": [0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]}},
-    "variants": {"window": {"32 KB": {"flows.0.tcp.max_window": "32768 B"},
-                            "16 MiB": {"flows.0.tcp.max_window": "16 MiB"}}},
+    "variants": {"window": {name: {"flows.0.tcp.max_window": f"{size} B"} for name, size in WINDOWS.items()}},
     "metrics": {GOODPUT: "flows.0.goodput_bps", "timeouts": "flows.0.timeouts"},
     "quick": {"replications": 10},
 })

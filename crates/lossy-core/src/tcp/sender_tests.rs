@@ -1,0 +1,240 @@
+//! The sender's unit tests: ACK clocking, fast retransmit, ELN, timeouts, the window.
+
+use super::*;
+use crate::packet::Header;
+use crate::transport::Endpoint;
+use crate::units::{Bytes, Duration};
+
+fn sender(variant: Variant) -> TcpSender {
+    let cfg = TcpConfig { variant, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+    s.start(SimTime::ZERO);
+    s
+}
+
+fn ack(n: u64, eln: bool) -> Packet {
+    let mut flags = Flags::default();
+    if eln {
+        flags.set(Flags::ELN);
+    }
+    let mut p = Packet::tcp_ack(0, 1, 0, n, 1 << 20, 40);
+    p.flags = flags;
+    p
+}
+
+fn seq_of(p: &Packet) -> u64 {
+    match p.header {
+        Header::TcpData(d) => d.seq,
+        _ => panic!("not data"),
+    }
+}
+
+fn drain(s: &mut TcpSender, now: SimTime) -> Vec<Packet> {
+    std::iter::from_fn(|| s.poll_transmit(now)).collect()
+}
+
+#[test]
+fn sends_the_initial_window_and_starts_the_timer() {
+    let mut s = sender(Variant::Newreno);
+    let sent = drain(&mut s, SimTime::ZERO);
+    assert_eq!(sent.len(), 4);
+    assert_eq!(seq_of(&sent[3]), 3000);
+    assert_eq!(sent[0].size, 1040);
+    assert_eq!(s.next_timeout(), Some(SimTime::ZERO + SimDuration::from_secs(1)));
+}
+
+#[test]
+fn ack_clock_slow_start_doubles_per_round() {
+    let mut s = sender(Variant::Newreno);
+    drain(&mut s, SimTime::ZERO);
+    let t = SimTime::ZERO + SimDuration::from_millis(100);
+    for k in 1..=4 {
+        s.handle_ack(t, &ack(k * 1000, false));
+    }
+    assert_eq!(s.st.cwnd, 8000);
+    assert_eq!(drain(&mut s, t).len(), 8);
+    // One timed segment gave one RTT sample of 100 ms.
+    assert_eq!(s.metrics.rtt_samples, 1);
+    assert_eq!(s.srtt(), Some(SimDuration::from_millis(100)));
+}
+
+#[test]
+fn abc_option_counts_the_bytes_of_delayed_acks() {
+    use crate::tcp::config::Abc;
+    for (abc, cwnd) in [(Abc::Off, 6000), (Abc::Limit(2), 8000)] {
+        let cfg = TcpConfig { abc, initial_window: Some(4), ..Default::default() };
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+        s.start(SimTime::ZERO);
+        drain(&mut s, SimTime::ZERO);
+        s.handle_ack(SimTime(1), &ack(2000, false));
+        s.handle_ack(SimTime(2), &ack(4000, false));
+        assert_eq!(s.st.cwnd, cwnd, "{abc:?}");
+    }
+}
+
+#[test]
+fn third_duplicate_ack_retransmits_the_first_unacked_segment() {
+    let mut s = sender(Variant::Reno);
+    drain(&mut s, SimTime::ZERO);
+    let t = SimTime(1);
+    s.handle_ack(t, &ack(0, false));
+    // Limited transmit: one new segment per early duplicate.
+    assert_eq!(drain(&mut s, t).iter().map(seq_of).collect::<Vec<_>>(), vec![4000]);
+    s.handle_ack(t, &ack(0, false));
+    assert_eq!(drain(&mut s, t).iter().map(seq_of).collect::<Vec<_>>(), vec![5000]);
+    s.handle_ack(t, &ack(0, false));
+    let out = drain(&mut s, t);
+    assert_eq!(seq_of(&out[0]), 0);
+    assert!(out[0].flags.has(Flags::RETX));
+    assert_eq!(s.st.counters.retransmits_fast, 1);
+    assert_eq!(s.st.counters.fast_recoveries, 1);
+}
+
+#[test]
+fn eln_duplicates_retransmit_without_reduction() {
+    let mut s = sender(Variant::Reno);
+    drain(&mut s, SimTime::ZERO);
+    let cwnd = s.st.cwnd;
+    for _ in 0..3 {
+        s.handle_ack(SimTime(1), &ack(0, true));
+    }
+    let out = drain(&mut s, SimTime(1));
+    assert_eq!(seq_of(&out[0]), 0);
+    assert_eq!(s.st.counters.retransmits_eln, 1);
+    assert_eq!(s.st.counters.window_reductions, 0);
+    s.handle_ack(SimTime(2), &ack(6000, false));
+    assert_eq!(s.st.cwnd, cwnd);
+}
+
+#[test]
+fn eln_ignored_when_switched_off() {
+    let cfg = TcpConfig { eln: false, initial_window: Some(4), ..Default::default() };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+    s.start(SimTime::ZERO);
+    drain(&mut s, SimTime::ZERO);
+    for _ in 0..3 {
+        s.handle_ack(SimTime(1), &ack(0, true));
+    }
+    assert_eq!(s.st.counters.retransmits_fast, 0);
+    drain(&mut s, SimTime(1));
+    assert_eq!((s.st.counters.retransmits_fast, s.st.counters.window_reductions), (1, 1));
+}
+
+#[test]
+fn timeout_goes_back_n_with_backoff_and_karn() {
+    let mut s = sender(Variant::Newreno);
+    drain(&mut s, SimTime::ZERO);
+    let t1 = SimTime::ZERO + SimDuration::from_secs(1);
+    s.handle_timeout(t1);
+    assert_eq!((s.st.cwnd, s.st.ssthresh), (1000, 2000));
+    let out = drain(&mut s, t1);
+    assert_eq!(out.len(), 1);
+    assert_eq!(seq_of(&out[0]), 0);
+    assert_eq!(s.st.counters.retransmits_timeout, 1);
+    // Backoff: the next expiry is 2 s later.
+    assert_eq!(s.next_timeout(), Some(t1 + SimDuration::from_secs(2)));
+    // Karn: the ACK of the retransmission gives no RTT sample.
+    s.handle_ack(t1 + SimDuration::from_millis(100), &ack(1000, false));
+    assert_eq!(s.metrics.rtt_samples, 0);
+    // Go-back-N continues from 1000 and counts as timeout retransmissions.
+    let out = drain(&mut s, t1 + SimDuration::from_millis(100));
+    assert_eq!(out.iter().map(seq_of).collect::<Vec<_>>(), vec![1000, 2000]);
+    assert_eq!(s.st.counters.retransmits_timeout, 3);
+}
+
+#[test]
+fn timeout_during_fast_recovery_keeps_the_entry_ssthresh() {
+    let mut s = sender(Variant::Newreno);
+    drain(&mut s, SimTime::ZERO);
+    for _ in 0..20 {
+        s.handle_ack(SimTime(1), &ack(0, false));
+        drain(&mut s, SimTime(1));
+    }
+    // Entry at 6 segments in flight, 2 of them sent by limited transmit, which
+    // RFC 5681 §3.2 step 2 leaves out: ssthresh 4 / 2 = 2 segments.
+    let entry = s.st.ssthresh;
+    assert_eq!(entry, 2000);
+    assert!(s.st.in_recovery && s.st.flight_size() > 6 * entry, "{}", s.st.flight_size());
+    s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
+    assert_eq!((s.st.ssthresh, s.st.cwnd), (entry, 1000));
+    assert!(!s.st.in_recovery);
+}
+
+#[test]
+fn limited_transmit_data_is_left_out_of_the_halved_flight_size() {
+    // RFC 5681 §3.2 step 2. Without limited transmit the same loss halves 4 segments.
+    for lt in [true, false] {
+        let cfg = TcpConfig { limited_transmit: lt, initial_window: Some(4), ..Default::default() };
+        let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+        s.start(SimTime::ZERO);
+        drain(&mut s, SimTime::ZERO);
+        let mut sent = 0;
+        for _ in 0..3 {
+            s.handle_ack(SimTime(1), &ack(0, false));
+            sent += drain(&mut s, SimTime(1)).len();
+        }
+        // With it: 2 new segments, then the fast retransmit fills the inflated window
+        // (2 + 3 segments for 6 in flight). Without: the retransmit and 1 new segment.
+        assert_eq!(sent, if lt { 3 } else { 2 }, "lt = {lt}");
+        assert_eq!(s.st.ssthresh, 2000, "lt = {lt}");
+    }
+}
+
+#[test]
+fn cwnd_mean_counts_the_recovery_target_not_the_inflation() {
+    let mut s = sender(Variant::Reno);
+    let ms = |n| SimTime::ZERO + SimDuration::from_millis(n);
+    drain(&mut s, ms(0));
+    // 100 ms at 4 segments; then recovery from 6 in flight (4 + 2 limited transmit,
+    // which RFC 5681 §3.2 step 2 leaves out): target = ssthresh = 2 segments, cwnd
+    // inflated to 9 by 7 duplicates in all.
+    for _ in 0..7 {
+        s.handle_ack(ms(100), &ack(0, false));
+        drain(&mut s, ms(100));
+    }
+    assert_eq!((s.st.recovery_target, s.st.cwnd), (2000, 9000));
+    // 200 ms in recovery; the ACK of new data ends it at 2 segments for 100 ms more.
+    s.handle_ack(ms(300), &ack(6000, false));
+    assert!(!s.st.in_recovery);
+    s.finish_metrics(ms(400));
+    let m = &s.metrics;
+    // (4000·0.1 + 2000·0.2 + 2000·0.1) / 0.4 and (4000·0.1 + 9000·0.2 + 2000·0.1) / 0.4.
+    assert!((m.cwnd_mean() - 2500.0).abs() < 1e-6, "{}", m.cwnd_mean());
+    assert!((m.cwnd_inflated_mean() - 6000.0).abs() < 1e-6, "{}", m.cwnd_inflated_mean());
+    assert_eq!((m.cwnd_max, m.cwnd_inflated_max), (4000, 9000));
+}
+
+#[test]
+fn tahoe_fast_retransmit_restarts_from_one_segment() {
+    let mut s = sender(Variant::Tahoe);
+    drain(&mut s, SimTime::ZERO);
+    for _ in 0..3 {
+        s.handle_ack(SimTime(1), &ack(0, false));
+    }
+    drain(&mut s, SimTime(1));
+    let out = drain(&mut s, SimTime(1));
+    assert!(out.is_empty());
+    assert_eq!(s.st.cwnd, 1000);
+    assert_eq!(s.st.counters.retransmits_fast, 1);
+}
+
+#[test]
+fn file_transfer_finishes_with_a_short_last_segment() {
+    let cfg = TcpConfig { initial_window: Some(4), min_rto: Duration::from_millis(200), ..Default::default() };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, Some(2500));
+    s.start(SimTime::ZERO);
+    let out = drain(&mut s, SimTime::ZERO);
+    assert_eq!(out.iter().map(|p| p.payload()).collect::<Vec<_>>(), vec![1000, 1000, 500]);
+    s.handle_ack(SimTime(5), &ack(2500, false));
+    assert!(s.finished());
+    assert_eq!(s.next_timeout(), None);
+}
+
+#[test]
+fn window_is_limited_by_the_receiver() {
+    let mut s = sender(Variant::Newreno);
+    drain(&mut s, SimTime::ZERO);
+    s.handle_ack(SimTime(1), &ack(4000, false));
+    s.handle_ack(SimTime(2), &Packet::tcp_ack(0, 1, 0, 4000, 2000, 40));
+    assert_eq!(drain(&mut s, SimTime(2)).len(), 2);
+}
