@@ -1,9 +1,12 @@
 //! ELN at the base station, as Chen §2.2 describes Balakrishnan and Katz's ELN-based
-//! Snoop: the agent buffers no packets. It records the holes in each connection's
-//! sequence space as data arrives from the wired side (those segments were lost
-//! upstream: congestion), and sets ELN on a duplicate ACK from the mobile host when the
-//! missing segment is one it did forward (so it was lost on the wireless hop).
+//! Snoop: the agent buffers no packets. Toward the mobile host it records the holes in
+//! each connection's sequence space as data arrives from the wired side (those segments
+//! were lost upstream: congestion), and sets ELN on a duplicate ACK from the mobile host
+//! when the missing segment is one it did forward (so it was lost on the wireless hop).
+//! For mobile senders it does the converse (`uplink_eln.rs`): ELN on the ACKs toward the
+//! mobile host that ask for a segment that never arrived from it.
 
+use super::uplink_eln::UplinkEln;
 use super::{Agent, AgentOutput, Verdict};
 use crate::intervals::IntervalSet;
 use crate::packet::{Flags, Header, NodeId, Packet, TcpData};
@@ -37,6 +40,10 @@ impl Connection {
 pub struct ElnAgent {
     /// `wireless[n]`: node `n` is across a wireless hop from the agent's node.
     wireless: Vec<bool>,
+    /// False inside plain Snoop, which repairs that direction itself and marks only ACKs
+    /// toward mobile senders (as ns-2's Snoop does).
+    downlink: bool,
+    uplink: UplinkEln,
     connections: Vec<Connection>,
     state_bytes: u64,
     marked: u64,
@@ -44,14 +51,26 @@ pub struct ElnAgent {
 }
 
 impl ElnAgent {
-    /// An agent whose wireless neighbours are `wireless` (node ids below `n_nodes`).
+    /// An agent whose wireless neighbours are `wireless` (node ids below `n_nodes`),
+    /// marking ACKs in both directions.
     pub fn new(wireless: &[NodeId], n_nodes: usize, n_flows: usize) -> Self {
+        Self::with_directions(wireless, n_nodes, n_flows, true)
+    }
+
+    /// Only the ACKs toward mobile senders: the part of ELN plain Snoop carries.
+    pub(crate) fn uplink_only(wireless: &[NodeId], n_nodes: usize, n_flows: usize) -> Self {
+        Self::with_directions(wireless, n_nodes, n_flows, false)
+    }
+
+    fn with_directions(wireless: &[NodeId], n_nodes: usize, n_flows: usize, downlink: bool) -> Self {
         let mut is_wireless = vec![false; n_nodes];
         for &w in wireless {
             is_wireless[w as usize] = true;
         }
         ElnAgent {
             wireless: is_wireless,
+            downlink,
+            uplink: UplinkEln::new(n_flows),
             connections: (0..n_flows).map(|_| Connection::default()).collect(),
             state_bytes: 0,
             marked: 0,
@@ -73,6 +92,7 @@ impl ElnAgent {
     /// Drops what the agent knows of `flow` (Snoop+ELN after a hand-off).
     pub(crate) fn forget(&mut self, flow: usize) {
         self.with_connection(flow, |c| *c = Connection::default());
+        self.uplink.forget(flow);
     }
 
     fn on_data(&mut self, flow: usize, d: TcpData) {
@@ -119,15 +139,17 @@ impl ElnAgent {
 impl Agent for ElnAgent {
     fn on_forward(&mut self, _now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, _out: &mut AgentOutput) -> Verdict {
         match pkt.header {
-            Header::TcpData(d) if self.is_wireless(to) => self.on_data(pkt.flow as usize, d),
-            Header::TcpAck(a) if self.is_wireless(from) => self.on_ack(pkt, a.ack),
+            Header::TcpData(d) if self.downlink && self.is_wireless(to) => self.on_data(pkt.flow as usize, d),
+            Header::TcpAck(a) if self.downlink && self.is_wireless(from) => self.on_ack(pkt, a.ack),
+            Header::TcpData(d) if self.is_wireless(from) => self.uplink.on_data(pkt.flow as usize, &d),
+            Header::TcpAck(a) if self.is_wireless(to) => self.uplink.on_ack(pkt, a.ack),
             _ => {}
         }
         Verdict::Forward
     }
 
     fn on_queue_drop(&mut self, _now: SimTime, pkt: &Packet, to: NodeId) {
-        if let (Header::TcpData(d), true) = (pkt.header, self.is_wireless(to)) {
+        if let (Header::TcpData(d), true) = (pkt.header, self.downlink && self.is_wireless(to)) {
             // Dropped in our own queue: congestion, so it is a hole, not a wireless loss.
             let (start, end) = (d.seq, d.end_seq());
             self.with_connection(pkt.flow as usize, |c| {
@@ -137,11 +159,16 @@ impl Agent for ElnAgent {
     }
 
     fn state_bytes(&self) -> u64 {
-        self.state_bytes
+        self.state_bytes + self.uplink.state_bytes()
     }
 
     fn counters(&self) -> Vec<(&'static str, u64)> {
-        vec![("eln_marked", self.marked), ("congestion_dupacks", self.congestion_dupacks)]
+        let up = ("eln_marked_uplink", self.uplink.marked());
+        if self.downlink {
+            vec![("eln_marked", self.marked), ("congestion_dupacks", self.congestion_dupacks), up]
+        } else {
+            vec![up]
+        }
     }
 }
 
@@ -219,9 +246,18 @@ mod tests {
     }
 
     #[test]
-    fn traffic_in_the_other_direction_is_ignored() {
-        let mut a = agent();
-        pass(&mut a, data(5000), MH, BS_UP);
-        assert_eq!(a.state_bytes(), 0);
+    fn mobile_senders_get_eln_for_what_never_arrived_from_them() {
+        for mut a in [agent(), ElnAgent::uplink_only(&[MH], 3, 1)] {
+            let up = |seq| Packet::tcp_data(0, 2, 0, seq, 1000, 1040);
+            let down = |n| Packet::tcp_ack(0, 0, 2, n, 65535, 40);
+            for k in [0, 2, 3] {
+                pass(&mut a, up(k * 1000), MH, BS_UP);
+            }
+            assert_eq!(a.state_bytes(), 4 * (1 + 2 * 2));
+            assert!(pass(&mut a, down(1000), BS_UP, MH).flags.has(Flags::ELN));
+            assert!(pass(&mut a, down(1000), BS_UP, MH).flags.has(Flags::ELN));
+            let counters = a.counters();
+            assert_eq!(counters.last(), Some(&("eln_marked_uplink", 2)));
+        }
     }
 }

@@ -7,6 +7,7 @@
 pub mod eln;
 pub mod snoop;
 pub mod syndrome;
+mod uplink_eln;
 
 use crate::closed::closed_enum;
 use crate::packet::{NodeId, Packet};
@@ -69,7 +70,8 @@ pub enum AgentConfig {
     /// Snoop at a base station (Balakrishnan, Seshan and Katz 1995; ns-2's `tcp/snoop.cc`;
     /// Chen §2.2): caches the segments it forwards toward the mobile host, resends one
     /// locally on the first duplicate ACK for it or on its own timer, and absorbs the
-    /// duplicate ACKs it expects for what it resent. With `eln = true`, Snoop+ELN
+    /// duplicate ACKs it expects for what it resent; ACKs toward mobile senders get ELN
+    /// when they ask for a segment that never arrived from them (ns-2). With `eln = true`, Snoop+ELN
     /// (Miyoshi §3): the duplicate ACKs it lets through get ELN as the `eln` agent sets it.
     Snoop {
         /// The node the agent runs on (the base station).
@@ -89,6 +91,12 @@ pub enum AgentConfig {
         /// default `maxbufs_` = 0, i.e. `SNOOP_MAXWIND` = 100 packets).
         #[serde(default = "default_cache_packets")]
         cache_packets: u32,
+        /// The duplicate ACK that triggers the local retransmission: 1, the first (as
+        /// Balakrishnan et al. and Chen describe Snoop), or 2, the second (ns-2's
+        /// `snoop.cc`, which lets the first through); at most 3, since the sender
+        /// retransmits itself on the third it sees.
+        #[serde(default = "default_local_retransmit_dupacks")]
+        local_retransmit_dupacks: u32,
     },
     /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
     /// connection, the number of data packets relayed, stamped on each with the
@@ -108,6 +116,10 @@ pub enum AgentConfig {
 
 fn default_cache_packets() -> u32 {
     snoop::DEFAULT_CACHE_PACKETS
+}
+
+fn default_local_retransmit_dupacks() -> u32 {
+    1
 }
 
 impl AgentConfig {

@@ -1,16 +1,23 @@
 //! Snoop at the base station (Balakrishnan, Seshan and Katz 1995; Chen §2.2), following
 //! the facts of ns-2's `tcp/snoop.cc` and `tcp/snoop.h` (ns-2.35): per connection the
 //! agent caches the data segments it forwards toward the mobile host, retransmits a
-//! cached segment locally on the first duplicate ACK for it or on its own timer, and
-//! suppresses the duplicate ACKs it expects for what it repaired, so the sender never
-//! sees them. With `eln` it is Snoop+ELN (Miyoshi §3): the duplicate ACKs it lets
-//! through get ELN exactly as the ELN agent sets it (the ELN agent runs inside it).
+//! cached segment locally on a duplicate ACK for it or on its own timer, and suppresses
+//! the duplicate ACKs it expects for what it repaired, so the sender never sees them.
+//! With `eln` it is Snoop+ELN (Miyoshi §3): the duplicate ACKs it lets through get ELN
+//! exactly as the ELN agent sets it (the ELN agent runs inside it).
 //!
-//! Data from the mobile host (a mobile sender) passes untouched and is never cached,
-//! and so do the ACKs toward it: ns-2 caches and retransmits only in `snoop_data`, for
-//! data from the wired side; for data from the wireless side it only records which
-//! sequence numbers arrived (`snoop_wless_data`) to set ELN on the wired ACKs
-//! (`snoop_wired_ack`) — that reverse-direction ELN is not implemented here.
+//! Which duplicate triggers the local retransmission is `local_retransmit_dupacks`: the
+//! first (1, Balakrishnan et al. and Chen's description), or the second (2, ns-2, whose
+//! `RTX_THRESH` 1 lets the first through). ns-2 counts them in one `static` counter
+//! shared by every connection and never reset; here each connection counts its own from
+//! its last new ACK.
+//!
+//! Data from the mobile host (a mobile sender) is never cached, and no ACK toward it is
+//! suppressed: ns-2 caches and retransmits only in `snoop_data`, for data from the wired
+//! side. For data from the wireless side it records which sequence numbers arrived
+//! (`snoop_wless_data`) and sets ELN on the ACKs from the wired side that ask for one
+//! that never did (`snoop_wired_ack`); so does this agent, through the ELN agent's
+//! uplink half (`uplink_eln.rs`), with or without `eln`.
 
 use super::eln::ElnAgent;
 use super::{Agent, AgentOutput, Verdict};
@@ -71,8 +78,11 @@ struct Connection {
     last_seen: u64,
     /// Cached segments, in sequence order; the front is the oldest unacknowledged.
     cache: VecDeque<Entry>,
+    /// Duplicate ACKs since the last new ACK, up to the one that triggers the local
+    /// retransmission (ns-2's `thresh`, per connection here).
+    dupacks: u32,
     /// Duplicate ACKs still expected for the segment retransmitted locally
-    /// (`expDupacks_`); `None` until the first duplicate after a new ACK.
+    /// (`expDupacks_`); `None` until the triggering duplicate after a new ACK.
     exp_dupacks: Option<u32>,
     srtt: SimDuration,
     rttvar: SimDuration,
@@ -118,38 +128,55 @@ struct Counts {
     resets: u64,
 }
 
+/// How a Snoop agent is set up (the scenario's `snoop` agent fields).
+#[derive(Clone, Copy, Debug)]
+pub struct SnoopOptions {
+    /// Segments cached per connection.
+    pub cache_packets: u32,
+    /// Snoop+ELN: ELN on the duplicate ACKs it lets through.
+    pub eln: bool,
+    /// The duplicate ACK (1st, 2nd, ...) that triggers the local retransmission.
+    pub local_retransmit_dupacks: u32,
+}
+
+impl Default for SnoopOptions {
+    fn default() -> Self {
+        SnoopOptions { cache_packets: DEFAULT_CACHE_PACKETS, eln: false, local_retransmit_dupacks: 1 }
+    }
+}
+
 pub struct SnoopAgent {
     wireless: Vec<bool>,
     cache_packets: usize,
+    rtx_dupacks: u32,
     connections: Vec<Connection>,
     /// (deadline, flow); an entry whose connection has another deadline is stale.
     timers: BinaryHeap<Reverse<(SimTime, u32)>>,
-    /// Snoop+ELN: the ELN agent marks the duplicate ACKs Snoop lets through.
-    eln: Option<ElnAgent>,
+    /// The ELN agent: toward mobile senders always (as ns-2's Snoop), and with Snoop+ELN
+    /// on the duplicate ACKs Snoop lets through too.
+    eln: ElnAgent,
     totals: Totals,
     counts: Counts,
 }
 
 impl SnoopAgent {
-    /// An agent whose wireless neighbours are `wireless` (node ids below `n_nodes`),
-    /// caching up to `cache_packets` segments per connection; with ELN if `eln`.
-    pub fn new(
-        wireless: &[NodeId],
-        n_nodes: usize,
-        n_flows: usize,
-        cache_packets: u32,
-        eln: bool,
-    ) -> Self {
+    /// An agent whose wireless neighbours are `wireless` (node ids below `n_nodes`).
+    pub fn new(wireless: &[NodeId], n_nodes: usize, n_flows: usize, o: SnoopOptions) -> Self {
         let mut is_wireless = vec![false; n_nodes];
         for &w in wireless {
             is_wireless[w as usize] = true;
         }
         SnoopAgent {
             wireless: is_wireless,
-            cache_packets: cache_packets as usize,
+            cache_packets: o.cache_packets as usize,
+            rtx_dupacks: o.local_retransmit_dupacks.max(1),
             connections: (0..n_flows).map(|_| Connection::default()).collect(),
             timers: BinaryHeap::new(),
-            eln: eln.then(|| ElnAgent::new(wireless, n_nodes, n_flows)),
+            eln: if o.eln {
+                ElnAgent::new(wireless, n_nodes, n_flows)
+            } else {
+                ElnAgent::uplink_only(wireless, n_nodes, n_flows)
+            },
             totals: Totals::default(),
             counts: Counts::default(),
         }
@@ -269,12 +296,15 @@ impl SnoopAgent {
         }
         match c.exp_dupacks {
             None => {
-                if front.sender_rexmit {
+                c.dupacks += 1;
+                if c.dupacks < self.rtx_dupacks || front.sender_rexmit {
                     return Verdict::Forward;
                 }
                 // The segments cached above the lost one each bring a duplicate (the
-                // retransmission enters the queue after them); this is the first.
-                c.exp_dupacks = Some(c.cache.len().saturating_sub(2) as u32);
+                // retransmission enters the queue after them); `dupacks` have come.
+                // (ns-2 expects one more: its count includes the lost segment.)
+                let above = c.cache.len().saturating_sub(1) as u32;
+                c.exp_dupacks = Some(above.saturating_sub(c.dupacks));
                 if front.local_rexmits == 0 && self.retransmit(now, flow, out) {
                     self.counts.suppressed += 1;
                     return Verdict::Absorb;
@@ -306,6 +336,7 @@ impl SnoopAgent {
             c.rtt_sample(now.since(t));
         }
         c.exp_dupacks = None;
+        c.dupacks = 0;
         c.last_ack = a;
         c.deadline = None;
         self.totals.packets -= n;
@@ -359,9 +390,7 @@ impl SnoopAgent {
         for e in &c.cache {
             self.uncached(&e.pkt);
         }
-        if let Some(eln) = &mut self.eln {
-            eln.forget(flow);
-        }
+        self.eln.forget(flow);
     }
 }
 
@@ -385,9 +414,9 @@ impl Agent for SnoopAgent {
             _ => Verdict::Forward,
         };
         self.prune();
-        match (&mut self.eln, verdict) {
-            (Some(eln), Verdict::Forward) => eln.on_forward(now, pkt, from, to, out),
-            _ => verdict,
+        match verdict {
+            Verdict::Forward => self.eln.on_forward(now, pkt, from, to, out),
+            Verdict::Absorb => verdict,
         }
     }
 
@@ -408,9 +437,7 @@ impl Agent for SnoopAgent {
                 self.uncached(&e.pkt);
             }
         }
-        if let Some(eln) = &mut self.eln {
-            eln.on_queue_drop(now, pkt, to);
-        }
+        self.eln.on_queue_drop(now, pkt, to);
     }
 
     fn on_link_change(
@@ -454,7 +481,7 @@ impl Agent for SnoopAgent {
         t.connections * CONN_BYTES
             + t.packets * ENTRY_BYTES
             + t.bytes
-            + self.eln.as_ref().map_or(0, |e| e.state_bytes())
+            + self.eln.state_bytes()
     }
 
     fn counters(&self) -> Vec<(&'static str, u64)> {
@@ -468,9 +495,7 @@ impl Agent for SnoopAgent {
             ("cache_max_bytes", t.max_bytes),
             ("handoff_resets", c.resets),
         ];
-        if let Some(eln) = &self.eln {
-            v.extend(eln.counters());
-        }
+        v.extend(self.eln.counters());
         v
     }
 }

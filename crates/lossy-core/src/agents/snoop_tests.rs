@@ -16,7 +16,7 @@ fn ack(n: u64) -> Packet {
 }
 
 fn agent(eln: bool) -> SnoopAgent {
-    SnoopAgent::new(&[MH], 3, 1, DEFAULT_CACHE_PACKETS, eln)
+    SnoopAgent::new(&[MH], 3, 1, SnoopOptions { eln, ..SnoopOptions::default() })
 }
 
 fn ms(t: u64) -> SimTime {
@@ -207,7 +207,7 @@ fn a_drop_in_the_base_station_queue_is_left_to_the_sender() {
 
 #[test]
 fn a_full_cache_forwards_uncached() {
-    let mut a = SnoopAgent::new(&[MH], 3, 1, 2, false);
+    let mut a = SnoopAgent::new(&[MH], 3, 1, SnoopOptions { cache_packets: 2, ..SnoopOptions::default() });
     for k in 0..3 {
         assert_eq!(pass(&mut a, data(k * 1000), BS_UP, MH).0, Verdict::Forward);
     }
@@ -218,19 +218,52 @@ fn a_full_cache_forwards_uncached() {
 }
 
 #[test]
-fn data_from_the_mobile_host_passes_untouched() {
+fn data_from_the_mobile_host_passes_uncached_and_its_acks_get_eln_as_in_ns2() {
     let mut a = agent(false);
-    let up = Packet::tcp_data(1, 2, 0, 5000, 1000, SIZE);
-    let (v, p, out) = pass(&mut a, up, MH, BS_UP);
-    assert_eq!((v, p, out.len()), (Verdict::Forward, up, 0));
-    // Its ACKs toward the mobile host too, duplicates included.
-    let down = Packet::tcp_ack(1, 0, 2, 5000, 65535, 40);
-    for _ in 0..4 {
-        let (v, p, out) = pass(&mut a, down, BS_UP, MH);
-        assert_eq!((v, p, out.len()), (Verdict::Forward, down, 0));
+    let up = |seq| Packet::tcp_data(0, 2, 0, seq, 1000, SIZE);
+    let down = |n| Packet::tcp_ack(0, 0, 2, n, 65535, 40);
+    for seq in [5000, 7000] {
+        // 6000 never arrives: lost on the wireless hop.
+        let (v, p, out) = pass(&mut a, up(seq), MH, BS_UP);
+        assert_eq!((v, p, out.len()), (Verdict::Forward, up(seq), 0));
     }
-    assert_eq!(a.state_bytes(), 0);
-    assert_eq!(a.next_timeout(), None);
+    assert_eq!(a.next_timeout(), None, "nothing cached, no timer");
+    // ACKs toward the mobile host are never absorbed; those asking for 6000 get ELN.
+    let (v, p, _) = pass(&mut a, down(5000), BS_UP, MH);
+    assert_eq!(v, Verdict::Forward);
+    assert!(!p.flags.has(Flags::ELN));
+    for _ in 0..4 {
+        let (v, p, out) = pass(&mut a, down(6000), BS_UP, MH);
+        assert_eq!((v, out.len()), (Verdict::Forward, 0));
+        assert!(p.flags.has(Flags::ELN));
+    }
+    assert_eq!(counter(&a, "eln_marked_uplink"), 4);
+    // The mobile host's retransmission arrives: late duplicates are not marked.
+    pass(&mut a, up(6000), MH, BS_UP);
+    assert!(!pass(&mut a, down(6000), BS_UP, MH).1.flags.has(Flags::ELN));
+    pass(&mut a, down(8000), BS_UP, MH);
+    assert_eq!(a.state_bytes(), 4, "the last ACK: nothing above it outstanding");
+}
+
+#[test]
+fn ns2_reading_lets_the_first_duplicate_through_and_resends_on_the_second() {
+    let o = SnoopOptions { local_retransmit_dupacks: 2, ..SnoopOptions::default() };
+    let mut a = SnoopAgent::new(&[MH], 3, 1, o);
+    lost_second_segment(&mut a);
+    let (v, _, out) = pass(&mut a, ack(1000), MH, BS_UP);
+    assert_eq!((v, out.len()), (Verdict::Forward, 0));
+    let (v, _, out) = pass(&mut a, ack(1000), MH, BS_UP);
+    assert_eq!((v, out.len()), (Verdict::Absorb, 1));
+    // Three segments cached above the lost one, two duplicates seen: one more expected.
+    assert_eq!(pass(&mut a, ack(1000), MH, BS_UP).0, Verdict::Absorb);
+    assert_eq!(pass(&mut a, ack(1000), MH, BS_UP).0, Verdict::Forward);
+    // A new ACK starts the count again.
+    pass(&mut a, ack(3000), MH, BS_UP);
+    let (v, _, out) = pass(&mut a, ack(3000), MH, BS_UP);
+    assert_eq!((v, out.len()), (Verdict::Forward, 0));
+    let (v, _, out) = pass(&mut a, ack(3000), MH, BS_UP);
+    assert_eq!((v, out.len()), (Verdict::Absorb, 1));
+    assert_eq!(counter(&a, "local_retransmits"), 2);
 }
 
 #[test]

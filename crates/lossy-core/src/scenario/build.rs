@@ -4,7 +4,7 @@
 use super::actions::{self, Names};
 use super::flows::{self, FlowSpec, Origin};
 use super::{LinkConfig, Scenario};
-use crate::agents::{eln::ElnAgent, snoop::SnoopAgent, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
+use crate::agents::{eln::ElnAgent, snoop::{SnoopAgent, SnoopOptions}, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
@@ -173,12 +173,19 @@ fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, N
                 let wireless = wireless_ids(i, ac.node(), node, wireless_neighbor, wireless_neighbors, names, links, s)?;
                 AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), n_flows))
             }
-            AgentConfig::Snoop { wireless_neighbor, wireless_neighbors, eln, cache_packets, .. } => {
+            AgentConfig::Snoop { wireless_neighbor, wireless_neighbors, eln, cache_packets, local_retransmit_dupacks, .. } => {
                 let wireless = wireless_ids(i, ac.node(), node, wireless_neighbor, wireless_neighbors, names, links, s)?;
                 if *cache_packets == 0 {
                     return Err(Error::scenario(format!("agents.{i}.cache_packets"), "0 caches nothing; use at least 1"));
                 }
-                AnyAgent::Snoop(SnoopAgent::new(&wireless, s.nodes.len(), n_flows, *cache_packets, *eln))
+                if !(1..=3).contains(local_retransmit_dupacks) {
+                    return Err(Error::scenario(
+                        format!("agents.{i}.local_retransmit_dupacks"),
+                        format!("{local_retransmit_dupacks} is not allowed; use 1 (the first duplicate ACK), 2 (ns-2's Snoop) or 3"),
+                    ));
+                }
+                let o = SnoopOptions { cache_packets: *cache_packets, eln: *eln, local_retransmit_dupacks: *local_retransmit_dupacks };
+                AnyAgent::Snoop(SnoopAgent::new(&wireless, s.nodes.len(), n_flows, o))
             }
             AgentConfig::Syndrome { wireless_neighbor, wireless_neighbors, .. } => {
                 let wireless = neighbours(s, names, links, i, node, wireless_neighbor, wireless_neighbors)?;

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..model import Reproduction
 from .claims import CLAIMS
 from .figures import FIGURES
-from .schemes import SCHEMES
+from .schemes import COMPARED
 from .sweeps import sweeps
 
 REPRODUCTION = Reproduction(
@@ -21,7 +21,7 @@ REPRODUCTION = Reproduction(
     about="Throughput of two connections toward a mobile host behind a base station, one and "
           "four wired hops away, with wireless loss p and 50 times less wired loss; base and full "
           "versions of Syndrome, Snoop, Reno and ELN; uniform and burst losses, duplicates, hand-offs.",
-    sweeps=sweeps(list(SCHEMES)),
+    sweeps=sweeps(COMPARED),
     figures=FIGURES,
     claims=CLAIMS,
 )

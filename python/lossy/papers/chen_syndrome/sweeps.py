@@ -2,7 +2,8 @@
 wireless link of either base station and p / 50 on the link between node 8 and S1
 (x = 50, §6), for each scheme; throughput of S1 → MH and S2 → MH (both at once). The
 paper states neither durations nor replications: 100 s and 10 replications here (20 s
-and 3 with --quick)."""
+and 3 with --quick). Beyond the figures: the same as Fig. 10 with the data the other
+way, MH → S1 and MH → S2 (§6 ran it and reports "similar behaviors" without a figure)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, Dict, List
 
 from ...shipped import scenarios_dir
 from ..model import SweepPlan
-from .schemes import ROAMING, SCHEMES
+from .schemes import ROAMING, SCHEMES, UPLINK
 
 SCENARIO = str(scenarios_dir() / "chen-fig9.toml")
 X = 50  # wireless loss over wired loss (§6)
@@ -25,12 +26,22 @@ P = [0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001]
 P_QUICK = [0.1, 0.02, 0.005]
 
 
-def _uniform(ps: List[float], field: str = ".loss.p") -> Dict[str, Any]:
-    """p on both wireless links (`field` of their loss), p / x on the wired link near S1:
-    one zip row per p."""
+def _uniform(ps: List[float], field: str = ".loss.p", wired: str = ".loss.p") -> Dict[str, Any]:
+    """p on both wireless links (`field` of their loss), p / x on the wired link near S1
+    (`wired` of it): one zip row per p."""
     return {"p": {"path": f"links.{HA_MH}{field}", "values": ps},
             "p_fa": {"path": f"links.{FA_MH}{field}", "values": ps},
-            "p_wired": {"path": f"links.{S1_WIRED}.loss.p", "values": [p / X for p in ps]}}
+            "p_wired": {"path": f"links.{S1_WIRED}{wired}", "values": [p / X for p in ps]}}
+
+
+# MH → FH: MH sends to S1 and S2; the losses move to the data's direction, MH → HA (FA)
+# and N8 → S1 (each link's reverse direction), and the ACKs' direction is lossless, as in
+# the figures' FH → MH runs.
+UPLINK_SET: Dict[str, Any] = {
+    "flows.0.from": "MH", "flows.0.to": "S1", "flows.1.from": "MH", "flows.1.to": "S2",
+    **{f"links.{i}.loss.p": 0.0 for i in (HA_MH, FA_MH, S1_WIRED)},
+    **{f"links.{i}.reverse_loss": {"model": "bernoulli", "p": 0.0} for i in (HA_MH, FA_MH, S1_WIRED)},
+}
 
 
 def _plan(key: str, title: str, schemes: List[str], table: Dict[str, Dict[str, Any]] = SCHEMES,
@@ -62,8 +73,13 @@ def _impair(dup: float) -> Dict[str, Any]:
 
 
 def sweeps(schemes: List[str]) -> List[SweepPlan]:
-    base = _plan("base", "Fig. 10: base version, uniform loss", schemes,
+    """Every sweep, for `schemes` (and Snoop as ns-2 runs it beside Snoop in Fig. 10)."""
+    readings = schemes + ["snoop-ns2"] if "snoop" in schemes else schemes
+    base = _plan("base", "Fig. 10: base version, uniform loss", readings,
                  zip=_uniform(P), quick={"zip": _uniform(P_QUICK)})
+    uplink = _plan("uplink", "Beyond the figures: Fig. 10 with the data from MH to S1 and S2", schemes, UPLINK,
+                   set=UPLINK_SET, zip=_uniform(P, ".reverse_loss.p", ".reverse_loss.p"),
+                   quick={"zip": _uniform(P_QUICK, ".reverse_loss.p", ".reverse_loss.p")})
     full = _plan("full", "Fig. 11: full version, with reordering and duplication", schemes,
                  zip=_uniform(P), set={f"links.{N8_HA}.impair": _impair(0.02)},
                  quick={"zip": _uniform(P_QUICK)})
@@ -78,12 +94,12 @@ def sweeps(schemes: List[str]) -> List[SweepPlan]:
                        f"links.{N8_HA}.impair": _impair(0.02)},
                   zip=_uniform(P, ".loss.loss_b"), quick={"zip": _uniform(P_QUICK, ".loss.loss_b")})
     handoffs = _plan("handoffs", "Fig. 14: hand-offs at 8, 13, 18 and 23 s", schemes, ROAMING,
-                     replications=1, duration="30 s",
+                     duration="30 s",
                      set={f"links.{HA_MH}.loss.p": 0.02, f"links.{FA_MH}.loss.p": 0.02,
                           f"links.{S1_WIRED}.loss.p": 0.02 / X, "actions": HANDOFFS,
                           "traces.throughput_interval": "100 ms"},
                      traces=["seq", "throughput"],
-                     quick={"replications": 1, "duration": "30 s"})
+                     quick={"duration": "30 s"})
     scale = SweepPlan("scale", "Beyond the paper: base-station state and speed against the number of connections", {
         "name": "chen-scale",
         "scenario": str(scenarios_dir() / "chen-scale.toml"),
@@ -95,7 +111,7 @@ def sweeps(schemes: List[str]) -> List[SweepPlan]:
         "quick": {"grid": {"connections": {"path": "flow_groups.0.count", "values": [1, 10, 100, 1000]}},
                   "duration": "2 s"},
     })
-    return [base, full, dup, burst, handoffs, scale]
+    return [base, full, dup, burst, handoffs, scale, uplink]
 
 
 # The base-station agents of chen-scale.toml (one base station, BS, serving MH).
