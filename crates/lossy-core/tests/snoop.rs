@@ -109,3 +109,32 @@ fn handoffs_reset_snoop_and_the_books_balance() {
     assert!(bs1.counters["local_retransmits"] > 0 && bs2.counters["local_retransmits"] > 0);
     assert!(r.flows[0].bytes_delivered > 0);
 }
+
+/// The last-hop network with the data the other way: MH sends to S, the wireless loss
+/// on MH → BS (the link's reverse direction).
+fn mobile_sender(p: f64, agents: Value) -> Value {
+    let mut v = last_hop(0.0, agents);
+    v["links"][1]["reverse_loss"] = json!({"model": "bernoulli", "p": p});
+    v["flows"][0]["from"] = json!("MH");
+    v["flows"][0]["to"] = json!("S");
+    v["duration"] = json!("50 s");
+    v
+}
+
+#[test]
+fn for_a_mobile_sender_snoop_sets_eln_as_ns2_does_and_the_window_is_spared() {
+    let r = run_value(&mobile_sender(0.05, snoop(false)), 1);
+    let (f, a) = (&r.flows[0], &r.agents[0]);
+    // Nothing is cached or resent for data from the mobile host.
+    assert_eq!((a.counters["local_retransmits"], a.counters["cache_max_packets"]), (0, 0));
+    assert!(a.counters["eln_marked_uplink"] > 0, "{:?}", a.counters);
+    // Every loss is on the wireless hop, so recoveries are ELN ones and spare the window.
+    // (Rarely a duplicate asks for a segment that did reach BS and is still on its way
+    // to S, after a timeout's go-back-N: it passes unmarked, as in ns-2.)
+    let c = &f.counters;
+    assert!(c.eln_recoveries > 20 * c.fast_recoveries.max(1), "{c:?}");
+    // Plain Reno halves for the same losses and gets less through.
+    let reno = run_value(&mobile_sender(0.05, json!([])), 1);
+    assert_eq!(reno.flows[0].counters.eln_recoveries, 0);
+    assert!(f.goodput_bps > 1.2 * reno.flows[0].goodput_bps, "{} vs {}", f.goodput_bps, reno.flows[0].goodput_bps);
+}
