@@ -199,8 +199,8 @@ def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool)
         # only powers of ten, which may not include a single swept value.
         values = sorted(set(summary[spec.x].dropna().tolist()))
         if 1 < len(values) <= 10:
-            ax.xaxis.set_major_locator(FixedLocator(values))
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_major_locator(FixedLocator(values if spec.logx else spaced(values)))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
             ax.xaxis.set_minor_locator(NullLocator())
     means = summary["mean"].to_numpy(dtype=float)
     top = float(np.nanmax(np.abs(means))) if len(means) and not np.isnan(means).all() else 0.0
@@ -213,6 +213,19 @@ def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool)
     if spec.title:
         ax.set_title(spec.title)
     ax.grid(True, which="major", alpha=0.3)
+
+
+def spaced(values: List[float], min_gap: float = 1 / 15) -> List[float]:
+    """The sorted `values` without those closer than `min_gap` of the range to the last
+    one kept (their labels would overlap on a linear axis); the last value is kept."""
+    gap = (values[-1] - values[0]) * min_gap
+    kept = [values[0]]
+    for v in values[1:]:
+        if v - kept[-1] >= gap:
+            kept.append(v)
+    if kept[-1] != values[-1]:
+        kept[-1] = values[-1]
+    return kept
 
 
 def unit_axis(axis: Any, name: str, unit: Optional[str], top: float, log: bool = False) -> str:

@@ -162,3 +162,12 @@ def test_formatters_are_human() -> None:
     assert unit_of("flows.0.goodput_bps") == "b/s" and unit_of("flows.0.rtt_mean_s") == "s"
     assert quantity(1.5e6, "b/s") == "1.5 Mb/s" and quantity(3e4, "s") == "30,000 s"
     assert quantity(12.5, "segments") == "12.5 segments" and quantity(None, None) == "-"
+
+
+def test_swept_ticks_too_close_to_read_are_dropped_on_a_linear_axis() -> None:
+    from lossy.plot import spaced
+
+    inv_sqrt_p = [3.16, 4.47, 7.07, 10.0, 14.1, 22.4, 31.6]  # Chen Fig. 10's 1/√p
+    assert spaced(inv_sqrt_p) == [3.16, 7.07, 10.0, 14.1, 22.4, 31.6]
+    assert spaced([0.0, 1.0, 2.0]) == [0.0, 1.0, 2.0]
+    assert spaced([0.0, 9.9, 10.0]) == [0.0, 10.0], "the last value is always ticked"
