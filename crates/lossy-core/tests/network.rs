@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::{deterministic_part, random_scenarios_with_actions, run_value, scenario};
+use common::{deterministic_part, random_scenarios_with_actions, run_error, run_value, scenario};
 use lossy_core::result::{Column, LinkSummary, Summary};
-use lossy_core::{parse_json, run, RunResult};
+use lossy_core::{run, RunResult};
 use serde_json::{json, Value};
 
 // ---- helpers ----------------------------------------------------------------------
@@ -36,14 +36,6 @@ fn throughput(r: &RunResult, flow: u32) -> Vec<(f64, f64)> {
         panic!("throughput columns have unexpected types");
     };
     (0..time.len()).filter(|&i| f[i] == flow).map(|i| (time[i], bps[i])).collect()
-}
-
-/// The error text of a scenario that parses but must not run.
-fn run_error(v: &Value) -> String {
-    match parse_json(&v.to_string()) {
-        Err(e) => e.to_string(),
-        Ok(s) => run(&s, 1, 0).err().map(|e| e.to_string()).unwrap_or_else(|| panic!("ran, but should fail: {v}")),
-    }
 }
 
 // ---- 1. random networks with impairments and actions --------------------------------

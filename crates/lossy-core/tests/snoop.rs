@@ -138,3 +138,24 @@ fn for_a_mobile_sender_snoop_sets_eln_as_ns2_does_and_the_window_is_spared() {
     assert_eq!(reno.flows[0].counters.eln_recoveries, 0);
     assert!(f.goodput_bps > 1.2 * reno.flows[0].goodput_bps, "{} vs {}", f.goodput_bps, reno.flows[0].goodput_bps);
 }
+
+#[test]
+fn bad_snoop_fields_name_the_field_and_what_is_allowed() {
+    for (field, value, want) in [
+        ("cache_packets", json!(0), "agents.0.cache_packets: 0 caches nothing; use at least 1"),
+        (
+            "local_retransmit_dupacks",
+            json!(0),
+            "agents.0.local_retransmit_dupacks: 0 is not allowed; use 1 (the first duplicate ACK), 2 (ns-2's Snoop) or 3",
+        ),
+        (
+            "local_retransmit_dupacks",
+            json!(4),
+            "agents.0.local_retransmit_dupacks: 4 is not allowed; use 1 (the first duplicate ACK), 2 (ns-2's Snoop) or 3",
+        ),
+    ] {
+        let mut v = last_hop(0.01, snoop(false));
+        v["agents"][0][field] = value;
+        assert_eq!(common::run_error(&v), want);
+    }
+}

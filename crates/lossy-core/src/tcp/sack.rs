@@ -85,7 +85,7 @@ impl SackRecovery {
         };
         // §5.1 (and RFC 6582's `recover` for ns-2's bugfix): no new recovery until the
         // last one's RecoveryPoint is acknowledged.
-        let allowed = !self.recovery_point.is_some_and(|r| st.snd_una < r);
+        let allowed = self.recovery_point.is_none_or(|r| st.snd_una >= r);
         if !(triggered && allowed) {
             return AckOutcome::Normal;
         }

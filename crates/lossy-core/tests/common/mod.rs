@@ -8,6 +8,14 @@ use serde_json::{json, Value};
 /// The shipped scenarios, by file stem (`scenarios/<name>.toml`).
 pub const SHIPPED: [&str; 4] = ["one-hop", "last-hop", "ns3-compare", "two-rtts"];
 
+/// The one-line error a bad scenario gets, from parsing or from building the run.
+pub fn run_error(v: &Value) -> String {
+    match parse_json(&v.to_string()) {
+        Err(e) => e.to_string(),
+        Ok(s) => run(&s, 1, 0).err().map(|e| e.to_string()).unwrap_or_else(|| panic!("ran, but should fail: {v}")),
+    }
+}
+
 pub fn scenario_file(name: &str) -> Value {
     let path = format!("{}/../../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("scenario file");
