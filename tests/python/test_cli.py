@@ -299,3 +299,13 @@ def test_sweep_and_results_take_a_shipped_experiment_by_name(cli, tmp_path):
     proc = cli("sweep", "reno-vs-eln", "--quick", "--out", out)
     assert proc.returncode == 0, proc.stderr
     assert cli("results", "reno-vs-eln", "--quick", "--out", out).returncode == 0
+
+
+# --- issue 10: bad input, or a legitimate experiment the run notes ------------------------
+
+
+def test_an_agent_no_flow_crosses_is_a_one_line_error(cli):
+    # FA's radio link stays down without a hand-off: no flow ever crosses FA.
+    proc = cli("run", "chen-fig9", "--set", 'agents=[{kind="eln", node="FA", wireless_neighbor="MH"}]')
+    assert_one_line_error(proc, 'agents.0.node: "FA" is on no TCP flow\'s path', "eln agent",
+                          "put it on the base station the flows cross")
