@@ -309,3 +309,11 @@ def test_an_agent_no_flow_crosses_is_a_one_line_error(cli):
     proc = cli("run", "chen-fig9", "--set", 'agents=[{kind="eln", node="FA", wireless_neighbor="MH"}]')
     assert_one_line_error(proc, 'agents.0.node: "FA" is on no TCP flow\'s path', "eln agent",
                           "put it on the base station the flows cross")
+
+
+def test_overlapping_handoffs_are_a_one_line_error(cli):
+    handoffs = ('actions=[{kind="handoff", at="5 s", node="MH", from="HA", to="FA", outage="2 s"}, '
+                '{kind="handoff", at="6 s", node="MH", from="FA", to="HA", outage="1 s"}]')
+    proc = cli("run", "chen-fig9", "--set", handoffs)
+    assert_one_line_error(proc, "actions.1.at: 6 s falls in the hand-off of actions.0 (5 s to 7 s); "
+                                "hand-offs of one node must not overlap")
