@@ -23,7 +23,8 @@ def run(scenario_json: str, seed: int = 1, replication: int = 0,
     """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
     goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
     name -> 1-D NumPy array, int64 or float64 with NaN for a missing value, or a list of
-    str for text), "agents" (a list of dicts), "traces" (name -> column -> array) and
+    str for text), "agents" (a list of dicts), "notes" (a list of str: one-line remarks
+    on a valid run), "traces" (name -> column -> array) and
     "captures" (a list of {"link": str, "packets": int, "pcap": bytes}, one per link
     direction in the scenario's capture.links)."""
 

@@ -104,8 +104,9 @@ def run(
                           "scenario's [capture] links names, or every one."),
     ] = None,
 ) -> None:
-    """Run one scenario and print its summary, flows, links and agents. FILE is a
-    scenario file, or the name of a shipped one (`lossy scenarios` lists them)."""
+    """Run one scenario and print its summary, flows, links and agents, and any notes on
+    the run. FILE is a scenario file, or the name of a shipped one (`lossy scenarios`
+    lists them)."""
     from .api import run as run_scenario
     from .captures import write_captures
     from .scenario import parse_assignment
@@ -152,6 +153,8 @@ def run(
 
         con = console()
         con.print(result_tables(result))
+        for note in result.notes:  # one line each (no wrap), whatever the width
+            con.print(f"note: {note}", style="yellow", soft_wrap=True, markup=False, highlight=False)
         for path in written:
             con.print(f"wrote {path}")
         for path, n in pcaps:

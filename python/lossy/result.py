@@ -44,7 +44,9 @@ class RunResult:
     as a list of dicts, built on first use; `agents` is a list of dicts; `traces` maps a
     trace name to its columns (1-D NumPy arrays); `captures` is a list of
     {"link", "packets", "pcap"} (pcap file bytes), one per captured link direction;
-    `raw` is what the core returned.
+    `notes` is a list of one-line remarks on a valid run (e.g. a Syndrome receiver whose
+    data never carried a counter), kept out of `summary` so they never become sweep
+    columns; `raw` is what the core returned.
     """
 
     def __init__(
@@ -59,6 +61,7 @@ class RunResult:
         self.agents: List[Dict[str, Any]] = list(self.raw.get("agents", []))
         self.traces: Traces = dict(self.raw.get("traces", {}))
         self.captures: List[Dict[str, Any]] = list(self.raw.get("captures", []))
+        self.notes: List[str] = list(self.raw.get("notes", []))
         self.summary: Dict[str, Scalar] = flatten_result(self.raw)
         self._flows: Optional[List[Dict[str, Any]]] = None
         self._links: Optional[List[Dict[str, Any]]] = None
@@ -102,6 +105,7 @@ class RunResult:
             "flows": _jsonable(self.flows),
             "links": _jsonable(self.links),
             "agents": _jsonable(self.agents),
+            "notes": list(self.notes),
         }
         if traces:
             out["traces"] = _jsonable(self.traces)

@@ -209,6 +209,14 @@ def test_core_errors_name_the_field(last_hop):
     assert str(e.value).startswith("links.0.rate: ") and "2 Mbsp" in str(e.value)
 
 
+def test_notes_are_a_list_of_lines_never_summary_columns(last_hop):
+    r = lossy.run(last_hop, overrides={"duration": "2 s", "agents": [], "flows.0.tcp.syndrome": "downlink"})
+    assert r.notes == [r.raw["notes"][0]] and r.notes[0].startswith('flow reno: tcp.syndrome is "downlink"')
+    assert r.to_dict(traces=False)["notes"] == r.notes
+    assert not any(k.startswith("notes") for k in r.summary)
+    assert lossy.run(last_hop, overrides={"duration": "2 s"}).notes == []
+
+
 def test_bad_seed_is_a_scenario_error(last_hop):
     for seed in (-1, 2**64, 1.5, "1"):
         with pytest.raises(lossy.ScenarioError, match="^seed: "):

@@ -299,3 +299,40 @@ def test_sweep_and_results_take_a_shipped_experiment_by_name(cli, tmp_path):
     proc = cli("sweep", "reno-vs-eln", "--quick", "--out", out)
     assert proc.returncode == 0, proc.stderr
     assert cli("results", "reno-vs-eln", "--quick", "--out", out).returncode == 0
+
+
+# --- issue 10: bad input, or a legitimate experiment the run notes ------------------------
+
+
+def test_an_agent_no_flow_crosses_is_a_one_line_error(cli):
+    # FA's radio link stays down without a hand-off: no flow ever crosses FA.
+    proc = cli("run", "chen-fig9", "--set", 'agents=[{kind="eln", node="FA", wireless_neighbor="MH"}]')
+    assert_one_line_error(proc, 'agents.0.node: "FA" is on no TCP flow\'s path', "eln agent",
+                          "put it on the base station the flows cross")
+
+
+def test_overlapping_handoffs_are_a_one_line_error(cli):
+    handoffs = ('actions=[{kind="handoff", at="5 s", node="MH", from="HA", to="FA", outage="2 s"}, '
+                '{kind="handoff", at="6 s", node="MH", from="FA", to="HA", outage="1 s"}]')
+    proc = cli("run", "chen-fig9", "--set", handoffs)
+    assert_one_line_error(proc, "actions.1.at: 6 s falls in the hand-off of actions.0 (5 s to 7 s); "
+                                "hand-offs of one node must not overlap")
+
+
+SYNDROME_NOTE = ('flow S1: tcp.syndrome is "downlink" but its data carried no Syndrome counter '
+                 '(no Syndrome agent on its path stamped it); it ran as plain TCP')
+
+
+def test_a_syndrome_receiver_with_no_counter_runs_and_the_run_notes_it(cli):
+    args = ("run", "chen-fig9", "--set", "duration=2s", "--set", "flows.0.tcp.syndrome=downlink")
+    doc = cli(*args, "--json")
+    assert doc.returncode == 0, doc.stderr
+    result = json.loads(doc.stdout)
+    assert result["notes"] == [SYNDROME_NOTE]
+    assert result["flows"][0]["syndrome_stamped_packets"] == 0
+    assert not any("note" in key for key in result["summary"])
+    human = cli(*args)
+    assert human.returncode == 0, human.stderr
+    assert f"note: {SYNDROME_NOTE}" in human.stdout.splitlines()  # one line, after the tables
+    plain = cli("run", "chen-fig9", "--set", "duration=2s", "--json")
+    assert json.loads(plain.stdout)["notes"] == []

@@ -155,6 +155,11 @@ pub struct RunResult {
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
     pub agents: Vec<AgentSummary>,
+    /// What a reader should know about a valid run, one line each (e.g. a Syndrome
+    /// receiver whose data never carried a counter). Not in `summary`: its fields are
+    /// sweep columns. Left out of the JSON when empty, as most runs have none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     #[serde(skip)]
     pub traces: Vec<Trace>,
     /// One pcap file per captured link direction (`[capture]`), in the links' order.

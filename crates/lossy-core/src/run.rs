@@ -45,6 +45,36 @@ fn group_aggregates(w: &World, flows: &[FlowSummary]) -> Vec<(String, FlowAggreg
     w.group_names.iter().cloned().zip(goodputs.iter().map(|g| FlowAggregates::of(g))).collect()
 }
 
+/// The endpoints' notes: one line per `[[flows]]` flow, and one per flow group and note
+/// with the count of its flows that have it (a group may have thousands).
+fn flow_notes(w: &World) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut sizes = vec![0usize; w.group_names.len()];
+    let mut per_group: Vec<Vec<(String, usize)>> = vec![Vec::new(); w.group_names.len()];
+    for (i, f) in w.flows.iter().enumerate() {
+        let group = f.group.map(|g| g as usize);
+        if let Some(g) = group {
+            sizes[g] += 1;
+        }
+        for note in w.endpoints[2 * i..2 * i + 2].iter().filter_map(|e| e.ep.note()) {
+            let Some(g) = group else {
+                notes.push(format!("flow {}: {note}", f.name));
+                continue;
+            };
+            match per_group[g].iter_mut().find(|(n, _)| *n == note) {
+                Some((_, count)) => *count += 1,
+                None => per_group[g].push((note, 1)),
+            }
+        }
+    }
+    for (g, seen) in per_group.into_iter().enumerate() {
+        for (note, count) in seen {
+            notes.push(format!("flow group {} ({count} of {} flows): {note}", w.group_names[g], sizes[g]));
+        }
+    }
+    notes
+}
+
 fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, wall_s: f64) -> RunResult {
     let events = w.queue.popped();
     let end = w.now;
@@ -133,5 +163,6 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
     for slot in &mut w.segments {
         slot.seg.take_captures(&mut captures);
     }
-    RunResult { summary, flows, links, agents, traces, captures }
+    let notes = flow_notes(&w);
+    RunResult { summary, flows, links, agents, notes, traces, captures }
 }

@@ -271,6 +271,27 @@ fn bad_action_overlapping_handoffs_of_one_node() {
 }
 
 #[test]
+fn bad_eln_agent_off_every_path() {
+    let mut v = mobile();
+    v["agents"] = json!([{"kind": "eln", "node": "X", "wireless_neighbor": "BS1"}]);
+    let want = r#"agents.0.node: "X" is on no TCP flow's path, so the eln agent there would see no traffic; put it on the base station the flows cross"#;
+    assert_eq!(run_error(&v), want);
+}
+
+#[test]
+fn bad_snoop_agent_on_a_base_station_no_flow_reaches() {
+    // BS2's radio link stays down: without a hand-off to it, no flow crosses BS2.
+    let mut v = mobile();
+    let snoop = |bs: &str| json!({"kind": "snoop", "node": bs, "wireless_neighbor": "MH"});
+    v["agents"] = json!([snoop("BS1"), snoop("BS2")]);
+    let want = r#"agents.1.node: "BS2" is on no TCP flow's path, so the snoop agent there would see no traffic; put it on the base station the flows cross"#;
+    assert_eq!(run_error(&v), want);
+    // A hand-off to BS2 puts it on the flow's path for a while: valid.
+    v["actions"] = json!([handoff("5 s", "BS1", "BS2", "1 s")]);
+    assert!(run_value(&v, 1).agents[1].packets_seen > 0);
+}
+
+#[test]
 fn bad_action_after_the_end_of_the_run() {
     let v = with_actions(json!([{"kind": "link_down", "at": "25 s", "link": ["A", "BS1"]}]));
     assert_eq!(run_error(&v), "actions.0.at: 25 s is after the run ends at 20 s; remove the action or lengthen the run");

@@ -100,6 +100,31 @@ fn a_syndrome_receiver_behind_a_plain_base_station_is_plain_tcp() {
     assert_eq!(f.counters.retransmits_eln, 0);
 }
 
+/// Such a run says so in its notes, once; with the counter on the path it says nothing.
+#[test]
+fn a_syndrome_receiver_with_no_counter_upstream_is_noted() {
+    let r = run_value(&last_hop(Scheme::SyndromeNoCounter, 0.03, "10 s"), 1);
+    let want = r#"flow reno: tcp.syndrome is "downlink" but its data carried no Syndrome counter (no Syndrome agent on its path stamped it); it ran as plain TCP"#;
+    assert_eq!(r.flows[0].syndrome_eln_acks, 0);
+    assert_eq!(r.notes, [want]);
+    assert!(r.to_json().contains(r#""notes":["#));
+    for scheme in [Scheme::Syndrome, Scheme::Reno] {
+        let r = run_value(&last_hop(scheme, 0.03, "10 s"), 1);
+        assert!(r.notes.is_empty(), "{scheme:?}: {:?}", r.notes);
+        assert!(!r.to_json().contains("notes"), "{scheme:?}");
+    }
+}
+
+/// A flow group's flows share one note that counts them, not one line each.
+#[test]
+fn a_flow_group_without_a_counter_gets_one_note() {
+    let mut v = last_hop(Scheme::Reno, 0.0, "5 s");
+    v["flow_groups"] = json!([{"name": "mobiles", "count": 50, "from": "S", "to": "MH", "tcp": {"syndrome": "downlink"}}]);
+    let r = run_value(&v, 1);
+    let tail = r#"tcp.syndrome is "downlink" but its data carried no Syndrome counter (no Syndrome agent on its path stamped it); it ran as plain TCP"#;
+    assert_eq!(r.notes, [format!("flow group mobiles (50 of 50 flows): {tail}")]);
+}
+
 #[test]
 fn queue_overflow_at_the_base_station_returns_numbers() {
     // A small BS→MH queue overflows: those drops are wireline losses (Chen §3), so the

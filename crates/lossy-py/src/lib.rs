@@ -88,8 +88,9 @@ fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
 
 /// Runs one simulation of a scenario given as JSON text. Returns a dict with
 /// "summary" (scalars; per-group aggregates under "groups"), "flows" and "links"
-/// (columns), "agents" (a list of dicts), "traces" and "captures" (a list of
-/// {"link", "packets", "pcap": bytes}, one per direction in `capture.links`).
+/// (columns), "agents" (a list of dicts), "notes" (a list of str, one line each),
+/// "traces" and "captures" (a list of {"link", "packets", "pcap": bytes}, one per
+/// direction in `capture.links`).
 /// With `progress`, the run stores how far it has got there while it runs (read it
 /// from another thread: the GIL is released for the whole run).
 #[pyfunction]
@@ -114,6 +115,7 @@ fn run<'py>(
     out.set_item("flows", columns_to_py(py, &result.flows)?)?;
     out.set_item("links", columns_to_py(py, &result.links)?)?;
     out.set_item("agents", to_py(py, &result.agents)?)?;
+    out.set_item("notes", PyList::new(py, &result.notes)?)?;
     let traces = PyDict::new(py);
     for t in result.traces {
         traces.set_item(t.name, trace_to_py(py, t)?)?;

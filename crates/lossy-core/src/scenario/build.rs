@@ -216,65 +216,15 @@ fn neighbours(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, Nod
     wireless_ids(i, &s.nodes[node as usize], node, one, many, names, links, s)
 }
 
-/// A Syndrome counter must sit between the ends of some TCP flow (at the start or after
-/// a scheduled change): one on no flow's path would stamp nothing.
-fn check_syndrome_on_paths(s: &Scenario, agents: &[AgentSlot], flows: &[Flow], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
-    let wanted: Vec<(usize, NodeId)> = s.agents.iter().zip(agents).enumerate().filter(|(_, (c, _))| c.kind() == "syndrome").map(|(i, (_, a))| (i, a.node)).collect();
-    if wanted.is_empty() {
-        return Ok(());
-    }
-    let mut on_path = vec![false; s.nodes.len()];
+/// Calls `visit` with the routes at the start and after each instant of scheduled
+/// changes (those at one instant apply together): every topology the run will have.
+fn for_each_topology(n_nodes: usize, ports: &[Port], hops: &[Hop], changes: &[NetChange], mut visit: impl FnMut(&Routes, &[Hop])) {
     let mut hops = hops.to_vec();
     let mut k = 0;
     loop {
-        let routes = Routes::build(s.nodes.len(), &hops);
-        for f in flows.iter().filter(|f| f.transport == "tcp") {
-            let mut at = f.src;
-            for _ in 0..s.nodes.len() {
-                let Some(p) = routes.next_hop(at, f.dst, &hops) else { break };
-                at = hops[p as usize].to;
-                if at == f.dst {
-                    break;
-                }
-                on_path[at as usize] = true;
-            }
-        }
+        visit(&Routes::build(n_nodes, &hops), &hops);
         if k == changes.len() {
-            break;
-        }
-        let t = changes[k].at;
-        while k < changes.len() && changes[k].at == t {
-            let c = changes[k];
-            for (p, h) in ports.iter().zip(hops.iter_mut()) {
-                if p.segment == c.segment && (h.from == c.node || h.to == c.node) {
-                    h.up = c.up;
-                }
-            }
-            k += 1;
-        }
-    }
-    match wanted.iter().find(|(_, n)| !on_path[*n as usize]) {
-        None => Ok(()),
-        Some(&(i, n)) => Err(Error::scenario(
-            format!("agents.{i}.node"),
-            format!("\"{}\" is on no TCP flow's path, so a Syndrome counter there would stamp nothing; put it on the base station the flows cross", s.nodes[n as usize]),
-        )),
-    }
-}
-
-/// Every flow must have a route both ways at some time (at the start or after some
-/// scheduled change); a flow that never has one is an error naming it.
-fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
-    let mut hops = hops.to_vec();
-    let mut ok = vec![false; flows.len()];
-    let mut k = 0;
-    loop {
-        let routes = Routes::build(s.nodes.len(), &hops);
-        for (f, flow) in flows.iter().enumerate() {
-            ok[f] = ok[f] || (routes.next_hop(flow.src, flow.dst, &hops).is_some() && routes.next_hop(flow.dst, flow.src, &hops).is_some());
-        }
-        if k == changes.len() {
-            break;
+            return;
         }
         let at = changes[k].at;
         while k < changes.len() && changes[k].at == at {
@@ -288,6 +238,51 @@ fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port]
             k += 1;
         }
     }
+}
+
+/// Agents act only on TCP packets they forward, so each must sit between the ends of
+/// some TCP flow (at the start or after a scheduled change): one on no flow's path
+/// would see nothing.
+fn check_agents_on_paths(s: &Scenario, agents: &[AgentSlot], flows: &[Flow], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+    if agents.is_empty() {
+        return Ok(());
+    }
+    let mut on_path = vec![false; s.nodes.len()];
+    for_each_topology(s.nodes.len(), ports, hops, changes, |routes, hops| {
+        for f in flows.iter().filter(|f| f.transport == "tcp") {
+            let mut at = f.src;
+            for _ in 0..s.nodes.len() {
+                let Some(p) = routes.next_hop(at, f.dst, hops) else { break };
+                at = hops[p as usize].to;
+                if at == f.dst {
+                    break;
+                }
+                on_path[at as usize] = true;
+            }
+        }
+    });
+    match agents.iter().position(|a| !on_path[a.node as usize]) {
+        None => Ok(()),
+        Some(i) => Err(Error::scenario(
+            format!("agents.{i}.node"),
+            format!(
+                "\"{}\" is on no TCP flow's path, so the {} agent there would see no traffic; put it on the base station the flows cross",
+                s.nodes[agents[i].node as usize],
+                s.agents[i].kind()
+            ),
+        )),
+    }
+}
+
+/// Every flow must have a route both ways at some time (at the start or after some
+/// scheduled change); a flow that never has one is an error naming it.
+fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
+    let mut ok = vec![false; flows.len()];
+    for_each_topology(s.nodes.len(), ports, hops, changes, |routes, hops| {
+        for (f, flow) in flows.iter().enumerate() {
+            ok[f] = ok[f] || (routes.next_hop(flow.src, flow.dst, hops).is_some() && routes.next_hop(flow.dst, flow.src, hops).is_some());
+        }
+    });
     match ok.iter().position(|&o| !o) {
         None => Ok(()),
         Some(f) => Err(Error::scenario(
@@ -372,7 +367,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let (agents, chain_start, chain) = build_agents(s, &names, &links, flows.len())?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
     check_routes(s, &flows, &origins, &ports, &hops, &changes)?;
-    check_syndrome_on_paths(s, &agents, &flows, &ports, &hops, &changes)?;
+    check_agents_on_paths(s, &agents, &flows, &ports, &hops, &changes)?;
     let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();

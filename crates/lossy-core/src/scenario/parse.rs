@@ -117,7 +117,7 @@ mod tests {
             (agents(r#"{"kind": "syndrome", "node": "x"}"#), r#"agents.0.node: "x" is not a node; nodes are a, b"#.to_string()),
             (
                 agents(r#"{"kind": "syndrome", "node": "a"}"#),
-                r#"agents.0.node: "a" is on no TCP flow's path, so a Syndrome counter there would stamp nothing; put it on the base station the flows cross"#.to_string(),
+                r#"agents.0.node: "a" is on no TCP flow's path, so the syndrome agent there would see no traffic; put it on the base station the flows cross"#.to_string(),
             ),
             (agents(r#"{"kind": "syndrome", "node": "a", "wireless_neighbor": "c"}"#), r#"agents.0.wireless_neighbor: "c" is not a node; nodes are a, b"#.to_string()),
             (

@@ -218,6 +218,10 @@ impl Endpoint for TcpReceiver {
         out.ece_sent = self.ecn.ece_sent;
         self.inference.report(out);
     }
+
+    fn note(&self) -> Option<String> {
+        self.inference.note()
+    }
 }
 
 #[cfg(test)]

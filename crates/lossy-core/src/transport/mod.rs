@@ -61,6 +61,11 @@ pub trait Endpoint {
     }
     /// Fills this side's part of the flow's summary at the end of the run.
     fn report(&mut self, end: SimTime, out: &mut FlowSummary);
+    /// A line for the run's notes: something this side was set up for that never
+    /// happened, though the run is valid (e.g. Syndrome with no counter upstream).
+    fn note(&self) -> Option<String> {
+        None
+    }
 }
 
 closed_enum! {
@@ -107,6 +112,9 @@ impl Endpoint for AnyEndpoint {
     }
     fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
         each_endpoint!(self, e => e.report(end, out))
+    }
+    fn note(&self) -> Option<String> {
+        each_endpoint!(self, e => e.note())
     }
 }
 

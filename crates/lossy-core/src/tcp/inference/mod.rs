@@ -56,4 +56,17 @@ impl LossInference {
             out.syndrome_eln_acks = s.eln_acks;
         }
     }
+
+    /// A line for the run's notes when Syndrome was asked for but had nothing to read:
+    /// data arrived and none carried a counter. That is a legitimate experiment (a
+    /// Syndrome host behind a plain base station), so it is said, not refused.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            LossInference::Syndrome(s) if s.stamped == 0 && s.got_data() => Some(format!(
+                "tcp.syndrome is \"{}\" but its data carried no Syndrome counter (no Syndrome agent on its path stamped it); it ran as plain TCP",
+                s.role.name()
+            )),
+            _ => None,
+        }
+    }
 }

@@ -54,6 +54,16 @@ pub enum SyndromeRole {
     Uplink,
 }
 
+impl SyndromeRole {
+    /// As the scenario spells it (`tcp.syndrome`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SyndromeRole::Downlink => "downlink",
+            SyndromeRole::Uplink => "uplink",
+        }
+    }
+}
+
 /// A missing packet the receiver has observed (a gap in its sequence space).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Loss {
@@ -89,7 +99,7 @@ pub fn eq1_credited(n: u64, m: u64, k: u64) -> bool {
 /// The receiver-side state machine.
 #[derive(Debug)]
 pub struct Syndrome {
-    role: SyndromeRole,
+    pub(super) role: SyndromeRole,
     mss: u64,
     threshold: u32,
     /// One past the highest byte received (max_seq_seen, Fig. 2).
@@ -142,6 +152,11 @@ impl Syndrome {
             plain_sets: 0,
             impossible: 0,
         }
+    }
+
+    /// Whether any data segment has arrived.
+    pub fn got_data(&self) -> bool {
+        self.max_end > 0
     }
 
     /// Fig. 1 line 7 / 23: compute the syndrome of a data packet and act on it.
