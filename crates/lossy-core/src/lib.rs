@@ -6,6 +6,7 @@ pub mod agents;
 pub mod apps;
 pub mod capture;
 pub mod channel;
+pub mod coding;
 mod closed;
 pub mod columns;
 pub mod engine;

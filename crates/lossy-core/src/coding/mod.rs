@@ -1,0 +1,15 @@
+//! Forward error correction codes, as pure mathematics: a code turns message bits into
+//! codeword bits and back, with no packets, time or randomness. A link layer that codes
+//! its frames (issue 11's `Coding` seam, in `link/`) will use them; the simulation's
+//! fast path asks only whether a codeword with so many bit errors survives, and the
+//! real decoder is here to show that answer exact.
+//!
+//! - `gf`: the field GF(2^m), m = 3..=10, by log and antilog tables.
+//! - `bch`: narrow-sense binary BCH codes of length 2^m − 1.
+//! - `decode_rate`: the real decoder's speed, for `lossy bench`.
+
+pub mod bch;
+pub mod decode_rate;
+pub mod gf;
+
+pub use bch::{BchCode, DecodeFailure, Decoded};
