@@ -1,7 +1,7 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any, final
 
-__all__ = ["RunProgress", "ScenarioError", "build_info", "capture_example", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -17,6 +17,38 @@ class RunProgress:
     @property
     def end_s(self) -> float:
         """The run's stop time in seconds (0 until the run has started)."""
+
+@final
+class BchCode:
+    """A narrow-sense binary BCH(n, k) code, n = 2^m - 1 for m = 3..10. Words are lists of
+    bits (0 or 1) in sending order, bit 0 the coefficient of the highest power (as in
+    galois); codewords are systematic, the message first."""
+
+    def __new__(cls, n: int, k: int) -> BchCode:
+        """The code of length n and dimension k (the largest t that gives k); ValueError
+        naming what is allowed if there is none."""
+    @staticmethod
+    def from_t(n: int, t: int) -> BchCode:
+        """The code of length n whose roots include alpha, ..., alpha^(2t)."""
+    @property
+    def n(self) -> int: ...
+    @property
+    def k(self) -> int: ...
+    @property
+    def t(self) -> int:
+        """How many bit errors per codeword the decoder corrects."""
+    @property
+    def generator(self) -> list[int]:
+        """g(x)'s coefficients, highest degree first (as galois's Poly.coeffs)."""
+    def survives(self, errors: int) -> bool:
+        """The fast path: whether a codeword with this many bit errors decodes to its message."""
+    def encode(self, message: list[int]) -> list[int]:
+        """The codeword of k message bits: the message, then n - k parity bits."""
+    def decode(self, received: list[int]) -> tuple[list[int], int] | None:
+        """(message, bits corrected), or None when the decoder detects that it cannot."""
+    def decode_rate(self, weight: int, count: int, seed: int = 1) -> float:
+        """Codewords decoded per wall second by the real decoder: count random codewords
+        with weight random bit errors each (GIL released)."""
 
 def run(scenario_json: str, seed: int = 1, replication: int = 0,
         progress: RunProgress | None = None) -> dict[str, Any]:

@@ -5,6 +5,8 @@
 //! one place; the GIL is released while a run executes and the core never calls back
 //! into Python.
 
+mod coding;
+
 use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
 use lossy_core::{Error, Progress};
@@ -225,6 +227,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_class::<RunProgress>()?;
+    m.add_class::<coding::BchCode>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
