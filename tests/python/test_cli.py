@@ -145,6 +145,9 @@ def test_bench_quick_json(cli):
     for row in report["rows"]:
         assert row["packets_per_wall_s"] > 0 and row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
         assert "ns3" not in row
+    # The real BCH decoder's speed (issue 11), one row per code and weight.
+    assert [row["code"] for row in report["codec"]][:2] == ["BCH(255, 131, 18)"] * 2
+    assert all(row["codewords_per_s"] > 0 and row["codewords"] == 2_000 for row in report["codec"])
 
 
 # --- issue 7: start-up, usage errors, outputs checked first, shipped scenarios ------------
