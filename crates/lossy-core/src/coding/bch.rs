@@ -174,9 +174,8 @@ impl BchCode {
                 }
             }
         }
-        for j in (1..2 * t).step_by(2) {
-            // s[j] is S_(j+1), an even power: the square of S_((j+1)/2).
-            s[j] = self.gf.square(s[(j + 1) / 2 - 1]);
+        for i in 1..=t {
+            s[2 * i - 1] = self.gf.square(s[i - 1]); // S_2i = S_i^2, S_i already known
         }
         s
     }
