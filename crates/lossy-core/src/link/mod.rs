@@ -7,6 +7,8 @@
 //! act (`next_wake`), and at that moment consults the channel and says what became of
 //! the packet.
 
+pub mod arq;
+pub mod coding;
 pub mod plain;
 
 use crate::channel::Channel;
