@@ -14,24 +14,12 @@
 //! the link stays busy until the last one ends.
 
 use super::coding::Coding;
-use super::{LinkCtx, LinkLayer, LinkOutcome};
+use super::{LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
 use crate::engine::Key;
 use crate::net::DropCause;
 use crate::packet::Packet;
 use crate::channel::TxSpan;
 use crate::time::{serialization_delay, SimTime};
-
-/// What the link layer did, for the link's summary.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ArqCounters {
-    /// Link packets sent, retransmissions included.
-    pub transmissions: u64,
-    /// Packets given up after a link packet exhausted its attempts (residual failures).
-    pub failures: u64,
-    /// Bytes on the air beyond each packet's own bytes sent once: parity, link headers
-    /// and retransmissions.
-    pub overhead_bytes: u64,
-}
 
 #[derive(Clone, Debug)]
 pub struct Arq {
@@ -44,18 +32,14 @@ pub struct Arq {
     attempts: u32,
     coding: Coding,
     busy_until: Option<Key>,
-    counters: ArqCounters,
+    counters: LinkLayerCounters,
     scratch: Vec<u32>,
 }
 
 impl Arq {
     pub fn new(rate_bps: u64, payload_bytes: u32, header_bytes: u32, attempts: u32, coding: Coding) -> Self {
         debug_assert!(payload_bytes > 0 && attempts > 0);
-        Arq { rate_bps, payload_bytes, header_bytes, attempts, coding, busy_until: None, counters: ArqCounters::default(), scratch: Vec::new() }
-    }
-
-    pub fn counters(&self) -> ArqCounters {
-        self.counters
+        Arq { rate_bps, payload_bytes, header_bytes, attempts, coding, busy_until: None, counters: LinkLayerCounters::default(), scratch: Vec::new() }
     }
 
     /// Sends the link packet of `bytes` data bytes from `*t` until it gets through or
@@ -123,6 +107,10 @@ impl LinkLayer for Arq {
 
     fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
         self.busy_until = None;
+    }
+
+    fn counters(&self) -> LinkLayerCounters {
+        self.counters
     }
 }
 

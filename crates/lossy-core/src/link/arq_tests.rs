@@ -2,6 +2,7 @@
 //! transmissions.
 
 use super::*;
+use crate::link::LinkLayerCounters;
 use crate::channel::{Channel, NoLoss, Trace, TraceConfig};
 use crate::engine::Tickets;
 use crate::rng::RngStream;
@@ -20,7 +21,7 @@ fn losing(transmissions: &[u64]) -> Channel {
 
 /// Runs one packet through `link` on `channel` from time 0: its outcome and the link's
 /// counters.
-fn send(link: &mut Arq, mut channel: Channel) -> (LinkOutcome, ArqCounters) {
+fn send(link: &mut Arq, mut channel: Channel) -> (LinkOutcome, LinkLayerCounters) {
     let mut tickets = Tickets::default();
     let mut rng = RngStream::new(1, 0, "arq");
     let mut ctx = LinkCtx { channel: &mut channel, rng: &mut rng, tickets: &mut tickets };
@@ -38,7 +39,7 @@ fn a_clean_channel_carries_the_packet_in_n_t_over_n_l_link_packets() {
     let mut link = Arq::new(RATE, 32, 0, 16, Coding::None);
     let (outcome, c) = send(&mut link, Channel::None(NoLoss));
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(32, 256)));
-    assert_eq!(c, ArqCounters { transmissions: 32, failures: 0, overhead_bytes: 0 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 32, failures: 0, overhead_bytes: 0 });
     assert!(!link.ready(SimTime(slots(32, 256).0 - 1)) && link.ready(slots(32, 256)));
 }
 
@@ -48,7 +49,7 @@ fn a_nak_resends_the_link_packet_in_the_next_slot() {
     // The 3rd transmission (link packet 2) fails twice, then gets through.
     let (outcome, c) = send(&mut link, losing(&[2, 3]));
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(34, 256)));
-    assert_eq!(c, ArqCounters { transmissions: 34, failures: 0, overhead_bytes: 64 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 34, failures: 0, overhead_bytes: 64 });
 }
 
 #[test]
@@ -57,7 +58,7 @@ fn a_link_packet_out_of_attempts_loses_the_packet_and_stops_sending_it() {
     // Link packet 1 (the 2nd transmission on) fails all 4 of its attempts.
     let (outcome, c) = send(&mut link, losing(&[1, 2, 3, 4]));
     assert_eq!(outcome, LinkOutcome::Lost(packet(), DropCause::LinkRetry));
-    assert_eq!(c, ArqCounters { transmissions: 5, failures: 1, overhead_bytes: 96 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 5, failures: 1, overhead_bytes: 96 });
     assert!(link.ready(slots(5, 256)), "busy only while it sent");
 }
 
