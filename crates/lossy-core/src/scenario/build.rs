@@ -85,7 +85,8 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             delay: l.delay.0,
             queue,
             link: ll.build(l.rate.0),
-            channel: loss.build(),
+            // The fading's own stream: bit draws never move the fades (rayleigh.rs).
+            channel: loss.build(streams(&format!("link:{name}:fading"))),
             channel_rng: streams(&format!("link:{name}:channel")),
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
