@@ -103,8 +103,14 @@ pub struct LinkSummary {
     pub throughput_bps: f64,
     /// channel_losses / packets sent on the channel.
     pub loss_rate: f64,
-    /// Packets a retrying link layer gave up on.
+    /// Packets a retrying link layer gave up on (its residual failures).
     pub link_retry_drops: u64,
+    /// Frames a segmenting link layer sent, retransmissions included (0 for the plain
+    /// link, whose frames are its packets).
+    pub link_transmissions: u64,
+    /// Bytes a link layer put on the air beyond each packet's own bytes once: parity,
+    /// link headers, retransmissions.
+    pub link_overhead_bytes: u64,
     /// Packets dropped because the link was or went down.
     pub link_down_drops: u64,
     /// Packets the pipeline delivered out of order, and copies it created.

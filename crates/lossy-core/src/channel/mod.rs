@@ -9,14 +9,18 @@
 //! Models, one per file: [`bernoulli`], [`ber`] (independent bit errors),
 //! [`gilbert_elliott`] (netem's 4-parameter model, per packet), [`gilbert`] (Miyoshi §5,
 //! geometric sojourns in packets or bits), [`markov`] (Chen Fig. 8, exponential sojourns
-//! in continuous time) and [`trace`] (replay). [`LossConfig`] is the scenario's
-//! `loss = { model = "...", ... }` table; [`LossConfig::build`] makes a [`Channel`].
+//! in continuous time), [`rayleigh`] (bit errors under Rayleigh fading, with
+//! [`modulation`]'s bit error probabilities) and [`trace`] (replay). [`LossConfig`] is
+//! the scenario's `loss = { model = "...", ... }` table; [`LossConfig::build`] makes a
+//! [`Channel`].
 
 pub mod ber;
 pub mod bernoulli;
 pub mod gilbert;
 pub mod gilbert_elliott;
 pub mod markov;
+pub mod modulation;
+pub mod rayleigh;
 pub mod trace;
 mod two_state;
 
@@ -32,6 +36,8 @@ pub use bernoulli::{Bernoulli, BernoulliConfig};
 pub use gilbert::{Gilbert, GilbertConfig, GilbertUnit};
 pub use gilbert_elliott::{GilbertElliott, GilbertElliottConfig};
 pub use markov::{Markov, MarkovConfig};
+pub use modulation::Modulation;
+pub use rayleigh::{Rayleigh, RayleighConfig};
 pub use trace::{Trace, TraceConfig};
 
 /// Bit-error count meaning "more errors than any code corrects": what packet-level
@@ -120,6 +126,7 @@ closed_enum! {
         GilbertElliott(GilbertElliott),
         Gilbert(Gilbert),
         Markov(Markov),
+        Rayleigh(Rayleigh),
         Trace(Trace),
     }
 }
@@ -165,6 +172,8 @@ pub enum LossConfig {
     Gilbert(GilbertConfig),
     /// Two states in continuous time with exponential sojourns (Chen et al. Fig. 8).
     Markov(MarkovConfig),
+    /// Bit errors under Rayleigh fading (sum of sinusoids), BPSK or DPSK, by time.
+    Rayleigh(RayleighConfig),
     /// Replay of a loss trace, by packet index or by time.
     Trace(TraceConfig),
 }
@@ -185,13 +194,17 @@ impl LossConfig {
             LossConfig::GilbertElliott(c) => c.validate(),
             LossConfig::Gilbert(c) => c.validate(),
             LossConfig::Markov(c) => c.validate(),
+            LossConfig::Rayleigh(c) => c.validate(),
             LossConfig::Trace(c) => c.validate(),
         }
     }
 
     /// The loss process, in its initial state. Call [`validate`](Self::validate) first:
-    /// an invalid config builds a process whose behaviour is unspecified.
-    pub fn build(&self) -> Channel {
+    /// an invalid config builds a process whose behaviour is unspecified. `fading` is
+    /// the stream a model draws its fixed random parameters from (the Rayleigh
+    /// channel's phases and angles), apart from the per-transmission draws; the other
+    /// models ignore it.
+    pub fn build(&self, mut fading: RngStream) -> Channel {
         debug_assert!(self.validate().is_ok(), "{:?}", self.validate());
         match self {
             LossConfig::None {} => Channel::None(NoLoss),
@@ -200,6 +213,7 @@ impl LossConfig {
             LossConfig::GilbertElliott(c) => Channel::GilbertElliott(GilbertElliott::new(c)),
             LossConfig::Gilbert(c) => Channel::Gilbert(Gilbert::new(c)),
             LossConfig::Markov(c) => Channel::Markov(Markov::new(c)),
+            LossConfig::Rayleigh(c) => Channel::Rayleigh(Rayleigh::new(c, &mut fading)),
             LossConfig::Trace(c) => Channel::Trace(Trace::new(c)),
         }
     }
@@ -343,6 +357,8 @@ mod tests {
             r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05}"#,
             r#"{"model":"gilbert","p_ge":0.001,"p_eg":0.02,"unit":"bit","ber_bad":0.1}"#,
             r#"{"model":"markov","mean_a":"75 ms","mean_b":"3.75 ms","loss_a":0.0002,"loss_b":0.5}"#,
+            r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10}"#,
+            r#"{"model":"rayleigh","mean_snr_db":-3,"speed_mps":1.5,"carrier_hz":9e8,"modulation":"dpsk","sinusoids":8,"chunk_periods":0.05}"#,
             r#"{"model":"trace","packets":[3,1,4,1,5]}"#,
             r#"{"model":"trace","times":["10 ms","0.5 s"]}"#,
         ]
@@ -387,6 +403,15 @@ mod tests {
             panic!()
         };
         assert_eq!(c.mean_b.0, SimDuration::from_micros(3750));
+        let LossConfig::Rayleigh(c) =
+            de(r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10}"#).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (c.modulation, c.sinusoids, c.chunk_periods),
+            (Modulation::Bpsk, 16, 0.02)
+        );
     }
 
     #[test]
@@ -439,6 +464,18 @@ mod tests {
             .starts_with("trace: give exactly one of `packets` or `times`"));
         assert!(msg(r#"{"model":"trace","packets":[1],"times":[1]}"#)
             .starts_with("trace: give exactly one of `packets` or `times`"));
+        assert_eq!(
+            msg(r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":-10}"#),
+            "doppler_hz: -10 is not allowed; use a finite number of Hz > 0, e.g. 10"
+        );
+        assert_eq!(
+            msg(r#"{"model":"rayleigh","mean_snr_db":20,"speed_mps":0,"carrier_hz":9e8}"#),
+            "speed_mps: 0 is not allowed; use a finite number of m/s > 0, e.g. 1.5"
+        );
+        assert_eq!(
+            msg(r#"{"model":"rayleigh","mean_snr_db":20,"speed_mps":1,"carrier_hz":-1}"#),
+            "carrier_hz: -1 is not allowed; use a finite number of Hz > 0, e.g. 900e6"
+        );
         let nan = LossConfig::Bernoulli(BernoulliConfig { p: f64::NAN });
         assert_eq!(
             nan.validate().unwrap_err(),
@@ -450,7 +487,7 @@ mod tests {
     fn same_seed_same_sequence_for_every_model() {
         for cfg in all_configs() {
             let run = |seed: u64| {
-                let mut ch = cfg.build();
+                let mut ch = cfg.build(RngStream::new(seed, 0, "fading"));
                 let mut rng = RngStream::new(seed, 0, "det");
                 let mut now = SimTime::ZERO;
                 let mut out = Vec::new();
@@ -479,7 +516,7 @@ mod tests {
 
     #[test]
     fn none_never_loses() {
-        let mut ch = LossConfig::None {}.build();
+        let mut ch = LossConfig::None {}.build(RngStream::new(1, 0, "fading"));
         let mut rng = RngStream::new(1, 0, "none");
         assert!((0..1000).all(|i| !ch.lost(super::TxSpan::at(SimTime(i), 8000), &mut rng)));
         let mut cw = [9u32; 3];
@@ -491,7 +528,7 @@ mod tests {
 
     #[test]
     fn packet_models_mark_every_codeword_of_a_lost_packet_uncorrectable() {
-        let mut ch = de(r#"{"model":"bernoulli","p":0.5}"#).unwrap().build();
+        let mut ch = de(r#"{"model":"bernoulli","p":0.5}"#).unwrap().build(RngStream::new(2, 0, "fading"));
         let mut rng = RngStream::new(2, 0, "cw");
         let mut seen = [false; 2];
         for _ in 0..100 {
@@ -513,6 +550,8 @@ mod tests {
             "mean_a",
             "packets",
             "netem",
+            "doppler_hz",
+            "dpsk",
         ] {
             assert!(schema.contains(needle), "schema lacks {needle}: {schema}");
         }

@@ -7,6 +7,9 @@
 //! act (`next_wake`), and at that moment consults the channel and says what became of
 //! the packet.
 
+pub mod arq;
+pub mod coding;
+pub mod config;
 pub mod plain;
 
 use crate::channel::Channel;
@@ -37,6 +40,19 @@ pub enum LinkOutcome {
     Lost(Packet, DropCause),
 }
 
+/// What a link layer did beyond passing packets, for the link's summary (zeros for the
+/// plain link, whose one frame per packet the channel counters already describe).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkLayerCounters {
+    /// Link frames sent, retransmissions included.
+    pub transmissions: u64,
+    /// Packets given up after a link frame exhausted its attempts (residual failures).
+    pub failures: u64,
+    /// Bytes on the air beyond each packet's own bytes sent once: parity, link headers
+    /// and retransmissions.
+    pub overhead_bytes: u64,
+}
+
 pub trait LinkLayer {
     /// Whether it can take the next packet from the queue at `now`.
     fn ready(&self, now: SimTime) -> bool;
@@ -52,12 +68,16 @@ pub trait LinkLayer {
     fn held(&self) -> usize;
     /// Gives up everything it holds (the link went down).
     fn drain(&mut self, f: &mut dyn FnMut(Packet));
+    fn counters(&self) -> LinkLayerCounters {
+        LinkLayerCounters::default()
+    }
 }
 
 closed_enum! {
     /// Every built-in link layer.
     pub enum AnyLinkLayer via each_link {
         Plain(Plain),
+        Arq(arq::Arq),
     }
 }
 
@@ -83,5 +103,8 @@ impl LinkLayer for AnyLinkLayer {
     }
     fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
         each_link!(self, l => l.drain(f))
+    }
+    fn counters(&self) -> LinkLayerCounters {
+        each_link!(self, l => l.counters())
     }
 }

@@ -231,6 +231,8 @@ impl Segment for PointToPoint {
                 throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
                 loss_rate: if on_channel > 0 { c.drops.channel as f64 / on_channel as f64 } else { 0.0 },
                 link_retry_drops: c.drops.link_retry,
+                link_transmissions: d.link.counters().transmissions,
+                link_overhead_bytes: d.link.counters().overhead_bytes,
                 link_down_drops: c.drops.link_down,
                 reordered: d.pipeline.counters.reordered,
                 duplicated: d.pipeline.counters.duplicated,

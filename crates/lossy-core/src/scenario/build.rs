@@ -8,7 +8,7 @@ use crate::agents::{eln::ElnAgent, snoop::{SnoopAgent, SnoopOptions}, syndrome::
 use crate::apps::AppConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
-use crate::link::Plain;
+use crate::link::config::LinkLayerConfig;
 use crate::net::p2p::{DirCounters, Direction};
 use crate::net::pipeline::Pipeline;
 use crate::net::routing::Hop;
@@ -69,10 +69,13 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     for (field, imp) in [("impair", &l.impair), ("reverse_impair", &l.reverse_impair)] {
         imp.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
+    for (field, ll) in [("link_layer", &l.link_layer), ("reverse_link_layer", &l.reverse_link_layer)] {
+        ll.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
+    }
     let queue_err = |m| Error::nested(&format!("links.{i}.queue"), m);
     l.queue.0.validate().map_err(queue_err)?;
     let (a, b) = ends;
-    let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp| -> Result<Direction> {
+    let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
         // The queue's own stream (DESIGN.md "Seeds"): RED's draws move nothing else.
         let queue = l.queue.0.build(l.rate.0, l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
@@ -81,8 +84,9 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             to,
             delay: l.delay.0,
             queue,
-            link: Plain::new(l.rate.0).into(),
-            channel: loss.build(),
+            link: ll.build(l.rate.0),
+            // The fading's own stream: bit draws never move the fades (rayleigh.rs).
+            channel: loss.build(streams(&format!("link:{name}:fading"))),
             channel_rng: streams(&format!("link:{name}:channel")),
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
@@ -91,7 +95,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             name,
         })
     };
-    Ok(PointToPoint::new([dir(a, b, &l.loss, &l.impair)?, dir(b, a, &l.reverse_loss, &l.reverse_impair)?], l.up))
+    Ok(PointToPoint::new([dir(a, b, &l.loss, &l.impair, &l.link_layer)?, dir(b, a, &l.reverse_loss, &l.reverse_impair, &l.reverse_link_layer)?], l.up))
 }
 
 /// The flow's two endpoints; sizes on the wire are checked against IPv4's limit.
@@ -297,6 +301,20 @@ fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port]
     }
 }
 
+/// A link packet larger than every TCP segment the flows send is a mistake: ARQ's link
+/// packets cut segments into pieces (Chockalingam: N_L < N_T).
+fn check_link_payloads(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
+    let Some(largest) = specs.iter().filter(|f| f.app.is_tcp()).map(|f| f.tcp.mss.0 + f.tcp.header.0).max() else {
+        return Ok(());
+    };
+    for (i, l) in s.links.iter().enumerate() {
+        for (field, ll) in [("link_layer", &l.link_layer), ("reverse_link_layer", &l.reverse_link_layer)] {
+            ll.check_payload(largest).map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
+        }
+    }
+    Ok(())
+}
+
 /// Every name in `capture.links` is a link direction, "A->B".
 fn check_capture(s: &Scenario, links: &[(NodeId, NodeId)]) -> Result<()> {
     let name = |a: NodeId, b: NodeId| format!("{}->{}", s.nodes[a as usize], s.nodes[b as usize]);
@@ -339,6 +357,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
 
     check_capture(s, &links)?;
     let specs = flows::expand(s, &names, seed, replication)?;
+    check_link_payloads(s, &specs)?;
     let mut flows = Vec::with_capacity(specs.len());
     let mut origins = Vec::with_capacity(specs.len());
     let mut endpoints = Vec::with_capacity(2 * specs.len());

@@ -17,6 +17,7 @@ use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
 use crate::capture::CaptureConfig;
 use crate::channel::LossConfig;
+use crate::link::config::LinkLayerConfig;
 use crate::net::pipeline::ImpairConfig;
 use crate::net::queue::QueueConfig;
 use crate::tcp::TcpConfig;
@@ -93,6 +94,14 @@ pub struct LinkConfig {
     /// Reordering and duplication on the reverse direction.
     #[serde(default)]
     pub reverse_impair: ImpairConfig,
+    /// How the forward direction carries packets: `{ kind = "plain" }` (the default,
+    /// one frame per packet) or `{ kind = "arq", payload, attempts }` (segmentation with
+    /// selective-repeat ARQ, Chockalingam et al.).
+    #[serde(default, skip_serializing_if = "LinkLayerConfig::is_plain")]
+    pub link_layer: LinkLayerConfig,
+    /// How the reverse direction carries packets.
+    #[serde(default, skip_serializing_if = "LinkLayerConfig::is_plain")]
+    pub reverse_link_layer: LinkLayerConfig,
     /// Whether the link is up at the start (a mobile host's link to the base station it
     /// hands over to starts down).
     #[serde(default = "default_up")]

@@ -1,0 +1,112 @@
+//! The scenario's `link_layer = { kind = "...", ... }` table of a link direction, and
+//! how it builds the link layer.
+
+use super::arq::Arq;
+use super::coding::Coding;
+use super::plain::Plain;
+use super::AnyLinkLayer;
+use crate::units::{Bytes, HEADER_SIZE};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How a link direction carries packets.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LinkLayerConfig {
+    /// Each packet is one frame; the channel decides whether it arrives.
+    Plain {},
+    /// Segmentation with NAK-based selective-repeat ARQ (Chockalingam et al. §II): each
+    /// packet is cut into link packets of `payload` data bytes, each resent on a NAK up
+    /// to `attempts` transmissions in all; NAKs are instantaneous and error-free (the
+    /// paper's assumption), so packets leave whole and in order; a link packet out of
+    /// attempts loses its packet, which the transport then recovers.
+    Arq {
+        /// N_L: data bytes per link packet (the last one of a packet may be shorter).
+        payload: Bytes,
+        /// n_l: transmissions allowed per link packet, the first included (1 = no
+        /// retransmission).
+        attempts: u32,
+        /// Link header bytes added to every link packet (0 in the paper).
+        #[serde(default = "no_bytes")]
+        header: Bytes,
+    },
+}
+
+impl Default for LinkLayerConfig {
+    fn default() -> Self {
+        LinkLayerConfig::Plain {}
+    }
+}
+
+fn no_bytes() -> Bytes {
+    Bytes(0)
+}
+
+impl LinkLayerConfig {
+    /// The default: left out when a scenario is written back.
+    pub fn is_plain(&self) -> bool {
+        matches!(self, LinkLayerConfig::Plain {})
+    }
+
+    /// `field: message` for values no link layer can have (`field` unprefixed: the
+    /// caller nests it under `links.<i>.link_layer`).
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            LinkLayerConfig::Plain {} => Ok(()),
+            LinkLayerConfig::Arq { payload, attempts, header } => {
+                if payload.0 == 0 || payload.0 > HEADER_SIZE.hi {
+                    return Err(format!("payload: {} B is out of range; use 1 B to 65,535 B", payload.0));
+                }
+                if *attempts == 0 {
+                    return Err("attempts: 0 sends nothing; use 1 (no retransmission) or more".into());
+                }
+                HEADER_SIZE.check("header", *header)
+            }
+        }
+    }
+
+    /// The largest packet it must carry is `largest` bytes: a link packet bigger than
+    /// any is a mistake (the paper cuts packets into several).
+    pub fn check_payload(&self, largest: u64) -> Result<(), String> {
+        match self {
+            LinkLayerConfig::Arq { payload, .. } if payload.0 > largest => Err(format!(
+                "payload: {} B is larger than any packet the flows send (at most {largest} B); use at most {largest} B",
+                payload.0
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn build(&self, rate_bps: u64) -> AnyLinkLayer {
+        match self {
+            LinkLayerConfig::Plain {} => Plain::new(rate_bps).into(),
+            LinkLayerConfig::Arq { payload, attempts, header } => {
+                Arq::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, Coding::None).into()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn de(json: &str) -> Result<LinkLayerConfig, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn tables_parse_with_defaults_and_bad_values_name_the_field() {
+        assert_eq!(de(r#"{"kind": "plain"}"#).unwrap(), LinkLayerConfig::Plain {});
+        let arq = de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16}"#).unwrap();
+        assert_eq!(arq, LinkLayerConfig::Arq { payload: Bytes(32), attempts: 16, header: Bytes(0) });
+        assert!(de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16, "nak": 1}"#).is_err());
+        let bad = |json| de(json).unwrap().validate().unwrap_err();
+        assert_eq!(bad(r#"{"kind": "arq", "payload": "32 B", "attempts": 0}"#), "attempts: 0 sends nothing; use 1 (no retransmission) or more");
+        assert_eq!(bad(r#"{"kind": "arq", "payload": "0 B", "attempts": 4}"#), "payload: 0 B is out of range; use 1 B to 65,535 B");
+        assert_eq!(
+            arq.check_payload(24).unwrap_err(),
+            "payload: 32 B is larger than any packet the flows send (at most 24 B); use at most 24 B"
+        );
+    }
+}
