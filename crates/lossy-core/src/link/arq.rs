@@ -14,7 +14,7 @@
 //! the link stays busy until the last one ends.
 
 use super::coding::Coding;
-use super::{LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use super::{BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
 use crate::engine::Key;
 use crate::net::DropCause;
 use crate::packet::Packet;
@@ -31,7 +31,7 @@ pub struct Arq {
     /// n_l: transmissions allowed per link packet.
     attempts: u32,
     coding: Coding,
-    busy_until: Option<Key>,
+    busy: BusyUntil,
     counters: LinkLayerCounters,
     scratch: Vec<u32>,
 }
@@ -39,7 +39,7 @@ pub struct Arq {
 impl Arq {
     pub fn new(rate_bps: u64, payload_bytes: u32, header_bytes: u32, attempts: u32, coding: Coding) -> Self {
         debug_assert!(payload_bytes > 0 && attempts > 0);
-        Arq { rate_bps, payload_bytes, header_bytes, attempts, coding, busy_until: None, counters: LinkLayerCounters::default(), scratch: Vec::new() }
+        Arq { rate_bps, payload_bytes, header_bytes, attempts, coding, busy: BusyUntil::default(), counters: LinkLayerCounters::default(), scratch: Vec::new() }
     }
 
     /// Sends the link packet of `bytes` data bytes from `*t` until it gets through or
@@ -64,7 +64,7 @@ impl Arq {
 
 impl LinkLayer for Arq {
     fn ready(&self, now: SimTime) -> bool {
-        self.busy_until.is_none_or(|k| k.time <= now)
+        self.busy.ready(now)
     }
 
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
@@ -80,23 +80,16 @@ impl LinkLayer for Arq {
                 break;
             }
         }
-        self.busy_until = Some(ctx.tickets.key(t));
-        Some(if delivered {
-            LinkOutcome::Delivered(pkt, t)
-        } else {
-            self.counters.failures += 1;
-            LinkOutcome::Lost(pkt, DropCause::LinkRetry)
-        })
+        self.busy.set(ctx.tickets.key(t));
+        Some(if delivered { LinkOutcome::Delivered(pkt, t) } else { LinkOutcome::Lost(pkt, DropCause::LinkRetry) })
     }
 
     fn next_wake(&self, queued: bool) -> Option<Key> {
-        self.busy_until.filter(|_| queued)
+        self.busy.next_wake(queued)
     }
 
     fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        if self.busy_until == Some(key) {
-            self.busy_until = None;
-        }
+        self.busy.on_wake(key);
         None
     }
 
@@ -106,7 +99,7 @@ impl LinkLayer for Arq {
     }
 
     fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
-        self.busy_until = None;
+        self.busy.clear();
     }
 
     fn counters(&self) -> LinkLayerCounters {

@@ -2,39 +2,40 @@
 //! data bits travels as ⌈l/k⌉ codewords of n bits of a binary BCH(n, k, t) code, so its
 //! air time and overhead include the parity, and it survives when every codeword holds
 //! at most t bit errors (the decoder's guarantee; beyond t the data is lost whether the
-//! decoder detects the failure or miscorrects). Counting errors against t is the fast
-//! path the real decoder agrees with (`coding/bch.rs`).
+//! decoder detects the failure or miscorrects): the code's fast path, which the real
+//! decoder agrees with (`coding/bch.rs`).
 
 use crate::channel::{Channel, LossProcess, TxSpan};
+use crate::coding::BchCode;
 use crate::rng::RngStream;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Coding {
     /// The frame's bits as they are: lost on any bit error.
     None,
-    /// Binary BCH(n, k, t): codewords of n bits carrying k data bits, correcting t errors.
-    Bch { n: u32, k: u32, t: u32 },
+    /// A binary BCH(n, k, t) code: codewords of n bits carrying k data bits.
+    Bch(BchCode),
 }
 
 impl Coding {
     /// Bits on the air for `data_bits` of frame.
     pub fn coded_bits(&self, data_bits: u64) -> u64 {
-        match *self {
+        match self {
             Coding::None => data_bits,
-            Coding::Bch { n, k, .. } => data_bits.div_ceil(k as u64) * n as u64,
+            Coding::Bch(code) => data_bits.div_ceil(code.k() as u64) * code.n() as u64,
         }
     }
 
     /// Whether the frame of `data_bits` sent over `tx` (its span already holds the coded
     /// bits) reaches the far end intact. `scratch` holds the per-codeword error counts.
     pub fn survives(&self, tx: TxSpan, data_bits: u64, channel: &mut Channel, rng: &mut RngStream, scratch: &mut Vec<u32>) -> bool {
-        match *self {
+        match self {
             Coding::None => !channel.lost(tx, rng),
-            Coding::Bch { n, k, t } => {
+            Coding::Bch(code) => {
                 scratch.clear();
-                scratch.resize(data_bits.div_ceil(k as u64) as usize, 0);
-                channel.codeword_errors(tx, n, scratch, rng);
-                scratch.iter().all(|&e| e <= t)
+                scratch.resize(data_bits.div_ceil(code.k() as u64) as usize, 0);
+                channel.codeword_errors(tx, code.n() as u32, scratch, rng);
+                scratch.iter().all(|&e| code.survives(e))
             }
         }
     }
@@ -46,14 +47,16 @@ mod tests {
     use crate::channel::{Ber, BerConfig, NoLoss};
     use crate::time::SimTime;
 
-    const RATE_HALF: Coding = Coding::Bch { n: 255, k: 131, t: 18 };
+    fn rate_half() -> Coding {
+        Coding::Bch(BchCode::new(255, 131).unwrap())
+    }
 
     #[test]
     fn a_frame_takes_whole_codewords() {
         // Chockalingam's link packet: 32 data bytes = 256 bits in two BCH(255,131) codewords.
-        assert_eq!(RATE_HALF.coded_bits(256), 510);
-        assert_eq!(RATE_HALF.coded_bits(262), 510);
-        assert_eq!(RATE_HALF.coded_bits(263), 765);
+        assert_eq!(rate_half().coded_bits(256), 510);
+        assert_eq!(rate_half().coded_bits(262), 510);
+        assert_eq!(rate_half().coded_bits(263), 765);
         assert_eq!(Coding::None.coded_bits(256), 256);
     }
 
@@ -67,13 +70,13 @@ mod tests {
         let (mut coded, mut plain) = (0, 0);
         for i in 0..1000 {
             let at = SimTime(i);
-            coded += RATE_HALF.survives(TxSpan::at(at, 510), 256, &mut ch, &mut rng, &mut scratch) as u32;
+            coded += rate_half().survives(TxSpan::at(at, 510), 256, &mut ch, &mut rng, &mut scratch) as u32;
             plain += Coding::None.survives(TxSpan::at(at, 256), 256, &mut ch, &mut rng, &mut scratch) as u32;
         }
         assert!(coded >= 999, "{coded}");
         assert!(plain <= 200, "{plain}"); // (1 − 1e-2)^256 ≈ 0.076
         let mut none = Channel::None(NoLoss);
-        assert!(RATE_HALF.survives(TxSpan::at(SimTime::ZERO, 510), 256, &mut none, &mut rng, &mut scratch));
+        assert!(rate_half().survives(TxSpan::at(SimTime::ZERO, 510), 256, &mut none, &mut rng, &mut scratch));
         assert_eq!(scratch, vec![0, 0]);
     }
 }

@@ -41,16 +41,43 @@ pub enum LinkOutcome {
 }
 
 /// What a link layer did beyond passing packets, for the link's summary (zeros for the
-/// plain link, whose one frame per packet the channel counters already describe).
+/// plain link, whose one frame per packet the channel counters already describe). The
+/// packets it gave up are counted by the segment, as `LinkRetry` drops.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LinkLayerCounters {
     /// Link frames sent, retransmissions included.
     pub transmissions: u64,
-    /// Packets given up after a link frame exhausted its attempts (residual failures).
-    pub failures: u64,
     /// Bytes on the air beyond each packet's own bytes sent once: parity, link headers
     /// and retransmissions.
     pub overhead_bytes: u64,
+}
+
+/// When a link that judges each packet as it starts is free again: the end of what it
+/// has on the air (the key drawn when it started). Shared by the link layers that know a
+/// packet's fate at once (`Plain`, `Arq`), which need an event at that end only when a
+/// packet waits in the queue: otherwise the next packet simply finds the link free.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BusyUntil(Option<Key>);
+
+impl BusyUntil {
+    pub fn ready(&self, now: SimTime) -> bool {
+        self.0.is_none_or(|k| k.time <= now)
+    }
+    pub fn set(&mut self, end: Key) {
+        self.0 = Some(end);
+    }
+    pub fn next_wake(&self, queued: bool) -> Option<Key> {
+        self.0.filter(|_| queued)
+    }
+    /// The deadline `key` has come: free if it is this link's.
+    pub fn on_wake(&mut self, key: Key) {
+        if self.0 == Some(key) {
+            self.0 = None;
+        }
+    }
+    pub fn clear(&mut self) {
+        self.0 = None;
+    }
 }
 
 pub trait LinkLayer {

@@ -8,7 +8,7 @@
 //! the next packet simply finds it free. This saves the end-of-frame event of every
 //! packet that does not queue (most ACKs, uncongested hops).
 
-use super::{LinkCtx, LinkLayer, LinkOutcome};
+use super::{BusyUntil, LinkCtx, LinkLayer, LinkOutcome};
 use crate::channel::{LossProcess, TxSpan};
 use crate::engine::Key;
 use crate::net::DropCause;
@@ -18,25 +18,24 @@ use crate::time::{serialization_delay, SimTime};
 #[derive(Clone, Debug)]
 pub struct Plain {
     rate_bps: u64,
-    /// The end of the frame on the air (its key drawn when it started).
-    busy_until: Option<Key>,
+        busy: BusyUntil,
 }
 
 impl Plain {
     pub fn new(rate_bps: u64) -> Self {
-        Plain { rate_bps, busy_until: None }
+        Plain { rate_bps, busy: BusyUntil::default() }
     }
 }
 
 impl LinkLayer for Plain {
     fn ready(&self, now: SimTime) -> bool {
-        self.busy_until.is_none_or(|k| k.time <= now)
+        self.busy.ready(now)
     }
 
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         debug_assert!(self.ready(now), "one frame at a time");
         let end = ctx.tickets.key(now + serialization_delay(pkt.bits(), self.rate_bps));
-        self.busy_until = Some(end);
+        self.busy.set(end);
         let span = TxSpan { start: now, end: end.time, bits: pkt.bits() };
         Some(if ctx.channel.lost(span, ctx.rng) {
             LinkOutcome::Lost(pkt, DropCause::Channel)
@@ -46,13 +45,11 @@ impl LinkLayer for Plain {
     }
 
     fn next_wake(&self, queued: bool) -> Option<Key> {
-        self.busy_until.filter(|_| queued)
+        self.busy.next_wake(queued)
     }
 
     fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        if self.busy_until == Some(key) {
-            self.busy_until = None;
-        }
+        self.busy.on_wake(key);
         None
     }
 
@@ -62,7 +59,7 @@ impl LinkLayer for Plain {
     }
 
     fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
-        self.busy_until = None;
+        self.busy.clear();
     }
 }
 
