@@ -111,6 +111,10 @@ pub struct LinkSummary {
     /// Bytes a link layer put on the air beyond each packet's own bytes once: parity,
     /// link headers, retransmissions.
     pub link_overhead_bytes: u64,
+    /// NAKs an ARQ link's far end sent (repeats of lost ones included), and how many of
+    /// them were lost (0 for the plain link, and with the paper's error-free NAKs).
+    pub link_naks_sent: u64,
+    pub link_naks_lost: u64,
     /// Packets dropped because the link was or went down.
     pub link_down_drops: u64,
     /// Packets the pipeline delivered out of order, and copies it created.

@@ -6,57 +6,112 @@
 //! the whole packet up (`DropCause::LinkRetry`) and sends none of its remaining link
 //! packets: the transport recovers it.
 //!
-//! NAKs here are as the paper assumes: instantaneous and error-free, so a NAKed link
-//! packet goes out again in the very next slot, and packets pass one at a time, each
-//! delivered whole when its last link packet gets through — in order by construction.
-//! The whole sequence of transmissions is therefore known when the packet starts: the
-//! channel judges each span in time order then (as `Plain` judges its one frame), and
-//! the link stays busy until the last one ends.
+//! This file is the paper's link (§III): NAKs instantaneous and error-free, so a NAKed
+//! link packet goes out again in the very next slot, and packets pass one at a time,
+//! each delivered whole when its last link packet gets through — in order by
+//! construction. The whole sequence of transmissions is therefore known when the packet
+//! starts: the channel judges each span in time order then (as `Plain` judges its one
+//! frame), and the link stays busy until the last one ends. NAKs that take time and can
+//! be lost are `arq_nak.rs`; both cut and send link packets with [`Framing`].
 
 use super::coding::Coding;
 use super::{BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use crate::channel::TxSpan;
 use crate::engine::Key;
 use crate::net::DropCause;
 use crate::packet::Packet;
-use crate::channel::TxSpan;
-use crate::time::{serialization_delay, SimTime};
+use crate::time::{serialization_delay, SimDuration, SimTime};
 
+/// How a segmenting link cuts packets into link packets and puts one on the air: the
+/// link's rate, N_L, the link header, n_l and the coding, with the counters of what it
+/// sent.
 #[derive(Clone, Debug)]
-pub struct Arq {
+pub struct Framing {
     rate_bps: u64,
     /// N_L: data bytes per link packet.
     payload_bytes: u32,
     /// Link header bytes added to every link packet before coding (0 in the paper).
     header_bytes: u32,
     /// n_l: transmissions allowed per link packet.
-    attempts: u32,
+    pub attempts: u32,
     coding: Coding,
-    busy: BusyUntil,
-    counters: LinkLayerCounters,
+    pub counters: LinkLayerCounters,
     scratch: Vec<u32>,
 }
 
-impl Arq {
+/// One link packet as it goes on the air.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Its data bytes (N_L, or what is left for the last one).
+    bytes: u32,
+    /// Data and header bits, before coding.
+    data_bits: u64,
+    /// Bits on the air.
+    bits: u64,
+    pub air: SimDuration,
+}
+
+impl Framing {
     pub fn new(rate_bps: u64, payload_bytes: u32, header_bytes: u32, attempts: u32, coding: Coding) -> Self {
         debug_assert!(payload_bytes > 0 && attempts > 0);
-        Arq { rate_bps, payload_bytes, header_bytes, attempts, coding, busy: BusyUntil::default(), counters: LinkLayerCounters::default(), scratch: Vec::new() }
+        Framing { rate_bps, payload_bytes, header_bytes, attempts, coding, counters: LinkLayerCounters::default(), scratch: Vec::new() }
     }
 
-    /// Sends the link packet of `bytes` data bytes from `*t` until it gets through or
-    /// runs out of attempts; advances `*t` past every transmission.
-    fn send_link_packet(&mut self, t: &mut SimTime, bytes: u32, ctx: &mut LinkCtx) -> bool {
+    /// ⌈N_T/N_L⌉: the link packets a packet of `size` bytes is cut into.
+    pub fn pieces(&self, size: u16) -> u32 {
+        (size as u32).div_ceil(self.payload_bytes)
+    }
+
+    /// Link packet `index` of a packet of `size` bytes: N_L bytes, or what is left.
+    pub fn shape(&self, size: u16, index: u32) -> Shape {
+        self.shape_of((size as u32 - index * self.payload_bytes).min(self.payload_bytes))
+    }
+
+    fn shape_of(&self, bytes: u32) -> Shape {
         let data_bits = (bytes + self.header_bytes) as u64 * 8;
         let bits = self.coding.coded_bits(data_bits);
-        let air = serialization_delay(bits, self.rate_bps);
-        for attempt in 0..self.attempts {
-            let span = TxSpan { start: *t, end: *t + air, bits };
-            *t = span.end;
-            self.counters.transmissions += 1;
-            // Everything but the data bytes' first transmission is overhead.
-            self.counters.overhead_bytes += bits / 8 - if attempt == 0 { bytes as u64 } else { 0 };
-            if self.coding.survives(span, data_bits, ctx.channel, ctx.rng, &mut self.scratch) {
+        Shape { bytes, data_bits, bits, air: serialization_delay(bits, self.rate_bps) }
+    }
+
+    /// Air time of a full link packet (N_L data bytes).
+    pub fn full_air(&self) -> SimDuration {
+        self.shape_of(self.payload_bytes).air
+    }
+
+    /// Sends link packet `shape` once from `start` (`first`: its first transmission) and
+    /// asks the channel whether it gets through; counts it. The caller keeps the
+    /// transmissions in time order.
+    pub fn transmit(&mut self, start: SimTime, shape: Shape, first: bool, ctx: &mut LinkCtx) -> bool {
+        let span = TxSpan { start, end: start + shape.air, bits: shape.bits };
+        self.counters.transmissions += 1;
+        // Everything but the data bytes' first transmission is overhead.
+        self.counters.overhead_bytes += shape.bits / 8 - if first { shape.bytes as u64 } else { 0 };
+        self.coding.survives(span, shape.data_bits, ctx.channel, ctx.rng, &mut self.scratch)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Arq {
+    framing: Framing,
+    busy: BusyUntil,
+}
+
+impl Arq {
+    pub fn new(framing: Framing) -> Self {
+        Arq { framing, busy: BusyUntil::default() }
+    }
+
+    /// Sends link packet `shape` from `*t` until it gets through or runs out of
+    /// attempts; advances `*t` past every transmission.
+    fn send_link_packet(&mut self, t: &mut SimTime, shape: Shape, ctx: &mut LinkCtx) -> bool {
+        for attempt in 0..self.framing.attempts {
+            let start = *t;
+            *t = start + shape.air;
+            if self.framing.transmit(start, shape, attempt == 0, ctx) {
                 return true;
             }
+            // The far end NAKs it (§II), and the NAK is back at once (§III).
+            self.framing.counters.naks_sent += 1;
         }
         false
     }
@@ -70,16 +125,10 @@ impl LinkLayer for Arq {
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         debug_assert!(self.ready(now), "one packet at a time");
         let mut t = now;
-        let mut left = pkt.size as u32;
-        let mut delivered = true;
-        while left > 0 {
-            let bytes = left.min(self.payload_bytes);
-            left -= bytes;
-            if !self.send_link_packet(&mut t, bytes, ctx) {
-                delivered = false;
-                break;
-            }
-        }
+        let delivered = (0..self.framing.pieces(pkt.size)).all(|i| {
+            let shape = self.framing.shape(pkt.size, i);
+            self.send_link_packet(&mut t, shape, ctx)
+        });
         self.busy.set(ctx.tickets.key(t));
         Some(if delivered { LinkOutcome::Delivered(pkt, t) } else { LinkOutcome::Lost(pkt, DropCause::LinkRetry) })
     }
@@ -88,9 +137,8 @@ impl LinkLayer for Arq {
         self.busy.next_wake(queued)
     }
 
-    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) {
         self.busy.on_wake(key);
-        None
     }
 
     /// The packet on the air is already in the pipeline (or lost): the link holds none.
@@ -103,7 +151,7 @@ impl LinkLayer for Arq {
     }
 
     fn counters(&self) -> LinkLayerCounters {
-        self.counters
+        self.framing.counters
     }
 }
 

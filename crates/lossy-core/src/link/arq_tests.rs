@@ -10,6 +10,10 @@ use crate::time::SimDuration;
 
 const RATE: u64 = 1_500_000; // Chockalingam's link, bit/s
 
+fn arq(payload: u32, header: u32, attempts: u32, coding: Coding) -> Arq {
+    Arq::new(Framing::new(RATE, payload, header, attempts, coding))
+}
+
 /// A 1024-byte packet (the paper's N_T, headers left out).
 fn packet() -> Packet {
     Packet::udp(0, 0, 1, 0, 1024, 1024)
@@ -36,48 +40,48 @@ fn slots(n: u64, bits: u64) -> SimTime {
 
 #[test]
 fn a_clean_channel_carries_the_packet_in_n_t_over_n_l_link_packets() {
-    let mut link = Arq::new(RATE, 32, 0, 16, Coding::None);
+    let mut link = arq(32, 0, 16, Coding::None);
     let (outcome, c) = send(&mut link, Channel::None(NoLoss));
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(32, 256)));
-    assert_eq!(c, LinkLayerCounters { transmissions: 32, overhead_bytes: 0 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 32, overhead_bytes: 0, naks_sent: 0, naks_lost: 0 });
     assert!(!link.ready(SimTime(slots(32, 256).0 - 1)) && link.ready(slots(32, 256)));
 }
 
 #[test]
 fn a_nak_resends_the_link_packet_in_the_next_slot() {
-    let mut link = Arq::new(RATE, 32, 0, 16, Coding::None);
+    let mut link = arq(32, 0, 16, Coding::None);
     // The 3rd transmission (link packet 2) fails twice, then gets through.
     let (outcome, c) = send(&mut link, losing(&[2, 3]));
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(34, 256)));
-    assert_eq!(c, LinkLayerCounters { transmissions: 34, overhead_bytes: 64 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 34, overhead_bytes: 64, naks_sent: 2, naks_lost: 0 });
 }
 
 #[test]
 fn a_link_packet_out_of_attempts_loses_the_packet_and_stops_sending_it() {
-    let mut link = Arq::new(RATE, 32, 0, 4, Coding::None);
+    let mut link = arq(32, 0, 4, Coding::None);
     // Link packet 1 (the 2nd transmission on) fails all 4 of its attempts.
     let (outcome, c) = send(&mut link, losing(&[1, 2, 3, 4]));
     assert_eq!(outcome, LinkOutcome::Lost(packet(), DropCause::LinkRetry));
-    assert_eq!(c, LinkLayerCounters { transmissions: 5, overhead_bytes: 96 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 5, overhead_bytes: 96, naks_sent: 4, naks_lost: 0 });
     assert!(link.ready(slots(5, 256)), "busy only while it sent");
 }
 
 #[test]
 fn the_last_link_packet_is_short_and_one_attempt_is_plain_framing_in_pieces() {
-    let mut link = Arq::new(RATE, 100, 0, 1, Coding::None);
+    let mut link = arq(100, 0, 1, Coding::None);
     let (outcome, c) = send(&mut link, Channel::None(NoLoss));
     // 1024 = 10 × 100 + 24, each link packet's air time rounded up to the nanosecond.
     let end = SimTime(slots(10, 800).0 + serialization_delay(24 * 8, RATE).0);
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), end));
     assert_eq!(c.transmissions, 11);
-    let (outcome, _) = send(&mut Arq::new(RATE, 100, 0, 1, Coding::None), losing(&[10]));
+    let (outcome, _) = send(&mut arq(100, 0, 1, Coding::None), losing(&[10]));
     assert_eq!(outcome, LinkOutcome::Lost(packet(), DropCause::LinkRetry));
 }
 
 #[test]
 fn coded_link_packets_carry_their_parity_and_headers_on_the_air() {
     let code = Coding::Bch(crate::coding::BchCode::new(255, 131).unwrap());
-    let mut link = Arq::new(RATE, 32, 2, 16, code);
+    let mut link = arq(32, 2, 16, code);
     let (outcome, c) = send(&mut link, Channel::None(NoLoss));
     // 34 bytes = 272 bits need three codewords: 765 bits per link packet.
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(32, 765)));

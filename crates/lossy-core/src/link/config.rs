@@ -1,10 +1,14 @@
 //! The scenario's `link_layer = { kind = "...", ... }` table of a link direction, and
 //! how it builds the link layer.
 
-use super::arq::Arq;
+use super::arq::{Arq, Framing};
+use super::arq_nak::ArqNak;
 use super::coding::CodingConfig;
+use super::nak_config::{Delivery, NakConfig};
 use super::plain::Plain;
 use super::AnyLinkLayer;
+use crate::rng::RngStream;
+use crate::time::SimDuration;
 use crate::units::{Bytes, HEADER_SIZE};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,9 +26,9 @@ pub enum LinkLayerConfig {
     },
     /// Segmentation with NAK-based selective-repeat ARQ (Chockalingam et al. §II): each
     /// packet is cut into link packets of `payload` data bytes, each resent on a NAK up
-    /// to `attempts` transmissions in all; NAKs are instantaneous and error-free (the
-    /// paper's assumption), so packets leave whole and in order; a link packet out of
-    /// attempts loses its packet, which the transport then recovers.
+    /// to `attempts` transmissions in all; a link packet out of attempts loses its
+    /// packet, which the transport then recovers. NAKs are instantaneous and error-free
+    /// (the paper's assumption, §III) unless a `nak` table says otherwise.
     Arq {
         /// N_L: data bytes per link packet (the last one of a packet may be shorter).
         payload: Bytes,
@@ -38,6 +42,15 @@ pub enum LinkLayerConfig {
         /// `{ code = "bch", n = 255, k = 131 }`; none by default.
         #[serde(default, skip_serializing_if = "CodingConfig::is_none")]
         coding: CodingConfig,
+        /// NAKs that come back over the link, taking time and sometimes lost, e.g.
+        /// `{ delay = "link", loss = 0.01 }`; without it NAKs are instantaneous and
+        /// error-free, and packets pass one at a time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nak: Option<NakConfig>,
+        /// The order packets leave the link: `"in_order"` (the default, IS-99's radio
+        /// link protocol) or `"as_completed"`. The same with instantaneous NAKs.
+        #[serde(default, skip_serializing_if = "Delivery::is_in_order")]
+        delivery: Delivery,
     },
 }
 
@@ -69,14 +82,15 @@ impl LinkLayerConfig {
         self.coding().build().map_err(|m| format!("coding.{m}"))?;
         match self {
             LinkLayerConfig::Plain { .. } => Ok(()),
-            LinkLayerConfig::Arq { payload, attempts, header, .. } => {
+            LinkLayerConfig::Arq { payload, attempts, header, nak, .. } => {
                 if payload.0 == 0 || payload.0 > HEADER_SIZE.hi {
                     return Err(format!("payload: {} B is out of range; use 1 B to 65,535 B", payload.0));
                 }
                 if *attempts == 0 {
                     return Err("attempts: 0 sends nothing; use 1 (no retransmission) or more".into());
                 }
-                HEADER_SIZE.check("header", *header)
+                HEADER_SIZE.check("header", *header)?;
+                nak.as_ref().map_or(Ok(()), NakConfig::validate)
             }
         }
     }
@@ -93,13 +107,23 @@ impl LinkLayerConfig {
         }
     }
 
-    /// The link layer. Call [`validate`](Self::validate) first (it checks the code).
-    pub fn build(&self, rate_bps: u64) -> AnyLinkLayer {
+    /// The link layer of a direction of `rate_bps` and one-way `delay`; `nak_stream`
+    /// gives the direction's NAK-loss stream (`link:A->B:nak`), asked for only when
+    /// NAKs are not instantaneous. Call [`validate`](Self::validate) first.
+    pub fn build(&self, rate_bps: u64, delay: SimDuration, nak_stream: impl FnOnce() -> RngStream) -> AnyLinkLayer {
         let coding = self.coding().build().expect("validated");
         match self {
             LinkLayerConfig::Plain { .. } => Plain::new(rate_bps, coding).into(),
-            LinkLayerConfig::Arq { payload, attempts, header, .. } => {
-                Arq::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, coding).into()
+            LinkLayerConfig::Arq { payload, attempts, header, nak, delivery, .. } => {
+                let framing = Framing::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, coding);
+                match nak {
+                    // The paper's link (§III), on its fast path.
+                    None => Arq::new(framing).into(),
+                    Some(nak) => {
+                        let timing = nak.timing(rate_bps, delay, framing.full_air());
+                        Box::new(ArqNak::new(framing, timing, *delivery, nak_stream())).into()
+                    }
+                }
             }
         }
     }
@@ -118,10 +142,16 @@ mod tests {
         assert_eq!(de(r#"{"kind": "plain"}"#).unwrap(), LinkLayerConfig::default());
         assert!(de(r#"{"kind": "plain"}"#).unwrap().is_plain());
         let arq = de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16}"#).unwrap();
-        assert_eq!(arq, LinkLayerConfig::Arq { payload: Bytes(32), attempts: 16, header: Bytes(0), coding: CodingConfig::None {} });
+        assert_eq!(
+            arq,
+            LinkLayerConfig::Arq { payload: Bytes(32), attempts: 16, header: Bytes(0), coding: CodingConfig::None {}, nak: None, delivery: Delivery::InOrder }
+        );
         let coded = de(r#"{"kind": "plain", "coding": {"code": "bch", "n": 127, "k": 92}}"#).unwrap();
         assert!(!coded.is_plain() && coded.validate().is_ok());
         assert!(de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16, "nak": 1}"#).is_err());
+        assert!(de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16, "delivery": "whenever"}"#).unwrap_err().contains("in_order"));
+        let nak = de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16, "nak": {"loss": 2}, "delivery": "as_completed"}"#).unwrap();
+        assert_eq!(nak.validate().unwrap_err(), "nak.loss: 2 is not a probability; use a number in [0, 1]");
         let bad = |json| de(json).unwrap().validate().unwrap_err();
         assert_eq!(bad(r#"{"kind": "arq", "payload": "32 B", "attempts": 0}"#), "attempts: 0 sends nothing; use 1 (no retransmission) or more");
         assert_eq!(bad(r#"{"kind": "arq", "payload": "0 B", "attempts": 4}"#), "payload: 0 B is out of range; use 1 B to 65,535 B");

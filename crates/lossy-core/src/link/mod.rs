@@ -4,12 +4,16 @@
 //! FEC link come as further variants of [`AnyLinkLayer`].
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
-//! act (`next_wake`), and at that moment consults the channel and says what became of
-//! the packet.
+//! act (`next_wake`), and at that moment consults the channel; what became of its
+//! packets it returns from `begin` when known at once, else hands out through
+//! `poll_outcome` (the delayed-NAK ARQ holds several packets at a time and may finish
+//! several at one moment).
 
 pub mod arq;
+pub mod arq_nak;
 pub mod coding;
 pub mod config;
+pub mod nak_config;
 pub mod plain;
 
 use crate::channel::Channel;
@@ -50,6 +54,10 @@ pub struct LinkLayerCounters {
     /// Bytes on the air beyond each packet's own bytes sent once: parity, link headers
     /// and retransmissions.
     pub overhead_bytes: u64,
+    /// NAKs the far end sent, repeats of lost ones included.
+    pub naks_sent: u64,
+    /// Of those, NAKs lost on the way back.
+    pub naks_lost: u64,
 }
 
 /// When a link that judges each packet as it starts is free again: the end of what it
@@ -84,16 +92,24 @@ pub trait LinkLayer {
     /// Whether it can take the next packet from the queue at `now`.
     fn ready(&self, now: SimTime) -> bool;
     /// Starts carrying `pkt` at `now`; returns the packet's fate if it is known at once
-    /// (a plain frame: the channel judges the whole span when it starts).
+    /// (a plain frame: the channel judges the whole span when it starts). `None`: the
+    /// fate comes later through `poll_outcome`.
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
     /// When it next needs `on_wake`, given whether packets wait in the queue (a link
-    /// that is only waiting to become free needs no event when nothing waits).
+    /// that is only waiting to become free needs no event when nothing waits). Never a
+    /// key that has already passed.
     fn next_wake(&self, queued: bool) -> Option<Key>;
-    /// Acts at the deadline `key`; returns the packet it is done with, if any.
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
-    /// Packets it holds.
+    /// Acts at the deadline `key`; what it finished is then in `poll_outcome`.
+    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx);
+    /// A packet it is done with since the last call, oldest first (drained after every
+    /// `begin` that returned `None` and every `on_wake`).
+    fn poll_outcome(&mut self) -> Option<LinkOutcome> {
+        None
+    }
+    /// Packets it holds: begun, fate not yet handed out.
     fn held(&self) -> usize;
-    /// Gives up everything it holds (the link went down).
+    /// Gives up every packet it holds (the link went down) and forgets what it was
+    /// sending.
     fn drain(&mut self, f: &mut dyn FnMut(Packet));
     fn counters(&self) -> LinkLayerCounters {
         LinkLayerCounters::default()
@@ -105,6 +121,8 @@ closed_enum! {
     pub enum AnyLinkLayer via each_link {
         Plain(Plain),
         Arq(arq::Arq),
+        // Boxed: its queues of packets in progress would triple every link's size.
+        ArqNak(Box<arq_nak::ArqNak>),
     }
 }
 
@@ -122,8 +140,12 @@ impl LinkLayer for AnyLinkLayer {
         each_link!(self, l => l.next_wake(queued))
     }
     #[inline]
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) {
         each_link!(self, l => l.on_wake(now, key, ctx))
+    }
+    #[inline]
+    fn poll_outcome(&mut self) -> Option<LinkOutcome> {
+        each_link!(self, l => l.poll_outcome())
     }
     fn held(&self) -> usize {
         each_link!(self, l => l.held())

@@ -57,9 +57,8 @@ impl LinkLayer for Plain {
         self.busy.next_wake(queued)
     }
 
-    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) {
         self.busy.on_wake(key);
-        None
     }
 
     /// The frame on the air is already in the pipeline (or lost): the link holds none.
@@ -72,7 +71,7 @@ impl LinkLayer for Plain {
     }
 
     fn counters(&self) -> LinkLayerCounters {
-        LinkLayerCounters { transmissions: 0, overhead_bytes: self.overhead_bytes }
+        LinkLayerCounters { overhead_bytes: self.overhead_bytes, ..LinkLayerCounters::default() }
     }
 }
 
@@ -99,7 +98,8 @@ mod tests {
         assert_eq!(l.next_wake(false), None);
         let key = l.next_wake(true).unwrap();
         assert_eq!(key.time, end);
-        assert_eq!(l.on_wake(end, key, &mut ctx), None);
+        l.on_wake(end, key, &mut ctx);
+        assert_eq!(l.poll_outcome(), None);
         assert_eq!(l.next_wake(true), None);
     }
 
@@ -121,7 +121,7 @@ mod tests {
                 delivered += 1;
                 assert_eq!(end, now + SimDuration(1_143_000)); // 9·127 bits at 1 Mbit/s
             }
-            now = now + SimDuration(2_000_000);
+            now += SimDuration(2_000_000);
         }
         assert!(delivered >= 99, "{delivered}");
         assert_eq!(l.counters().overhead_bytes, 100 * ((9 * 127 - 800) / 8));

@@ -75,10 +75,19 @@ impl Direction {
         }
         let Some(p) = self.queue.dequeue(now) else { return false };
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
-        if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
-            self.finish(outcome, tickets, out);
+        match self.link.begin(now, p, &mut ctx) {
+            Some(outcome) => self.finish(outcome, tickets, out),
+            None => self.collect(tickets, out),
         }
         true
+    }
+
+    /// Finishes what the link layer says it is done with (after it acted without
+    /// returning a fate).
+    fn collect(&mut self, tickets: &mut Tickets, out: &mut NetOut) {
+        while let Some(outcome) = self.link.poll_outcome() {
+            self.finish(outcome, tickets, out);
+        }
     }
 
     /// The link layer is done with a packet: into the pipeline, or dropped.
@@ -107,9 +116,8 @@ impl Direction {
         }
         if self.link.next_wake(!self.queue.is_empty()) == Some(key) {
             let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
-            if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
-                self.finish(outcome, tickets, out);
-            }
+            self.link.on_wake(now, key, &mut ctx);
+            self.collect(tickets, out);
             self.pull(now, tickets, out);
         } else {
             let (node, from) = (self.to, self.from);
@@ -222,6 +230,7 @@ impl Segment for PointToPoint {
             let c = &d.counters;
             let q = d.queue.stats(end_s);
             let on_channel = c.delivered + c.drops.channel;
+            let link = d.link.counters();
             out.push(LinkSummary {
                 name: d.name.clone(),
                 packets_offered: c.offered,
@@ -231,8 +240,10 @@ impl Segment for PointToPoint {
                 throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
                 loss_rate: if on_channel > 0 { c.drops.channel as f64 / on_channel as f64 } else { 0.0 },
                 link_retry_drops: c.drops.link_retry,
-                link_transmissions: d.link.counters().transmissions,
-                link_overhead_bytes: d.link.counters().overhead_bytes,
+                link_transmissions: link.transmissions,
+                link_overhead_bytes: link.overhead_bytes,
+                link_naks_sent: link.naks_sent,
+                link_naks_lost: link.naks_lost,
                 link_down_drops: c.drops.link_down,
                 reordered: d.pipeline.counters.reordered,
                 duplicated: d.pipeline.counters.duplicated,

@@ -84,7 +84,8 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             to,
             delay: l.delay.0,
             queue,
-            link: ll.build(l.rate.0),
+            // NAK losses from their own stream: turning them on moves no other draw.
+            link: ll.build(l.rate.0, l.delay.0, || streams(&format!("link:{name}:nak"))),
             // The fading's own stream: bit draws never move the fades (rayleigh.rs).
             channel: loss.build(streams(&format!("link:{name}:fading"))),
             channel_rng: streams(&format!("link:{name}:channel")),
