@@ -25,7 +25,10 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
     if let Some(rest) = raw.strip_prefix("unknown field `") {
         let (field, tail) = rest.split_once('`').unwrap_or((rest, ""));
         let allowed = names_after(tail);
-        let leaf = join(path, field, table.is_some_and(|t| t.get(field).is_some()));
+        let leaf = match table.and_then(|t| nested_key(t, field)) {
+            Some(inner) => format!("{path}.{inner}"),
+            None => join(path, field, table.is_some_and(|t| t.get(field).is_some())),
+        };
         let use_ = if allowed.is_empty() { "this table takes no other keys".to_string() } else { format!("use one of: {}", allowed.join(", ")) };
         // "unknown field `q`" stays word for word: the sweep spec finds which axis set it.
         return (leaf, format!("unknown field `{field}`; {use_}"));
@@ -127,25 +130,39 @@ fn found_value(f: &str) -> String {
     }
 }
 
-/// The key of `table` whose value is the offending one, if exactly one is.
+/// The key of `table` whose value is the offending one, if exactly one is; failing
+/// that, the one such key of a table nested in it (`nak.delay` in a tagged
+/// `link_layer` table, which serde buffers whole).
 fn find_leaf(table: &Value, path: &str, found: &str) -> String {
     let Value::Object(m) = table else { return path.to_string() };
-    let hits: Vec<&String> = m
-        .iter()
-        .filter(|(_, v)| match v {
-            Value::String(s) => found == format!("\"{s}\"") || found == s.as_str(),
-            Value::Number(n) => found.parse::<f64>().ok().is_some_and(|x| Some(x) == n.as_f64()),
-            Value::Bool(b) => found == if *b { "true" } else { "false" },
-            Value::Array(_) => found == "a list",
-            Value::Object(_) => found == "a table",
-            Value::Null => false,
-        })
-        .map(|(k, _)| k)
-        .collect();
-    match hits.as_slice() {
-        [k] => format!("{path}.{k}"),
+    let holds = |v: &Value| match v {
+        Value::String(s) => found == format!("\"{s}\"") || found == s.as_str(),
+        Value::Number(n) => found.parse::<f64>().ok().is_some_and(|x| Some(x) == n.as_f64()),
+        Value::Bool(b) => found == if *b { "true" } else { "false" },
+        Value::Array(_) => found == "a list",
+        Value::Object(_) => found == "a table",
+        Value::Null => false,
+    };
+    let hits: Vec<String> = m.iter().filter(|(_, v)| holds(v)).map(|(k, _)| k.clone()).collect();
+    let nested = || -> Vec<String> {
+        m.iter()
+            .filter_map(|(k, v)| Some((k, v.as_object()?)))
+            .flat_map(|(k, inner)| inner.iter().filter(|(_, v)| holds(v)).map(move |(j, _)| format!("{k}.{j}")))
+            .collect()
+    };
+    match (hits.as_slice(), hits.is_empty().then(nested).as_deref()) {
+        ([k], _) | ([], Some([k])) => format!("{path}.{k}"),
         _ => path.to_string(),
     }
+}
+
+/// `inner.field` when `field` is not a key of `table` but of exactly one table nested in
+/// it (an unknown key of `link_layer.nak`).
+fn nested_key(table: &Value, field: &str) -> Option<String> {
+    let m = table.as_object().filter(|m| !m.contains_key(field))?;
+    let mut hits = m.iter().filter(|(_, v)| v.get(field).is_some()).map(|(k, _)| format!("{k}.{field}"));
+    let first = hits.next()?;
+    hits.next().is_none().then_some(first)
 }
 
 /// serde's "expected ..." in words a user knows.

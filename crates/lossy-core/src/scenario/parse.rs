@@ -83,6 +83,13 @@ mod tests {
             (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
             (L, r#""delay": "5 ms", "queue": {"kind": "drop_tail"}"#, "links.0.queue.limit: missing; this key is required"),
             (L, r#""delay": "5 ms", "up": "yes""#, r#"links.0.up: "yes" is not allowed; use true or false"#),
+            // A table nested in a tagged one: serde's path stops at the tagged table.
+            (L, r#""delay": "5 ms", "link_layer": {"kind": "arq", "payload": "32 B", "attempts": 4, "nak": {"delay": "soon"}}"#,
+             r#"links.0.link_layer.nak.delay: "soon" is not a duration; use e.g. "5 ms", or "link" (the link's own delay)"#),
+            (L, r#""delay": "5 ms", "link_layer": {"kind": "arq", "payload": "32 B", "attempts": 4, "nak": {"los": 0.1}}"#,
+             "links.0.link_layer.nak.los: unknown field `los`; use one of: delay, loss, bytes, timeout"),
+            (L, r#""delay": "5 ms", "link_layer": {"kind": "arq", "payload": "32 B", "attempts": 4, "nak": {"loss": "high"}}"#,
+             r#"links.0.link_layer.nak.loss: "high" is not allowed; use a number"#),
             (r#""between": ["a", "b"]"#, r#""between": ["a"]"#, "links.0.between: 1 item given; use a list of 2 items"),
             (r#""nodes": ["a", "b"]"#, r#""nodes": "a, b""#, r#"nodes: "a, b" is not allowed; use a list"#),
             (r#"{"nodes""#, r#"{"duration": "1e300 s", "nodes""#, "duration: 1e300 s is out of range; use 0 s to 1,000,000 s"),
