@@ -7,7 +7,9 @@
 //!   delay) and sends a NAK back: the NAK's air time at the link's rate plus its delay
 //!   (`NakTiming::back`). Each NAK is lost with probability `loss`, from the direction's
 //!   own stream (`link:A->B:nak`, so NAK loss never moves the channel's draws); the
-//!   receiver repeats a lost NAK `timeout` after sending it.
+//!   receiver repeats a lost NAK `timeout` after sending it, and a lost NAK costs the
+//!   link packet no attempt. NAKs travel beside the reverse direction's traffic, not in
+//!   its queue (a control channel): they neither wait behind nor delay its packets.
 //! - Meanwhile the sender keeps sending (selective repeat, §II): the next link packets
 //!   of the packet it is sending, and when it has none left, the next packet from the
 //!   queue. A link packet whose NAK has arrived goes before any new link packet, in the
@@ -70,6 +72,16 @@ enum Rx {
     Through(SimTime),
     /// Given up when a link packet's n_l-th transmission, ending at this time, failed.
     GivenUp(SimTime),
+}
+
+impl Rx {
+    /// When the receiver was done with the packet, either way.
+    fn settled(self) -> Option<SimTime> {
+        match self {
+            Rx::Missing(_) => None,
+            Rx::Through(t) | Rx::GivenUp(t) => Some(t),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -199,7 +211,7 @@ impl ArqNak {
             }
             self.nak(Nak { key: Key::default(), seq, index, sent }, end, tickets);
         }
-        if !matches!(self.get(seq).expect("live").rx, Rx::Missing(_)) {
+        if self.get(seq).expect("live").rx.settled().is_some() {
             self.resolved(seq);
         }
     }
@@ -222,9 +234,8 @@ impl ArqNak {
             let rx = self.get(seq).expect("live").rx;
             self.report(seq, rx, None);
         } else {
-            while let Some(rx) = self.get(self.next_report).map(|p| p.rx).filter(|rx| !matches!(rx, Rx::Missing(_))) {
+            while let Some((rx, t)) = self.get(self.next_report).and_then(|p| Some((p.rx, p.rx.settled()?))) {
                 // IS-99 RLP: a packet goes up no earlier than the one before it.
-                let (Rx::Through(t) | Rx::GivenUp(t)) = rx else { unreachable!() };
                 self.released = self.released.max(t);
                 self.report(self.next_report, rx, Some(self.released));
                 self.next_report += 1;
@@ -305,9 +316,12 @@ impl LinkLayer for ArqNak {
     }
 
     fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
+        debug_assert!(self.done.is_empty(), "the segment collects after every call");
         self.packets.iter().filter(|p| !p.reported).for_each(|p| f(p.pkt));
         self.first_seq += self.packets.len() as u64;
         self.next_report = self.first_seq;
+        // What was handed on is drained from the pipeline too: nothing to wait behind.
+        self.released = SimTime::ZERO;
         self.packets.clear();
         self.unreported = 0;
         self.naks.clear();
