@@ -35,6 +35,8 @@ pub struct Framing {
     /// n_l: transmissions allowed per link packet.
     pub attempts: u32,
     coding: Coding,
+    /// A full link packet (N_L data bytes): every one but a packet's last, worked out once.
+    full: Shape,
     pub counters: LinkLayerCounters,
     scratch: Vec<u32>,
 }
@@ -54,7 +56,8 @@ pub struct Shape {
 impl Framing {
     pub fn new(rate_bps: u64, payload_bytes: u32, header_bytes: u32, attempts: u32, coding: Coding) -> Self {
         debug_assert!(payload_bytes > 0 && attempts > 0);
-        Framing { rate_bps, payload_bytes, header_bytes, attempts, coding, counters: LinkLayerCounters::default(), scratch: Vec::new() }
+        let full = shape_of(payload_bytes, header_bytes, &coding, rate_bps);
+        Framing { rate_bps, payload_bytes, header_bytes, attempts, coding, full, counters: LinkLayerCounters::default(), scratch: Vec::new() }
     }
 
     /// ⌈N_T/N_L⌉: the link packets a packet of `size` bytes is cut into.
@@ -63,24 +66,25 @@ impl Framing {
     }
 
     /// Link packet `index` of a packet of `size` bytes: N_L bytes, or what is left.
+    #[inline]
     pub fn shape(&self, size: u16, index: u32) -> Shape {
-        self.shape_of((size as u32 - index * self.payload_bytes).min(self.payload_bytes))
-    }
-
-    fn shape_of(&self, bytes: u32) -> Shape {
-        let data_bits = (bytes + self.header_bytes) as u64 * 8;
-        let bits = self.coding.coded_bits(data_bits);
-        Shape { bytes, data_bits, bits, air: serialization_delay(bits, self.rate_bps) }
+        let bytes = size as u32 - index * self.payload_bytes;
+        if bytes >= self.payload_bytes {
+            self.full
+        } else {
+            shape_of(bytes, self.header_bytes, &self.coding, self.rate_bps)
+        }
     }
 
     /// Air time of a full link packet (N_L data bytes).
     pub fn full_air(&self) -> SimDuration {
-        self.shape_of(self.payload_bytes).air
+        self.full.air
     }
 
     /// Sends link packet `shape` once from `start` (`first`: its first transmission) and
     /// asks the channel whether it gets through; counts it. The caller keeps the
     /// transmissions in time order.
+    #[inline]
     pub fn transmit(&mut self, start: SimTime, shape: Shape, first: bool, ctx: &mut LinkCtx) -> bool {
         let span = TxSpan { start, end: start + shape.air, bits: shape.bits };
         self.counters.transmissions += 1;
@@ -88,6 +92,13 @@ impl Framing {
         self.counters.overhead_bytes += shape.bits / 8 - if first { shape.bytes as u64 } else { 0 };
         self.coding.survives(span, shape.data_bits, ctx.channel, ctx.rng, &mut self.scratch)
     }
+}
+
+/// A link packet of `bytes` data bytes (and `header` bytes of header) on the air.
+fn shape_of(bytes: u32, header: u32, coding: &Coding, rate_bps: u64) -> Shape {
+    let data_bits = (bytes + header) as u64 * 8;
+    let bits = coding.coded_bits(data_bits);
+    Shape { bytes, data_bits, bits, air: serialization_delay(bits, rate_bps) }
 }
 
 #[derive(Clone, Debug)]
