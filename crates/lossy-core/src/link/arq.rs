@@ -14,8 +14,10 @@
 //! frame), and the link stays busy until the last one ends. NAKs that take time and can
 //! be lost are `arq_nak.rs`; both cut and send link packets with [`Framing`].
 
+use super::arq_nak::ArqNak;
 use super::coding::Coding;
 use super::{BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use crate::closed::closed_enum;
 use crate::channel::TxSpan;
 use crate::engine::Key;
 use crate::net::DropCause;
@@ -101,15 +103,59 @@ fn shape_of(bytes: u32, header: u32, coding: &Coding, rate_bps: u64) -> Shape {
     Shape { bytes, data_bits, bits, air: serialization_delay(bits, rate_bps) }
 }
 
+closed_enum! {
+    /// Segmentation with selective-repeat ARQ (`kind = "arq"`): NAKs as the paper has
+    /// them (`Instant`, below) or taking time and sometimes lost (`Delayed`,
+    /// `arq_nak.rs`). One scheme, one variant of `AnyLinkLayer`, so that the plain
+    /// link's dispatch does not widen.
+    // The fast path unboxed; the delayed one boxed, as its queues of packets in
+    // progress would triple every link's size.
+    #[allow(clippy::large_enum_variant)]
+    #[derive(Clone, Debug)]
+    pub enum Arq via each_arq {
+        Instant(InstantArq),
+        Delayed(Box<ArqNak>),
+    }
+}
+
+impl LinkLayer for Arq {
+    #[inline]
+    fn ready(&self, now: SimTime) -> bool {
+        each_arq!(self, l => l.ready(now))
+    }
+    #[inline]
+    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+        each_arq!(self, l => l.begin(now, pkt, ctx))
+    }
+    #[inline]
+    fn next_wake(&self, queued: bool) -> Option<Key> {
+        each_arq!(self, l => l.next_wake(queued))
+    }
+    #[inline]
+    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+        each_arq!(self, l => l.on_wake(now, key, ctx))
+    }
+    fn held(&self) -> usize {
+        each_arq!(self, l => l.held())
+    }
+    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
+        each_arq!(self, l => l.drain(f))
+    }
+    fn counters(&self) -> LinkLayerCounters {
+        each_arq!(self, l => l.counters())
+    }
+}
+
+/// The paper's link (§III): each packet's transmissions worked out when it begins.
 #[derive(Clone, Debug)]
-pub struct Arq {
+pub struct InstantArq {
     framing: Framing,
     busy: BusyUntil,
 }
 
-impl Arq {
+impl InstantArq {
     pub fn new(framing: Framing) -> Self {
-        Arq { framing, busy: BusyUntil::default() }
+        InstantArq { framing, busy: BusyUntil::default() }
     }
 
     /// Sends link packet `shape` from `*t` until it gets through or runs out of
@@ -128,7 +174,7 @@ impl Arq {
     }
 }
 
-impl LinkLayer for Arq {
+impl LinkLayer for InstantArq {
     fn ready(&self, now: SimTime) -> bool {
         self.busy.ready(now)
     }
@@ -148,8 +194,9 @@ impl LinkLayer for Arq {
         self.busy.next_wake(queued)
     }
 
-    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) {
+    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         self.busy.on_wake(key);
+        None
     }
 
     /// The packet on the air is already in the pipeline (or lost): the link holds none.

@@ -119,8 +119,10 @@ pub struct ArqNak {
     due: VecDeque<Nak>,
     /// The end of the transmission on the air (its wake always comes: see `next_wake`).
     on_air: Option<Key>,
-    /// Fates decided, for `poll_outcome`.
+    /// Fates decided and not yet handed out, oldest first: one per call, the rest at
+    /// `flush`, a deadline at the moment they were decided.
     done: VecDeque<LinkOutcome>,
+    flush: Option<Key>,
 }
 
 impl ArqNak {
@@ -139,7 +141,15 @@ impl ArqNak {
             due: VecDeque::new(),
             on_air: None,
             done: VecDeque::new(),
+            flush: None,
         }
+    }
+
+    /// The oldest fate decided, if any; a deadline now for the next one.
+    fn hand_out(&mut self, now: SimTime, tickets: &mut Tickets) -> Option<LinkOutcome> {
+        let first = self.done.pop_front();
+        self.flush = (!self.done.is_empty()).then(|| tickets.key(now));
+        first
     }
 
     fn get(&mut self, seq: u64) -> Option<&mut InProgress> {
@@ -270,6 +280,7 @@ impl ArqNak {
 impl LinkLayer for ArqNak {
     /// Free, with no retransmission due or arrived and nothing left of the packets in
     /// progress: only then does the link take the next packet from the queue.
+    #[inline(never)]
     fn ready(&self, now: SimTime) -> bool {
         self.on_air.is_none_or(|k| k.time <= now)
             && self.due.is_empty()
@@ -277,27 +288,27 @@ impl LinkLayer for ArqNak {
             && self.naks.peek().is_none_or(|n| n.0.key.time > now)
     }
 
+    #[inline(never)]
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         debug_assert!(self.ready(now));
         let pieces = self.framing.pieces(pkt.size).max(1);
         self.packets.push_back(InProgress { pkt, pieces, next_new: 0, rx: Rx::Missing(pieces), reported: false, aborted: false });
         self.unreported += 1;
         self.send_next(now, ctx);
-        None
+        self.hand_out(now, ctx.tickets)
     }
 
-    /// The end of every transmission, whether or not anything waits: so the link never
+    /// The end of every transmission, whether or not anything waits (so the link never
     /// holds a key that has passed, and a NAK arriving as a transmission ends is always
-    /// taken before the link picks what to send next.
+    /// taken before the link picks what to send next), the next NAK's arrival, and the
+    /// moment fates wait to be handed out.
+    #[inline(never)]
     fn next_wake(&self, _queued: bool) -> Option<Key> {
-        let nak = self.naks.peek().map(|n| n.0.key);
-        match (self.on_air, nak) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.on_air, self.naks.peek().map(|n| n.0.key), self.flush].into_iter().flatten().min()
     }
 
-    fn on_wake(&mut self, now: SimTime, _key: Key, ctx: &mut LinkCtx) {
+    #[inline(never)]
+    fn on_wake(&mut self, now: SimTime, _key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         self.take_naks(now);
         if self.on_air.is_some_and(|k| k.time <= now) {
             self.on_air = None;
@@ -305,18 +316,23 @@ impl LinkLayer for ArqNak {
         if self.on_air.is_none() {
             self.send_next(now, ctx);
         }
+        self.hand_out(now, ctx.tickets)
     }
 
-    fn poll_outcome(&mut self) -> Option<LinkOutcome> {
-        self.done.pop_front()
-    }
-
+    /// Packets in progress, and those decided but not yet handed out.
     fn held(&self) -> usize {
-        self.unreported
+        self.unreported + self.done.len()
     }
 
+    /// Everything held goes (a fate decided but not handed out included: the link went
+    /// down first).
     fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
-        debug_assert!(self.done.is_empty(), "the segment collects after every call");
+        for o in self.done.drain(..) {
+            f(match o {
+                LinkOutcome::Delivered(p, _) | LinkOutcome::Lost(p, _) => p,
+            });
+        }
+        self.flush = None;
         self.packets.iter().filter(|p| !p.reported).for_each(|p| f(p.pkt));
         self.first_seq += self.packets.len() as u64;
         self.next_report = self.first_seq;

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::channel::{Ber, BerConfig, Channel, NoLoss, Trace, TraceConfig};
-use crate::link::arq::Arq;
+use crate::link::arq::InstantArq;
 use crate::link::coding::Coding;
 use crate::time::serialization_delay;
 
@@ -55,27 +55,22 @@ fn drive<L: LinkLayer>(l: &mut L, mut channel: Channel, packets: &[Packet], on_a
     let mut ctx = LinkCtx { channel: &mut channel, rng: &mut rng, tickets: &mut tickets };
     let mut queue: VecDeque<Packet> = packets.iter().copied().collect();
     let mut log = Log::default();
-    let mut now = SimTime::ZERO;
+    let (mut now, mut last) = (SimTime::ZERO, None);
     loop {
         let before = on_air(l);
-        if l.ready(now) && !queue.is_empty() {
-            let p = queue.pop_front().unwrap();
-            if let Some(o) = l.begin(now, p, &mut ctx) {
-                log.outcomes.push((now, o));
-            }
+        let outcome = if l.ready(now) && !queue.is_empty() {
+            l.begin(now, queue.pop_front().unwrap(), &mut ctx)
         } else if let Some(key) = l.next_wake(!queue.is_empty()) {
-            assert!(key.time >= now, "a key in the past");
-            now = key.time;
-            l.on_wake(now, key, &mut ctx);
+            assert!(last < Some(key), "a key that has passed");
+            (now, last) = (key.time, Some(key));
+            l.on_wake(now, key, &mut ctx)
         } else {
             break;
-        }
+        };
         if on_air(l) != before && on_air(l).is_some() {
             log.starts.push(now);
         }
-        while let Some(o) = l.poll_outcome() {
-            log.outcomes.push((now, o));
-        }
+        log.outcomes.extend(outcome.map(|o| (now, o)));
     }
     log.end = now;
     assert_eq!(l.held(), 0, "every packet begun was handed out");
@@ -179,6 +174,32 @@ fn in_order_holds_a_completed_packet_behind_an_earlier_one_and_releases_both() {
 }
 
 #[test]
+fn fates_decided_together_go_one_per_call_and_the_rest_at_once() {
+    // As in the test above: at `again` both packets are through. The wake hands out
+    // the first and asks for a deadline at that same moment for the second; a link
+    // going down before then gives the second up.
+    let mut l = link(16, timing(SimDuration::from_millis(2), 0.0), Delivery::InOrder);
+    let (mut ch, mut tickets, mut rng) = (losing(&[0]), Tickets::default(), RngStream::new(1, 0, "channel"));
+    let mut ctx = LinkCtx { channel: &mut ch, rng: &mut rng, tickets: &mut tickets };
+    let mut queue = vec![packet(2, 96)];
+    assert_eq!(l.begin(SimTime::ZERO, packet(1, 96), &mut ctx), None);
+    let (now, first) = loop {
+        let key = l.next_wake(!queue.is_empty()).unwrap();
+        if let Some(o) = l.on_wake(key.time, key, &mut ctx) {
+            break (key.time, o);
+        }
+        if l.ready(key.time) && !queue.is_empty() {
+            assert_eq!(l.begin(key.time, queue.pop().unwrap(), &mut ctx), None);
+        }
+    };
+    assert_eq!((now, first), (at(1) + SimDuration::from_millis(2), LinkOutcome::Delivered(packet(1, 96), now + A)));
+    assert_eq!((l.held(), l.next_wake(false).unwrap().time), (1, now));
+    let mut lost = vec![];
+    l.drain(&mut |p| lost.push(p.uid));
+    assert_eq!((lost, l.held(), l.next_wake(false)), (vec![2], 0, None));
+}
+
+#[test]
 fn as_completed_hands_each_packet_on_when_it_is_through() {
     let log = held_behind(Delivery::AsCompleted);
     let again = at(1) + SimDuration::from_millis(2);
@@ -248,17 +269,14 @@ fn a_link_going_down_gives_up_what_is_in_progress() {
             l.begin(now, packet(2, 96), &mut ctx);
         }
     }
-    assert_eq!((l.held(), l.poll_outcome()), (2, None));
+    assert_eq!(l.held(), 2);
     let mut lost = vec![];
     l.drain(&mut |p| lost.push(p.uid));
     assert_eq!((lost, l.held()), (vec![1, 2], 0));
     assert_eq!(l.next_wake(true), None);
     assert!(l.ready(now));
     // Up again, it starts afresh.
-    l.begin(now, packet(3, 32), &mut ctx);
-    let key = l.next_wake(false).unwrap();
-    l.on_wake(key.time, key, &mut ctx);
-    assert_eq!(l.poll_outcome(), Some(LinkOutcome::Delivered(packet(3, 32), now + A)));
+    assert_eq!(l.begin(now, packet(3, 32), &mut ctx), Some(LinkOutcome::Delivered(packet(3, 32), now + A)));
 }
 
 #[test]
@@ -269,7 +287,7 @@ fn instant_error_free_naks_give_the_papers_link_exactly() {
     let packets: Vec<Packet> = (0..200).map(|i| packet(i, 1040 - (i % 7) as u16 * 100)).collect();
     let ber = || Channel::Ber(Ber::new(&BerConfig { ber: 1e-3 }));
     let framing = || Framing::new(RATE, 32, 0, 4, Coding::None);
-    let mut instant = Arq::new(framing());
+    let mut instant = InstantArq::new(framing());
     let want = drive(&mut instant, ber(), &packets, |_| None);
     let zero = NakTiming { forward: SimDuration::ZERO, back: SimDuration::ZERO, timeout: SimDuration::from_millis(1), loss: 0.0 };
     for delivery in [Delivery::InOrder, Delivery::AsCompleted] {

@@ -10,8 +10,8 @@ use crate::time::SimDuration;
 
 const RATE: u64 = 1_500_000; // Chockalingam's link, bit/s
 
-fn arq(payload: u32, header: u32, attempts: u32, coding: Coding) -> Arq {
-    Arq::new(Framing::new(RATE, payload, header, attempts, coding))
+fn arq(payload: u32, header: u32, attempts: u32, coding: Coding) -> InstantArq {
+    InstantArq::new(Framing::new(RATE, payload, header, attempts, coding))
 }
 
 /// A 1024-byte packet (the paper's N_T, headers left out).
@@ -25,7 +25,7 @@ fn losing(transmissions: &[u64]) -> Channel {
 
 /// Runs one packet through `link` on `channel` from time 0: its outcome and the link's
 /// counters.
-fn send(link: &mut Arq, mut channel: Channel) -> (LinkOutcome, LinkLayerCounters) {
+fn send(link: &mut InstantArq, mut channel: Channel) -> (LinkOutcome, LinkLayerCounters) {
     let mut tickets = Tickets::default();
     let mut rng = RngStream::new(1, 0, "arq");
     let mut ctx = LinkCtx { channel: &mut channel, rng: &mut rng, tickets: &mut tickets };

@@ -1,7 +1,7 @@
 //! The scenario's `link_layer = { kind = "...", ... }` table of a link direction, and
 //! how it builds the link layer.
 
-use super::arq::{Arq, Framing};
+use super::arq::{Arq, Framing, InstantArq};
 use super::arq_nak::ArqNak;
 use super::coding::CodingConfig;
 use super::nak_config::{Delivery, NakConfig};
@@ -118,10 +118,10 @@ impl LinkLayerConfig {
                 let framing = Framing::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, coding);
                 match nak {
                     // The paper's link (§III), on its fast path.
-                    None => Arq::new(framing).into(),
+                    None => Arq::Instant(InstantArq::new(framing)).into(),
                     Some(nak) => {
                         let timing = nak.timing(rate_bps, delay, framing.full_air());
-                        Box::new(ArqNak::new(framing, timing, *delivery, nak_stream())).into()
+                        Arq::Delayed(Box::new(ArqNak::new(framing, timing, *delivery, nak_stream()))).into()
                     }
                 }
             }

@@ -4,10 +4,10 @@
 //! FEC link come as further variants of [`AnyLinkLayer`].
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
-//! act (`next_wake`), and at that moment consults the channel; what became of its
-//! packets it returns from `begin` when known at once, else hands out through
-//! `poll_outcome` (the delayed-NAK ARQ holds several packets at a time and may finish
-//! several at one moment).
+//! act (`next_wake`), and at that moment consults the channel and says what became of
+//! a packet. One that finishes several packets at one moment (the delayed-NAK ARQ,
+//! releasing packets held in order) hands them out one per call, asking for further
+//! deadlines at that same moment for the rest.
 
 pub mod arq;
 pub mod arq_nak;
@@ -91,21 +91,16 @@ impl BusyUntil {
 pub trait LinkLayer {
     /// Whether it can take the next packet from the queue at `now`.
     fn ready(&self, now: SimTime) -> bool;
-    /// Starts carrying `pkt` at `now`; returns the packet's fate if it is known at once
-    /// (a plain frame: the channel judges the whole span when it starts). `None`: the
-    /// fate comes later through `poll_outcome`.
+    /// Starts carrying `pkt` at `now`; returns the fate of a packet it is done with, if
+    /// any: `pkt`'s own when it is known at once (a plain frame: the channel judges the
+    /// whole span when it starts).
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
     /// When it next needs `on_wake`, given whether packets wait in the queue (a link
     /// that is only waiting to become free needs no event when nothing waits). Never a
     /// key that has already passed.
     fn next_wake(&self, queued: bool) -> Option<Key>;
-    /// Acts at the deadline `key`; what it finished is then in `poll_outcome`.
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx);
-    /// A packet it is done with since the last call, oldest first (drained after every
-    /// `begin` that returned `None` and every `on_wake`).
-    fn poll_outcome(&mut self) -> Option<LinkOutcome> {
-        None
-    }
+    /// Acts at the deadline `key`; returns the packet it is done with, if any.
+    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
     /// Packets it holds: begun, fate not yet handed out.
     fn held(&self) -> usize;
     /// Gives up every packet it holds (the link went down) and forgets what it was
@@ -121,8 +116,6 @@ closed_enum! {
     pub enum AnyLinkLayer via each_link {
         Plain(Plain),
         Arq(arq::Arq),
-        // Boxed: its queues of packets in progress would triple every link's size.
-        ArqNak(Box<arq_nak::ArqNak>),
     }
 }
 
@@ -140,12 +133,8 @@ impl LinkLayer for AnyLinkLayer {
         each_link!(self, l => l.next_wake(queued))
     }
     #[inline]
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) {
+    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         each_link!(self, l => l.on_wake(now, key, ctx))
-    }
-    #[inline]
-    fn poll_outcome(&mut self) -> Option<LinkOutcome> {
-        each_link!(self, l => l.poll_outcome())
     }
     fn held(&self) -> usize {
         each_link!(self, l => l.held())

@@ -57,8 +57,9 @@ impl LinkLayer for Plain {
         self.busy.next_wake(queued)
     }
 
-    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) {
+    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         self.busy.on_wake(key);
+        None
     }
 
     /// The frame on the air is already in the pipeline (or lost): the link holds none.
@@ -98,8 +99,7 @@ mod tests {
         assert_eq!(l.next_wake(false), None);
         let key = l.next_wake(true).unwrap();
         assert_eq!(key.time, end);
-        l.on_wake(end, key, &mut ctx);
-        assert_eq!(l.poll_outcome(), None);
+        assert_eq!(l.on_wake(end, key, &mut ctx), None);
         assert_eq!(l.next_wake(true), None);
     }
 

@@ -75,22 +75,24 @@ impl Direction {
         }
         let Some(p) = self.queue.dequeue(now) else { return false };
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
-        match self.link.begin(now, p, &mut ctx) {
-            Some(outcome) => self.finish(outcome, tickets, out),
-            None => self.collect(tickets, out),
+        if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
+            self.finish(outcome, tickets, out);
         }
         true
     }
 
-    /// Finishes what the link layer says it is done with (after it acted without
-    /// returning a fate).
-    fn collect(&mut self, tickets: &mut Tickets, out: &mut NetOut) {
-        while let Some(outcome) = self.link.poll_outcome() {
-            self.finish(outcome, tickets, out);
-        }
+    /// `finish` for a packet a link layer hands out as it wakes (only the delayed-NAK
+    /// ARQ does): kept apart, so that `finish` stays inlined in `pull`, the plain link's
+    /// path.
+    #[cold]
+    #[inline(never)]
+    fn finish_woken(&mut self, outcome: LinkOutcome, tickets: &mut Tickets, out: &mut NetOut) {
+        self.finish(outcome, tickets, out);
     }
 
-    /// The link layer is done with a packet: into the pipeline, or dropped.
+    /// The link layer is done with a packet: into the pipeline, or dropped. Inlined (as
+    /// is `Pipeline::push`), as the compiler did when `pull` was its only caller.
+    #[inline(always)]
     fn finish(&mut self, outcome: LinkOutcome, tickets: &mut Tickets, out: &mut NetOut) {
         match outcome {
             LinkOutcome::Delivered(p, sent) => {
@@ -116,8 +118,9 @@ impl Direction {
         }
         if self.link.next_wake(!self.queue.is_empty()) == Some(key) {
             let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
-            self.link.on_wake(now, key, &mut ctx);
-            self.collect(tickets, out);
+            if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
+                self.finish_woken(outcome, tickets, out);
+            }
             self.pull(now, tickets, out);
         } else {
             let (node, from) = (self.to, self.from);

@@ -206,6 +206,8 @@ impl<T: Copy> Pipeline<T> {
     /// transmission + propagation delay). Pushes come in non-decreasing (arrival, ticket)
     /// order. Draws, per item: reorder (bernoulli, then k if chosen), then duplicate
     /// (bernoulli, then d if chosen); nothing for an impairment not configured.
+    // Inlined in the point-to-point segment's `finish`, the per-packet path.
+    #[inline(always)]
     pub fn push(&mut self, arrival: SimTime, ticket: u64, item: T) {
         let reorder = draw(&mut self.rng, self.reorder);
         let duplicate = draw(&mut self.rng, self.duplicate);
