@@ -16,6 +16,7 @@
 
 pub mod ber;
 pub mod bernoulli;
+pub mod fit;
 pub mod gilbert;
 pub mod gilbert_elliott;
 mod gilbert_idle;
