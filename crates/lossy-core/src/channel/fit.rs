@@ -35,7 +35,7 @@ use crate::coding::BchCode;
 use crate::link::coding::Coding;
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimDuration, SimTime};
-use crate::units::{thousands, Rate};
+use crate::units::{thousands, Rate, MAX_RATE};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -128,25 +128,14 @@ impl FitConfig {
     pub fn validate(&self) -> Result<(), String> {
         self.rayleigh().validate()?;
         if !(1..=65_535).contains(&self.payload_bytes) {
-            return Err(format!(
-                "payload_bytes: {} is out of range; use a whole number of bytes from 1 to 65,535, e.g. 32",
-                self.payload_bytes
-            ));
+            return Err(out_of_range("payload_bytes", self.payload_bytes));
         }
         self.coding()?;
-        if let Some(n) = self.packets {
-            let (lo, hi) = PACKETS_RANGE;
-            if !(lo..=hi).contains(&n) {
-                return Err(format!(
-                    "packets: {} is out of range; use a whole number from {} to {}",
-                    thousands(n),
-                    thousands(lo),
-                    thousands(hi)
-                ));
-            }
+        if let Some(n) = self.packets.filter(|n| !(PACKETS_RANGE.0..=PACKETS_RANGE.1).contains(n)) {
+            return Err(out_of_range("packets", thousands(n)));
         }
-        if !(1..=1_000_000_000_000).contains(&self.rate.0) {
-            return Err(format!("rate: {} bps is out of range; use 1 bps to 1 Tbps", self.rate.0));
+        if !(1..=MAX_RATE).contains(&self.rate.0) {
+            return Err(out_of_range("rate", format!("{} bps", self.rate.0)));
         }
         Ok(())
     }
@@ -176,6 +165,18 @@ impl FitConfig {
         let for_periods = (DEFAULT_PERIODS / periods_per_packet).ceil();
         Ok((for_periods.min(MAX_DEFAULT_PACKETS as f64) as u64).max(DEFAULT_MIN_PACKETS))
     }
+}
+
+/// `field: value is out of range; use <what field allows>` for the whole-number fields
+/// (also for the bindings, which see negative numbers before they are `u64`).
+pub fn out_of_range(field: &str, value: impl std::fmt::Display) -> String {
+    let allowed = match field {
+        "payload_bytes" => "a whole number of bytes from 1 to 65,535, e.g. 32".to_string(),
+        "packets" => format!("a whole number from {} to {}", thousands(PACKETS_RANGE.0), thousands(PACKETS_RANGE.1)),
+        "rate" => "1 bps to 1 Tbps, e.g. 1500000 or \"1.5 Mbps\"".to_string(),
+        _ => "a whole number from 0 to 18,446,744,073,709,551,615".to_string(),
+    };
+    format!("{field}: {value} is out of range; use {allowed}")
 }
 
 /// Outcomes of one batch: packets, failures, and the pairs of consecutive packets by
@@ -228,6 +229,8 @@ pub struct MarkovFit {
     pub burst_se: f64,
     /// T: the air time of one link packet, in seconds.
     pub packet_time_s: f64,
+    /// T in whole nanoseconds (the `slot` of the fitted chain).
+    pub packet_time_ns: u64,
     /// Bits on the air per link packet (data and parity).
     pub coded_bits: u64,
     pub packets: u64,
@@ -273,6 +276,7 @@ pub fn summarize(cfg: &FitConfig, batches: &[BatchCounts]) -> Result<MarkovFit, 
         burst,
         burst_se,
         packet_time_s: t.as_secs_f64(),
+        packet_time_ns: t.as_nanos(),
         coded_bits: cfg.coding()?.coded_bits(8 * cfg.payload_bytes),
         packets: total,
         batches: batches.len() as u64,
