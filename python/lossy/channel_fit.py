@@ -105,9 +105,11 @@ def fit_markov(mean_snr_db: float, doppler_hz: float, payload_bytes: int = 32,
     "bpsk" or "dpsk", sent back to back at `rate_bps`; `packets` link packets (default
     max(2000 Doppler periods, 10^6)), deterministic in `seed`. ValueError naming the
     field, the value and what is allowed for bad input."""
-    raw = _core.fit_markov(float(mean_snr_db), float(doppler_hz), payload_bytes,
-                           tuple(code) if code is not None else None, modulation, rate_bps,
-                           packets, seed)
+    if code is not None and len(code) != 2:
+        raise ValueError(f"code: {tuple(code)!r} is not allowed; use None or (n, k), e.g. (255, 87)")
+    pair = (int(code[0]), int(code[1])) if code is not None else None
+    raw = _core.fit_markov(float(mean_snr_db), float(doppler_hz), payload_bytes, pair, modulation,
+                           rate_bps, packets, seed)
     assert raw is not None
     closed_q = math.nan
     if 0.0 < raw["p_e"] < 1.0:
@@ -120,7 +122,7 @@ def fit_markov(mean_snr_db: float, doppler_hz: float, payload_bytes: int = 32,
         packet_time_ns=raw["packet_time_ns"], coded_bits=raw["coded_bits"],
         doppler_periods=raw["doppler_periods"], mean_snr_db=float(mean_snr_db),
         doppler_hz=float(doppler_hz), payload_bytes=payload_bytes,
-        code=(int(code[0]), int(code[1])) if code is not None else None,
+        code=pair,
         modulation=modulation, rate_bps=rate_bps, seed=seed,
     )
 
