@@ -35,7 +35,7 @@ use crate::coding::BchCode;
 use crate::link::coding::Coding;
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimDuration, SimTime};
-use crate::units::{thousands, Rate, MAX_RATE};
+use crate::units::{thousands, Rate, MAX_DURATION, MAX_RATE};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -136,6 +136,19 @@ impl FitConfig {
         }
         if !(1..=MAX_RATE).contains(&self.rate.0) {
             return Err(out_of_range("rate", format!("{} bps", self.rate.0)));
+        }
+        // A batch is one stretch of simulated time: at most a scenario's longest run, so
+        // time stays far from u64 nanoseconds' limit and the fading's phases precise.
+        let per_batch = self.run_packets()?.div_ceil(BATCHES) as f64 * self.packet_time()?.as_secs_f64();
+        if per_batch > MAX_DURATION.as_secs_f64() {
+            return Err(format!(
+                "packets: {} link packets of {} s each take {:.3e} s per batch of {BATCHES}, more than \
+                 {} s; use fewer packets or a higher rate",
+                thousands(self.run_packets()?),
+                self.packet_time()?.as_secs_f64(),
+                per_batch,
+                thousands(MAX_DURATION.as_secs_f64() as u64)
+            ));
         }
         Ok(())
     }

@@ -170,6 +170,12 @@ fn bad_input_names_field_value_and_range() {
         "code: BCH(255, 200) does not exist: k = 200 is not the dimension of a narrow-sense binary BCH code of length 255; k is one of"
     ));
     assert_eq!(msg(&|c| c.sinusoids = 0), "sinusoids: 0 is out of range; use a whole number from 1 to 1024");
+    // 1 bit/s: 256 s per link packet, a million of them (the default) over 40 batches.
+    assert_eq!(
+        msg(&|c| c.rate = Rate(1)),
+        "packets: 1,000,000 link packets of 256 s each take 6.400e6 s per batch of 40, more than 1,000,000 s; \
+         use fewer packets or a higher rate"
+    );
 }
 
 #[test]
