@@ -61,4 +61,12 @@ fn bad_link_layer_fields_name_the_field() {
     );
     v["links"][1]["link_layer"] = json!({"kind": "arq", "payload": "32 B", "attempts": 4, "window": 8});
     assert!(run_error(&v).contains("window"), "{}", run_error(&v));
+    v["links"][1]["link_layer"] = json!({"kind": "arq", "payload": "32 B", "attempts": 4, "coding": {"code": "bch", "n": 256, "k": 131}});
+    assert_eq!(
+        run_error(&v),
+        "links.1.link_layer.coding.n: n = 256 is not 2^m − 1; use 7, 15, 31, 63, 127, 255, 511 or 1023"
+    );
+    v["links"][1]["reverse_link_layer"] = json!({"kind": "plain", "coding": {"code": "bch", "n": 127, "t": 64}});
+    v["links"][1]["link_layer"] = json!({"kind": "plain"});
+    assert_eq!(run_error(&v), "links.1.reverse_link_layer.coding.t: t = 64 is not possible at length 127; t is 1 to 63");
 }

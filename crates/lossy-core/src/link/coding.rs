@@ -8,6 +8,64 @@
 use crate::channel::{Channel, LossProcess, TxSpan};
 use crate::coding::BchCode;
 use crate::rng::RngStream;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The scenario's `coding = { code = "bch", n = 255, k = 131 }` of a link layer (or `t`
+/// instead of `k`: the code of length n correcting t errors).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "code", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CodingConfig {
+    /// No code: a frame with any bit error is lost.
+    // An empty struct variant: serde lets a unit variant of a tagged enum accept unknown fields.
+    None {},
+    /// A narrow-sense binary BCH(n, k, t) code, n = 2^m − 1 with m = 3 to 10.
+    Bch {
+        /// Codeword length n in bits: 7, 15, 31, 63, 127, 255, 511 or 1023.
+        n: u32,
+        /// Data bits per codeword; give `k` or `t`, not both.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Bit errors corrected per codeword; give `k` or `t`, not both.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        t: Option<u32>,
+    },
+}
+
+impl Default for CodingConfig {
+    fn default() -> Self {
+        CodingConfig::None {}
+    }
+}
+
+impl CodingConfig {
+    /// The default: left out when a scenario is written back.
+    pub fn is_none(&self) -> bool {
+        matches!(self, CodingConfig::None {})
+    }
+
+    /// The coding, or `field: message` (unprefixed: the caller nests it under
+    /// `...coding`) for a code the codec cannot build.
+    pub fn build(&self) -> Result<Coding, String> {
+        match *self {
+            CodingConfig::None {} => Ok(Coding::None),
+            CodingConfig::Bch { n, k, t } => {
+                let n = n as usize;
+                let code = match (k, t) {
+                    (Some(k), None) => BchCode::new(n, k as usize),
+                    (None, Some(t)) => BchCode::from_t(n, t as usize),
+                    (Some(_), Some(_)) => return Err("t: give k or t, not both".into()),
+                    (None, None) => return Err("k: missing; give the data bits per codeword k (or t, the errors corrected)".into()),
+                };
+                // Name the field the codec's message is about: n for the length, else k or t.
+                code.map(Coding::Bch).map_err(|m| {
+                    let field = if m.starts_with("n = ") { "n" } else if k.is_some() { "k" } else { "t" };
+                    format!("{field}: {m}")
+                })
+            }
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub enum Coding {
@@ -46,6 +104,26 @@ mod tests {
     use super::*;
     use crate::channel::{Ber, BerConfig, NoLoss};
     use crate::time::SimTime;
+
+    fn config(json: &str) -> Result<Coding, String> {
+        serde_json::from_str::<CodingConfig>(json).map_err(|e| e.to_string())?.build()
+    }
+
+    #[test]
+    fn tables_name_the_code_and_bad_codes_name_the_field() {
+        let Coding::Bch(c) = config(r#"{"code": "bch", "n": 255, "k": 87}"#).unwrap() else { panic!() };
+        assert_eq!((c.n(), c.k(), c.t()), (255, 87, 26));
+        let Coding::Bch(c) = config(r#"{"code": "bch", "n": 127, "t": 5}"#).unwrap() else { panic!() };
+        assert_eq!((c.n(), c.k(), c.t()), (127, 92, 5));
+        assert!(matches!(config(r#"{"code": "none"}"#), Ok(Coding::None)));
+        assert!(config(r#"{"code": "bch", "n": 255, "k": 131, "d": 3}"#).is_err());
+        let field = |json| config(json).unwrap_err().split(':').next().unwrap().to_string();
+        assert_eq!(field(r#"{"code": "bch", "n": 100, "k": 50}"#), "n");
+        assert_eq!(field(r#"{"code": "bch", "n": 255, "k": 200}"#), "k");
+        assert_eq!(field(r#"{"code": "bch", "n": 255, "t": 200}"#), "t");
+        assert_eq!(field(r#"{"code": "bch", "n": 255, "k": 131, "t": 18}"#), "t");
+        assert_eq!(field(r#"{"code": "bch", "n": 255}"#), "k");
+    }
 
     fn rate_half() -> Coding {
         Coding::Bch(BchCode::new(255, 131).unwrap())

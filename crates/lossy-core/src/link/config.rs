@@ -2,7 +2,7 @@
 //! how it builds the link layer.
 
 use super::arq::Arq;
-use super::coding::Coding;
+use super::coding::CodingConfig;
 use super::plain::Plain;
 use super::AnyLinkLayer;
 use crate::units::{Bytes, HEADER_SIZE};
@@ -13,8 +13,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LinkLayerConfig {
-    /// Each packet is one frame; the channel decides whether it arrives.
-    Plain {},
+    /// Each packet is one frame (in codewords when coded); the channel decides whether it
+    /// arrives.
+    Plain {
+        /// FEC of the frame, e.g. `{ code = "bch", n = 127, k = 92 }`; none by default.
+        #[serde(default, skip_serializing_if = "CodingConfig::is_none")]
+        coding: CodingConfig,
+    },
     /// Segmentation with NAK-based selective-repeat ARQ (Chockalingam et al. §II): each
     /// packet is cut into link packets of `payload` data bytes, each resent on a NAK up
     /// to `attempts` transmissions in all; NAKs are instantaneous and error-free (the
@@ -29,12 +34,16 @@ pub enum LinkLayerConfig {
         /// Link header bytes added to every link packet (0 in the paper).
         #[serde(default = "no_bytes")]
         header: Bytes,
+        /// FEC of each link packet (its data and header), e.g.
+        /// `{ code = "bch", n = 255, k = 131 }`; none by default.
+        #[serde(default, skip_serializing_if = "CodingConfig::is_none")]
+        coding: CodingConfig,
     },
 }
 
 impl Default for LinkLayerConfig {
     fn default() -> Self {
-        LinkLayerConfig::Plain {}
+        LinkLayerConfig::Plain { coding: CodingConfig::None {} }
     }
 }
 
@@ -45,15 +54,22 @@ fn no_bytes() -> Bytes {
 impl LinkLayerConfig {
     /// The default: left out when a scenario is written back.
     pub fn is_plain(&self) -> bool {
-        matches!(self, LinkLayerConfig::Plain {})
+        matches!(self, LinkLayerConfig::Plain { coding } if coding.is_none())
+    }
+
+    fn coding(&self) -> &CodingConfig {
+        match self {
+            LinkLayerConfig::Plain { coding } | LinkLayerConfig::Arq { coding, .. } => coding,
+        }
     }
 
     /// `field: message` for values no link layer can have (`field` unprefixed: the
     /// caller nests it under `links.<i>.link_layer`).
     pub fn validate(&self) -> Result<(), String> {
+        self.coding().build().map_err(|m| format!("coding.{m}"))?;
         match self {
-            LinkLayerConfig::Plain {} => Ok(()),
-            LinkLayerConfig::Arq { payload, attempts, header } => {
+            LinkLayerConfig::Plain { .. } => Ok(()),
+            LinkLayerConfig::Arq { payload, attempts, header, .. } => {
                 if payload.0 == 0 || payload.0 > HEADER_SIZE.hi {
                     return Err(format!("payload: {} B is out of range; use 1 B to 65,535 B", payload.0));
                 }
@@ -77,11 +93,13 @@ impl LinkLayerConfig {
         }
     }
 
+    /// The link layer. Call [`validate`](Self::validate) first (it checks the code).
     pub fn build(&self, rate_bps: u64) -> AnyLinkLayer {
+        let coding = self.coding().build().expect("validated");
         match self {
-            LinkLayerConfig::Plain {} => Plain::new(rate_bps).into(),
-            LinkLayerConfig::Arq { payload, attempts, header } => {
-                Arq::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, Coding::None).into()
+            LinkLayerConfig::Plain { .. } => Plain::new(rate_bps, coding).into(),
+            LinkLayerConfig::Arq { payload, attempts, header, .. } => {
+                Arq::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, coding).into()
             }
         }
     }
@@ -97,13 +115,18 @@ mod tests {
 
     #[test]
     fn tables_parse_with_defaults_and_bad_values_name_the_field() {
-        assert_eq!(de(r#"{"kind": "plain"}"#).unwrap(), LinkLayerConfig::Plain {});
+        assert_eq!(de(r#"{"kind": "plain"}"#).unwrap(), LinkLayerConfig::default());
+        assert!(de(r#"{"kind": "plain"}"#).unwrap().is_plain());
         let arq = de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16}"#).unwrap();
-        assert_eq!(arq, LinkLayerConfig::Arq { payload: Bytes(32), attempts: 16, header: Bytes(0) });
+        assert_eq!(arq, LinkLayerConfig::Arq { payload: Bytes(32), attempts: 16, header: Bytes(0), coding: CodingConfig::None {} });
+        let coded = de(r#"{"kind": "plain", "coding": {"code": "bch", "n": 127, "k": 92}}"#).unwrap();
+        assert!(!coded.is_plain() && coded.validate().is_ok());
         assert!(de(r#"{"kind": "arq", "payload": "32 B", "attempts": 16, "nak": 1}"#).is_err());
         let bad = |json| de(json).unwrap().validate().unwrap_err();
         assert_eq!(bad(r#"{"kind": "arq", "payload": "32 B", "attempts": 0}"#), "attempts: 0 sends nothing; use 1 (no retransmission) or more");
         assert_eq!(bad(r#"{"kind": "arq", "payload": "0 B", "attempts": 4}"#), "payload: 0 B is out of range; use 1 B to 65,535 B");
+        assert!(bad(r#"{"kind": "arq", "payload": "32 B", "attempts": 4, "coding": {"code": "bch", "n": 255, "k": 130}}"#)
+            .starts_with("coding.k: k = 130 is not the dimension"));
         assert_eq!(
             arq.check_payload(24).unwrap_err(),
             "payload: 32 B is larger than any packet the flows send (at most 24 B); use at most 24 B"

@@ -1,5 +1,7 @@
 //! The plain link layer: each packet is one frame, serialised at the link's rate, and
-//! the channel decides whether it arrives. No retransmission.
+//! the channel decides whether it arrives. No retransmission. A coded frame travels as
+//! whole codewords (`coding.rs`): its air time includes the parity, and it arrives when
+//! every codeword holds at most t bit errors.
 //!
 //! The frame's span (start, end, bits) is known when it starts, so the channel judges
 //! it then and a delivered packet enters the propagation pipeline at once, due at
@@ -8,8 +10,9 @@
 //! the next packet simply finds it free. This saves the end-of-frame event of every
 //! packet that does not queue (most ACKs, uncongested hops).
 
-use super::{BusyUntil, LinkCtx, LinkLayer, LinkOutcome};
-use crate::channel::{LossProcess, TxSpan};
+use super::coding::Coding;
+use super::{BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use crate::channel::TxSpan;
 use crate::engine::Key;
 use crate::net::DropCause;
 use crate::packet::Packet;
@@ -18,12 +21,16 @@ use crate::time::{serialization_delay, SimTime};
 #[derive(Clone, Debug)]
 pub struct Plain {
     rate_bps: u64,
-        busy: BusyUntil,
+    coding: Coding,
+    busy: BusyUntil,
+    /// Parity bytes sent (0 uncoded); frames are the packets, so no transmissions count.
+    overhead_bytes: u64,
+    scratch: Vec<u32>,
 }
 
 impl Plain {
-    pub fn new(rate_bps: u64) -> Self {
-        Plain { rate_bps, busy: BusyUntil::default() }
+    pub fn new(rate_bps: u64, coding: Coding) -> Self {
+        Plain { rate_bps, coding, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new() }
     }
 }
 
@@ -34,10 +41,12 @@ impl LinkLayer for Plain {
 
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
         debug_assert!(self.ready(now), "one frame at a time");
-        let end = ctx.tickets.key(now + serialization_delay(pkt.bits(), self.rate_bps));
+        let bits = self.coding.coded_bits(pkt.bits());
+        let end = ctx.tickets.key(now + serialization_delay(bits, self.rate_bps));
         self.busy.set(end);
-        let span = TxSpan { start: now, end: end.time, bits: pkt.bits() };
-        Some(if ctx.channel.lost(span, ctx.rng) {
+        let span = TxSpan { start: now, end: end.time, bits };
+        self.overhead_bytes += (bits - pkt.bits()) / 8;
+        Some(if !self.coding.survives(span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch) {
             LinkOutcome::Lost(pkt, DropCause::Channel)
         } else {
             LinkOutcome::Delivered(pkt, end.time)
@@ -61,6 +70,10 @@ impl LinkLayer for Plain {
     fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
         self.busy.clear();
     }
+
+    fn counters(&self) -> LinkLayerCounters {
+        LinkLayerCounters { transmissions: 0, overhead_bytes: self.overhead_bytes }
+    }
 }
 
 #[cfg(test)]
@@ -69,10 +82,11 @@ mod tests {
     use crate::channel::{Bernoulli, BernoulliConfig, Channel};
     use crate::engine::Tickets;
     use crate::rng::RngStream;
+    use crate::time::SimDuration;
 
     #[test]
     fn a_frame_is_judged_at_its_start_and_keeps_the_link_busy_until_its_end() {
-        let mut l = Plain::new(1_000_000);
+        let mut l = Plain::new(1_000_000, Coding::None);
         let mut tickets = Tickets::default();
         let mut ch = Channel::Bernoulli(Bernoulli::new(&BernoulliConfig { p: 1.0 }));
         let mut rng = RngStream::new(1, 0, "t");
@@ -87,5 +101,29 @@ mod tests {
         assert_eq!(key.time, end);
         assert_eq!(l.on_wake(end, key, &mut ctx), None);
         assert_eq!(l.next_wake(true), None);
+    }
+
+    #[test]
+    fn a_coded_frame_carries_its_parity_and_survives_correctable_errors() {
+        // Miyoshi's 100-byte segment in BCH(127,92) codewords: ⌈800/92⌉ = 9 of 127 bits.
+        let code = crate::coding::BchCode::new(127, 92).unwrap();
+        let mut l = Plain::new(1_000_000, Coding::Bch(code));
+        let mut tickets = Tickets::default();
+        // BER 1e-3 on 127 bits: P(> 5 errors in a codeword) ≈ 3e-7, so nearly every frame arrives.
+        let mut ch = Channel::Ber(crate::channel::Ber::new(&crate::channel::BerConfig { ber: 1e-3 }));
+        let mut rng = RngStream::new(1, 0, "t");
+        let mut ctx = LinkCtx { channel: &mut ch, rng: &mut rng, tickets: &mut tickets };
+        let p = Packet::udp(0, 0, 1, 0, 60, 100);
+        let mut delivered = 0;
+        let mut now = SimTime::ZERO;
+        for _ in 0..100 {
+            if let Some(LinkOutcome::Delivered(_, end)) = l.begin(now, p, &mut ctx) {
+                delivered += 1;
+                assert_eq!(end, now + SimDuration(1_143_000)); // 9·127 bits at 1 Mbit/s
+            }
+            now = now + SimDuration(2_000_000);
+        }
+        assert!(delivered >= 99, "{delivered}");
+        assert_eq!(l.counters().overhead_bytes, 100 * ((9 * 127 - 800) / 8));
     }
 }
