@@ -121,6 +121,8 @@ impl FitConfig {
             modulation: self.modulation,
             sinusoids: self.sinusoids,
             chunk_periods: 0.02,
+            markov_fit: false,
+            fit_packets: None,
         }
     }
 
@@ -185,7 +187,7 @@ impl FitConfig {
 pub fn out_of_range(field: &str, value: impl std::fmt::Display) -> String {
     let allowed = match field {
         "payload_bytes" => "a whole number of bytes from 1 to 65,535, e.g. 32".to_string(),
-        "packets" => format!("a whole number from {} to {}", thousands(PACKETS_RANGE.0), thousands(PACKETS_RANGE.1)),
+        "packets" | "fit_packets" => format!("a whole number from {} to {}", thousands(PACKETS_RANGE.0), thousands(PACKETS_RANGE.1)),
         "rate" => "1 bps to 1 Tbps, e.g. 1500000 or \"1.5 Mbps\"".to_string(),
         _ => "a whole number from 0 to 18,446,744,073,709,551,615".to_string(),
     };

@@ -2,7 +2,7 @@
 //! how it builds the link layer.
 
 use super::arq::Arq;
-use super::coding::CodingConfig;
+use super::coding::{Coding, CodingConfig};
 use super::plain::Plain;
 use super::AnyLinkLayer;
 use crate::units::{Bytes, HEADER_SIZE};
@@ -91,6 +91,17 @@ impl LinkLayerConfig {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// What one frame of this link layer carries, in data bytes, and its coding: an
+    /// ARQ link packet (payload and header), or for the plain link the largest packet
+    /// it must carry, `largest` (the frame a channel fit is made for: `markov_fit`).
+    pub fn frame(&self, largest: u64) -> Result<(u64, Coding), String> {
+        let bytes = match self {
+            LinkLayerConfig::Plain { .. } => largest,
+            LinkLayerConfig::Arq { payload, header, .. } => payload.0 + header.0,
+        };
+        Ok((bytes, self.coding().build()?))
     }
 
     /// The link layer. Call [`validate`](Self::validate) first (it checks the code).

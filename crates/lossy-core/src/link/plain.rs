@@ -121,7 +121,7 @@ mod tests {
                 delivered += 1;
                 assert_eq!(end, now + SimDuration(1_143_000)); // 9·127 bits at 1 Mbit/s
             }
-            now = now + SimDuration(2_000_000);
+            now += SimDuration(2_000_000);
         }
         assert!(delivered >= 99, "{delivered}");
         assert_eq!(l.counters().overhead_bytes, 100 * ((9 * 127 - 800) / 8));
