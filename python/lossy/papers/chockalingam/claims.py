@@ -7,7 +7,7 @@ figures were."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import pandas as pd
 
@@ -18,7 +18,7 @@ from ..verdict import Verdict
 from .figures import normalized
 from .table1 import fits
 
-Means = Dict[Tuple[object, ...], float]
+Means = Dict[Tuple[Any, ...], float]
 GOOD = 0.9  # above this the channel barely matters: comparisons are made below it
 
 
@@ -93,7 +93,7 @@ def _nl128_at_10db(ctx: Context) -> Verdict:
 def _worst_burst(ctx: Context) -> Verdict:
     df = normalized()(ok_rows(ctx["fig3"]))
     s = summarize(df[(df["p_e"] - 0.1).abs() < 1e-9], ["burst"], ["norm"]).sort_values("burst")
-    worst = float(s.loc[s["mean"].idxmin(), "burst"])
+    worst = float(s["burst"].to_numpy()[int(s["mean"].to_numpy().argmin())])
     rises = float(s["mean"].iloc[-1]) > float(s["mean"].min())
     ok = 10 <= worst <= 50 and rises
     return Verdict.of(ok, f"lowest at burst {worst:g} ({_f(float(s['mean'].min()))}), "

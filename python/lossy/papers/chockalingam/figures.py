@@ -16,7 +16,11 @@ from .setup import RATE_BPS
 from .table1 import TABLE1
 
 
-def normalized(label: Callable[[pd.DataFrame], "pd.Series[Any]"] = lambda r: r.get("drive", "")) -> Callable[[pd.DataFrame], pd.DataFrame]:
+def _drive(r: pd.DataFrame) -> Any:
+    return r["drive"] if "drive" in r.columns else ""
+
+
+def normalized(label: Callable[[pd.DataFrame], Any] = _drive) -> Callable[[pd.DataFrame], pd.DataFrame]:
     """The runs with throughput / link rate and a `curve` column naming each line."""
     def derive(runs: pd.DataFrame) -> pd.DataFrame:
         out = runs.assign(norm=runs["throughput"] / RATE_BPS)
