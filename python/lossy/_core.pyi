@@ -1,7 +1,7 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any, final
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fit_markov", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -78,3 +78,17 @@ def trace_legend() -> dict[str, dict[str, list[str]]]:
 
 def build_info() -> dict[str, str]:
     """Versions of the core and of the crates that decide its random streams."""
+
+def fit_markov(mean_snr_db: float, doppler_hz: float, payload_bytes: int = 32,
+               code: tuple[int, int] | None = None, modulation: str = "bpsk",
+               rate_bps: int = 1_500_000, packets: int | None = None, seed: int = 1,
+               check_only: bool = False) -> dict[str, Any] | None:
+    """Fit the two-state Markov chain (Chockalingam Eq. 1) to link packets sent back to
+    back over the Rayleigh channel (GIL released): a dict of p_e, p_e_se, p, p_se, q,
+    q_se, burst, burst_se, packet_time_s, packet_time_ns, coded_bits, packets, batches,
+    doppler_periods (NaN where undefined). ValueError `<field>: <what is wrong>` for bad
+    input; with check_only, validate only and return None. Use
+    lossy.channel_fit.fit_markov instead."""
+
+def parse_rate(text: str) -> int:
+    """A bit rate as scenarios write it ("1.5 Mbps", a bare number of bit/s), in bit/s."""

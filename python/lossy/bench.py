@@ -44,6 +44,10 @@ out = {k: s[k] for k in keep}
 # Bytes over the whole run: a flow's own goodput_bps is over its active time, and flows
 # that start late would make the sum exceed the link.
 out["goodput_bps"] = 8 * sum(f["bytes_delivered"] for f in r.flows) / s["sim_time_s"]
+# Link-layer frames (ARQ's link packets, retransmissions included), where a link layer sends them.
+frames = sum(link["link_transmissions"] for link in r.links)
+if frames:
+    out["link_transmissions"] = frames
 eln = [a for a in r.agents if a["kind"] == "eln"]
 if eln and r.flows:
     out["eln_state_bytes_per_flow_max"] = eln[0]["state_bytes_max"] / len(r.flows)
@@ -87,6 +91,12 @@ def standard_cases(quick: bool) -> List[Case]:
         Case("one-hop", "one-hop.toml"),
         Case("last-hop", "last-hop.toml"),
         slow, _with_sack(slow), fast, _with_sack(fast),
+        # Chockalingam's link: Rayleigh fading per bit at 20 dB and 10 Hz, 32-byte link
+        # packets in BCH(255,131) codewords, 16 attempts each; TCP Tahoe, 1024-byte packets.
+        Case("fading + BCH(255,131) + ARQ", "chockalingam.toml",
+             {"duration": f"{sim_s} s", "links.0.loss.mean_snr_db": 20, "links.0.loss.doppler_hz": 10,
+              "links.0.link_layer": {"kind": "arq", "payload": "32 B", "attempts": 16,
+                                     "coding": {"code": "bch", "n": 255, "k": 131}}}),
         # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
         Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
              generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}),
@@ -140,7 +150,7 @@ def run_bench(
             except (ScenarioError, RuntimeError) as e:
                 row["error"] = " ".join(str(e).split())  # shown after the table
             rows.append(row)
-    notes += _speed_notes(rows, standard_cases(quick))
+    notes += _speed_notes(rows, standard_cases(quick)) + _link_notes(rows)
     return {
         "lossy_version": _core.version(),
         "build_info": _core.build_info(),
@@ -171,6 +181,13 @@ def _speed_notes(rows: List[Dict[str, Any]], cases: List[Case]) -> List[str]:
         notes.append(f"{case.label}: {ratio:.2f}× the speed of {case.speed_vs} "
                      f"(floor {SACK_SPEED_FLOOR}×: {verdict})")
     return notes
+
+
+def _link_notes(rows: List[Dict[str, Any]]) -> List[str]:
+    """Link-layer frames per wall second for the rows whose link layer sends them."""
+    return [f"{row['label']}: {si(row['link_packets_per_wall_s'], '').strip()} link-layer frames per wall second "
+            "(ARQ's link packets, retransmissions included)"
+            for row in rows if "link_packets_per_wall_s" in row]
 
 
 def _scenario_file(case: Case, scenarios_dir: Path, tmp: Path) -> Path:
@@ -218,6 +235,8 @@ def _measure_lossy(case: Case, path: Path, repeat: int, progress: Optional[Conso
         "events_per_s": statistics.median(s["events_per_s"] for s in samples),
         "peak_rss_bytes": max(peaks),
     }
+    if "link_transmissions" in samples[0]:
+        result["link_packets_per_wall_s"] = statistics.median(s["link_transmissions"] / s["wall_s"] for s in samples)
     for key in ("eln_state_bytes_per_flow_max", "eln_state_bytes_per_flow_mean"):
         if key in samples[0]:  # the state is deterministic: equal in every sample
             result[key] = samples[0][key]

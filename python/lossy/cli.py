@@ -314,6 +314,41 @@ def generate_base_station(
     console().print(f"wrote {out}", highlight=False)
 
 
+channel_app = typer.Typer(help="Channel models: fit the fading channel's two-state chain.", no_args_is_help=True)
+app.add_typer(channel_app, name="channel")
+
+
+@channel_app.command("fit")
+def channel_fit(
+    snr: Annotated[List[float], typer.Option("--snr", metavar="DB", help="Mean SNR per bit in dB, -100 to 100 (repeatable: a row each).", show_default=False)],
+    doppler: Annotated[List[float], typer.Option("--doppler", metavar="HZ", help="Maximum Doppler frequency f_d in Hz, > 0 (repeatable).", show_default=False)],
+    payload: Annotated[int, typer.Option(metavar="BYTES", help="N_L: data bytes per link packet.")] = 32,
+    code: Annotated[Optional[List[str]], typer.Option(metavar="none|bch:N,K", help="FEC of each link packet, e.g. bch:255,87 (repeatable). [default: none]")] = None,
+    modulation: Annotated[str, typer.Option(metavar="bpsk|dpsk", help="Modulation that sets the bit error probability.")] = "bpsk",
+    rate: Annotated[str, typer.Option(metavar="RATE", help="Link rate, e.g. 1.5Mbps, \"384 kbps\" or bit/s.")] = "1.5 Mbps",
+    packets: Annotated[Optional[int], typer.Option(metavar="N", help="Link packets per fit. [default: max(2000 Doppler periods, 10^6)]")] = None,
+    seed: Annotated[int, typer.Option(help="Master seed of the fit's random streams.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array, a row per fit, instead of the table.")] = False,
+) -> None:
+    """Fit Chockalingam's two-state Markov chain (Eq. 1) to the Rayleigh fading channel:
+    link packets sent back to back, each judged with its FEC; prints P_E, 1 - q and the
+    mean error burst (1 - q)^-1 with standard errors, the threshold model's closed form
+    beside it, and the fitted chain as a link's `loss = {...}` line. Several --snr,
+    --doppler and --code values give a row each (Table 1 style)."""
+    from .channel_cli import OptionError, parse_code, parse_rate, print_json, print_table, run_rows
+
+    with user_errors():
+        try:
+            codes = [parse_code(c) for c in code] if code else [None]
+            fits = run_rows(snr, doppler, codes, payload, modulation, parse_rate(rate), packets, seed)
+        except OptionError as e:
+            raise fail(str(e)) from None
+        if as_json:
+            print_json(fits)
+        else:
+            print_table(fits, console())
+
+
 @app.command("sweep")
 def sweep_(
     spec: Annotated[str, typer.Argument(metavar="SPEC", help="Sweep spec (TOML), e.g. experiments/reno-vs-eln.toml.", show_default=False)],

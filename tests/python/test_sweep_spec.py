@@ -62,6 +62,16 @@ def test_per_point_replications():
     assert sorted(r.replication for r in runs if r.point.id == ids[1]) == [0, 1, 2, 3, 4]
 
 
+def test_zip_values_may_repeat_but_rows_may_not():
+    # Two chains sharing p_eg: each axis repeats a value, every row differs.
+    ok = spec(zip={"a": {"path": "links.0.loss.p", "values": [0.1, 0.1, 0.2]},
+                   "b": {"path": "links.0.delay", "values": ["1 ms", "2 ms", "1 ms"]}})
+    assert len(load_spec(ok).points) == 3
+    message = error(spec(zip={"a": {"path": "links.0.loss.p", "values": [0.1, 0.2, 0.1]},
+                              "b": {"path": "links.0.delay", "values": ["1 ms", "2 ms", "1 ms"]}}))
+    assert message == "zip: rows 0 and 2 of (a, b) are the same; each row needs other values"
+
+
 def test_zip_length_mismatch():
     message = error(spec(zip={"a": {"path": "links.0.loss.p", "values": [0.1, 0.2]},
                               "b": {"path": "links.0.delay", "values": ["1 ms"]}}))

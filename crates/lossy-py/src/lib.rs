@@ -5,6 +5,7 @@
 //! one place; the GIL is released while a run executes and the core never calls back
 //! into Python.
 
+mod channel_fit;
 mod coding;
 
 use lossy_core::columns::{to_columns, ColumnData};
@@ -234,5 +235,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(trace_legend, m)?)?;
     m.add_function(wrap_pyfunction!(capture_example, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_fit::fit_markov, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_fit::parse_rate, m)?)?;
     Ok(())
 }

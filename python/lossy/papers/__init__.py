@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 REPRODUCTIONS: Dict[str, str] = {
     "chen-syndrome": "lossy.papers.chen_syndrome",
+    "chockalingam-ll-fec-arq": "lossy.papers.chockalingam",
     "validation": "lossy.papers.validation",
 }
 

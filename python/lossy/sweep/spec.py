@@ -245,7 +245,7 @@ def _axis_values(value: Any, where: str) -> Tuple[str, List[Any]]:
         " (quote dotted axis names: \"links.1.loss.p\" = [...])")
 
 
-def _grid_axes(value: Any, where: str) -> List[Axis]:
+def _grid_axes(value: Any, where: str, distinct: bool = True) -> List[Axis]:
     axes = []
     for name, spec in _table(value, where).items():
         at = f"{where}.{name}"
@@ -253,7 +253,8 @@ def _grid_axes(value: Any, where: str) -> List[Axis]:
         vat = f"{at}.values" if isinstance(spec, Mapping) else at
         if not values:
             raise ScenarioError(f"{vat}: empty; an axis needs at least one value")
-        _check_distinct(values, vat)
+        if distinct:  # a zip axis may repeat a value; its rows must differ (_zip_axes)
+            _check_distinct(values, vat)
         _check_one_type(values, f"{at}.values")
         axes.append(Axis(name=str(name), kind="grid", path=path or str(name), values=tuple(values),
                          where=f"{at}.path" if path else at))
@@ -261,12 +262,20 @@ def _grid_axes(value: Any, where: str) -> List[Axis]:
 
 
 def _zip_axes(value: Any) -> List[Axis]:
-    axes = [Axis(a.name, "zip", a.path, a.values, where=a.where) for a in _grid_axes(value, "zip")]
+    axes = [Axis(a.name, "zip", a.path, a.values, where=a.where) for a in _grid_axes(value, "zip", distinct=False)]
     lengths = {a.name: len(a.values) for a in axes}
     if len(set(lengths.values())) > 1:
         detail = ", ".join(f"{n} has {k}" for n, k in lengths.items())
         first = next(n for n, k in lengths.items() if k != next(iter(lengths.values())))
         raise ScenarioError(f"zip.{first}.values: zipped lists must have the same length ({detail})")
+    # Zipped values may repeat (a p_eg shared by two chains); whole rows may not.
+    seen: Dict[str, int] = {}
+    for i, row in enumerate(zip(*(a.values for a in axes))):
+        key = canonical_json(list(row))
+        if key in seen:
+            names = ", ".join(a.name for a in axes)
+            raise ScenarioError(f"zip: rows {seen[key]} and {i} of ({names}) are the same; each row needs other values")
+        seen[key] = i
     return axes
 
 

@@ -20,11 +20,18 @@
 //!
 //! A packet is lost if any of its bits is in error. The chain starts in its stationary
 //! law (by memorylessness the residual stay is again geometric with the same p).
+//!
+//! With packet units and a `slot`, the chain also moves while the link is idle, as the
+//! fading channel it may stand for does (Chockalingam Eq. 1 fitted per link packet
+//! time): one step per slot of idle time between transmissions, drawn at state changes
+//! only ([`gilbert_idle`](super::gilbert_idle)).
 
 use super::ber::ErrorGaps;
+use super::gilbert_idle::{state_after, IdleSlots};
 use super::two_state::TwoState;
 use super::{TxSpan, any_error_prob, chance, check_probability, one, LossProcess};
 use crate::rng::RngStream;
+use crate::units::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +71,12 @@ pub struct GilbertConfig {
     #[serde(default = "one")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub ber_bad: f64,
+    /// Only with unit = "packet": the chain also steps once per `slot` of idle time
+    /// between transmissions (besides once per transmission), as a fading channel keeps
+    /// changing while nothing is sent; e.g. the link packet time the chain was fitted at
+    /// (`lossy channel fit`). Default: no slot, the chain steps per transmission only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Duration>,
 }
 
 impl GilbertConfig {
@@ -71,7 +84,19 @@ impl GilbertConfig {
         check_probability("p_ge", self.p_ge)?;
         check_probability("p_eg", self.p_eg)?;
         check_probability("ber_good", self.ber_good)?;
-        check_probability("ber_bad", self.ber_bad)
+        check_probability("ber_bad", self.ber_bad)?;
+        match (self.slot, self.unit) {
+            (Some(slot), _) if slot.0.as_nanos() == 0 => Err(format!(
+                "slot: {} s is not a positive duration; use e.g. \"170667 ns\" (one link packet time)",
+                slot.0.as_secs_f64()
+            )),
+            (Some(slot), GilbertUnit::Bit) => Err(format!(
+                "slot: {} s is allowed only with unit = \"packet\" (bits step with the bits \
+                 sent); leave slot out, or use unit = \"packet\"",
+                slot.0.as_secs_f64()
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// The chain per packet (clean = no bit error in the packet) or per bit.
@@ -108,6 +133,8 @@ pub struct Gilbert {
     in_error: bool,
     /// Units left in the current stay.
     left: u64,
+    /// Idle slots since the last transmission, when `slot` is set.
+    idle: Option<IdleSlots>,
 }
 
 impl Gilbert {
@@ -117,7 +144,29 @@ impl Gilbert {
             started: false,
             in_error: false,
             left: 0,
+            idle: cfg.slot.map(|s| IdleSlots::new(s.0)),
         }
+    }
+
+    /// With a slot: moves the chain over the idle slots before `tx` (packet units). A
+    /// gap inside the current stay costs no draw; a gap the stay ends in draws the state
+    /// of the unit after the gap from the chain's n-step law and a fresh stay from it
+    /// (exact by the Markov property: given that unit's state, its stay is geometric).
+    fn skip_idle(&mut self, tx: TxSpan, rng: &mut RngStream) {
+        let Some(idle) = self.idle.as_mut() else { return };
+        let steps = idle.steps_before(tx);
+        if steps == 0 || !self.started {
+            return; // back to back, or the first transmission (stationary start)
+        }
+        if steps <= self.left {
+            self.left -= steps;
+            return;
+        }
+        // The stay ends in the gap: its unit `left` is the first in the other state, and
+        // the next unit sent is n = steps − left units after that one.
+        let (a, b) = (self.cfg.p_ge, self.cfg.p_eg);
+        self.in_error = rng.bernoulli(state_after(a, b, !self.in_error, steps - self.left));
+        self.left = Self::stay(if self.in_error { b } else { a }, rng);
     }
 
     /// Miyoshi Eq. 4 rounded up: 1 + ⌊ln u / ln(1 − p)⌋ units (never, if p = 0).
@@ -164,6 +213,7 @@ impl LossProcess for Gilbert {
         let bits = tx.bits;
         match self.cfg.unit {
             GilbertUnit::Packet => {
+                self.skip_idle(tx, rng);
                 let (e, _) = self.next_segment(1, rng);
                 chance(rng, any_error_prob(self.ber(e), bits))
             }
@@ -183,7 +233,7 @@ impl LossProcess for Gilbert {
     /// error gap is drawn wherever the state (hence the BER) changes (memoryless).
     fn codeword_errors(
         &mut self,
-        _tx: TxSpan,
+        tx: TxSpan,
         codeword_bits: u32,
         errors: &mut [u32],
         rng: &mut RngStream,
@@ -191,6 +241,7 @@ impl LossProcess for Gilbert {
         let n = codeword_bits as u64;
         match self.cfg.unit {
             GilbertUnit::Packet => {
+                self.skip_idle(tx, rng);
                 let (e, _) = self.next_segment(1, rng);
                 let ber = self.ber(e);
                 let mut gaps = ErrorGaps::default();
@@ -220,7 +271,7 @@ impl LossProcess for Gilbert {
     }
 
     /// Exact for back-to-back packets (two_state.rs): 1/p_EG packets in the default
-    /// packet reading.
+    /// packet reading (with a slot too: back to back, no idle slot passes).
     fn mean_burst(&self, bits: u64) -> Option<f64> {
         let (chain, steps) = self.cfg.chain(bits);
         chain.mean_burst(steps)
@@ -241,6 +292,7 @@ mod tests {
             unit,
             ber_good,
             ber_bad,
+            slot: None,
         })
     }
 

@@ -16,8 +16,10 @@
 
 pub mod ber;
 pub mod bernoulli;
+pub mod fit;
 pub mod gilbert;
 pub mod gilbert_elliott;
+mod gilbert_idle;
 pub mod markov;
 pub mod modulation;
 pub mod rayleigh;
@@ -356,6 +358,7 @@ mod tests {
             r#"{"model":"gilbert_elliott","p":0.01,"r":0.2,"bad_loss":0.8,"good_loss":0.01}"#,
             r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05}"#,
             r#"{"model":"gilbert","p_ge":0.001,"p_eg":0.02,"unit":"bit","ber_bad":0.1}"#,
+            r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05,"slot":"150 us"}"#,
             r#"{"model":"markov","mean_a":"75 ms","mean_b":"3.75 ms","loss_a":0.0002,"loss_b":0.5}"#,
             r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10}"#,
             r#"{"model":"rayleigh","mean_snr_db":-3,"speed_mps":1.5,"carrier_hz":9e8,"modulation":"dpsk","sinusoids":8,"chunk_periods":0.05}"#,

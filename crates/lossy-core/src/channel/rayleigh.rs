@@ -27,6 +27,8 @@
 //!   `mean_burst` are `None`.
 
 use super::ber::ErrorGaps;
+use super::fit::{out_of_range, PACKETS_RANGE};
+use crate::units::thousands;
 use super::modulation::{db_to_linear, Modulation};
 use super::{LossProcess, TxSpan};
 use crate::rng::RngStream;
@@ -66,6 +68,15 @@ pub struct RayleighConfig {
     /// 1/f_d, in (0, 1].
     #[serde(default = "default_chunk_periods")]
     pub chunk_periods: f64,
+    /// Drive the link not by the fading itself but by the two-state Markov chain fitted
+    /// to it for the link's own packets (Chockalingam §III.A: how the paper ran TCP;
+    /// `scenario/markov_fit.rs`). Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub markov_fit: bool,
+    /// With `markov_fit`: link packets the fit sends (1,000 to 10^10); default
+    /// max(2000 Doppler periods, 10^6 packets), as `lossy channel fit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit_packets: Option<u64>,
 }
 
 fn default_sinusoids() -> u32 {
@@ -108,7 +119,13 @@ impl RayleighConfig {
                 self.chunk_periods
             ));
         }
-        Ok(())
+        match self.fit_packets {
+            Some(_) if !self.markov_fit => {
+                Err("fit_packets: set only with markov_fit = true (it is the fit's length)".into())
+            }
+            Some(n) if !(PACKETS_RANGE.0..=PACKETS_RANGE.1).contains(&n) => Err(out_of_range("fit_packets", thousands(n))),
+            _ => Ok(()),
+        }
     }
 
     /// The maximum Doppler frequency f_d in Hz: given, or v·f_c/c.
@@ -297,6 +314,8 @@ mod tests {
             modulation,
             sinusoids: default_sinusoids(),
             chunk_periods: default_chunk_periods(),
+            markov_fit: false,
+            fit_packets: None,
         }
     }
 

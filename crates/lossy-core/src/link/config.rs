@@ -3,7 +3,7 @@
 
 use super::arq::{Arq, Framing, InstantArq};
 use super::arq_nak::ArqNak;
-use super::coding::CodingConfig;
+use super::coding::{Coding, CodingConfig};
 use super::nak_config::{Delivery, NakConfig};
 use super::plain::Plain;
 use super::AnyLinkLayer;
@@ -105,6 +105,17 @@ impl LinkLayerConfig {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// What one frame of this link layer carries, in data bytes, and its coding: an
+    /// ARQ link packet (payload and header), or for the plain link the largest packet
+    /// it must carry, `largest` (the frame a channel fit is made for: `markov_fit`).
+    pub fn frame(&self, largest: u64) -> Result<(u64, Coding), String> {
+        let bytes = match self {
+            LinkLayerConfig::Plain { .. } => largest,
+            LinkLayerConfig::Arq { payload, header, .. } => payload.0 + header.0,
+        };
+        Ok((bytes, self.coding().build()?))
     }
 
     /// The link layer of a direction of `rate_bps` and one-way `delay`; `nak_stream`

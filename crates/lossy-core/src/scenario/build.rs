@@ -3,9 +3,11 @@
 
 use super::actions::{self, Names};
 use super::flows::{self, FlowSpec, Origin};
+use super::markov_fit::fitted_chain;
 use super::{LinkConfig, Scenario};
 use crate::agents::{eln::ElnAgent, snoop::{SnoopAgent, SnoopOptions}, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
+use crate::channel::LossConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
 use crate::error::{Error, Result};
 use crate::link::config::LinkLayerConfig;
@@ -62,7 +64,9 @@ fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
 
 /// One point-to-point segment per link; `streams` seeds each direction's channel and
 /// impairments from its own named stream (DESIGN.md "Seeds").
-fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream, capture: &HashSet<&str>) -> Result<PointToPoint> {
+/// `largest_segment` is the biggest TCP packet the flows send (what a plain link's
+/// `markov_fit` is fitted for).
+fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream, capture: &HashSet<&str>, largest_segment: u64) -> Result<PointToPoint> {
     for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
         loss.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
@@ -75,7 +79,8 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     let queue_err = |m| Error::nested(&format!("links.{i}.queue"), m);
     l.queue.0.validate().map_err(queue_err)?;
     let (a, b) = ends;
-    let dir = |from: NodeId, to: NodeId, loss: &crate::channel::LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
+    // `loss_field` names the direction's loss table in errors ("loss" or "reverse_loss").
+    let dir = |from: NodeId, to: NodeId, loss_field: &str, loss: &LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
         // The queue's own stream (DESIGN.md "Seeds"): RED's draws move nothing else.
         let queue = l.queue.0.build(l.rate.0, l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
@@ -87,7 +92,13 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             // NAK losses from their own stream: turning them on moves no other draw.
             link: ll.build(l.rate.0, l.delay.0, || streams(&format!("link:{name}:nak"))),
             // The fading's own stream: bit draws never move the fades (rayleigh.rs).
-            channel: loss.build(streams(&format!("link:{name}:fading"))),
+            channel: match loss {
+                LossConfig::Rayleigh(r) if r.markov_fit => {
+                    let chain = fitted_chain(r, ll, largest_segment, l.rate.0).map_err(|m| Error::nested(&format!("links.{i}.{loss_field}"), m))?;
+                    LossConfig::Gilbert(chain).build(streams(&format!("link:{name}:fading")))
+                }
+                _ => loss.build(streams(&format!("link:{name}:fading"))),
+            },
             channel_rng: streams(&format!("link:{name}:channel")),
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
@@ -96,7 +107,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             name,
         })
     };
-    Ok(PointToPoint::new([dir(a, b, &l.loss, &l.impair, &l.link_layer)?, dir(b, a, &l.reverse_loss, &l.reverse_impair, &l.reverse_link_layer)?], l.up))
+    Ok(PointToPoint::new([dir(a, b, "loss", &l.loss, &l.impair, &l.link_layer)?, dir(b, a, "reverse_loss", &l.reverse_loss, &l.reverse_impair, &l.reverse_link_layer)?], l.up))
 }
 
 /// The flow's two endpoints; sizes on the wire are checked against IPv4's limit.
@@ -305,7 +316,7 @@ fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port]
 /// A link packet larger than every TCP segment the flows send is a mistake: ARQ's link
 /// packets cut segments into pieces (Chockalingam: N_L < N_T).
 fn check_link_payloads(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
-    let Some(largest) = specs.iter().filter(|f| f.app.is_tcp()).map(|f| f.tcp.mss.0 + f.tcp.header.0).max() else {
+    let Some(largest) = largest_tcp_packet(specs) else {
         return Ok(());
     };
     for (i, l) in s.links.iter().enumerate() {
@@ -314,6 +325,11 @@ fn check_link_payloads(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The biggest TCP data packet on the wire (segment and header), if any flow is TCP.
+fn largest_tcp_packet(specs: &[FlowSpec]) -> Option<u64> {
+    specs.iter().filter(|f| f.app.is_tcp()).map(|f| f.tcp.mss.0 + f.tcp.header.0).max()
 }
 
 /// Every name in `capture.links` is a link direction, "A->B".
@@ -340,6 +356,8 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     let streams = |name: &str| RngStream::new(seed, replication, name);
     let mut links = Vec::with_capacity(s.links.len());
     let capture: HashSet<&str> = s.capture.links.iter().map(String::as_str).collect();
+    let specs = flows::expand(s, &names, seed, replication)?;
+    let largest_segment = largest_tcp_packet(&specs).unwrap_or(0);
     let (mut segments, mut ports, mut hops) = (Vec::with_capacity(s.links.len()), Vec::new(), Vec::new());
     for (i, l) in s.links.iter().enumerate() {
         let a = lookup(&names, &format!("links.{i}.between.0"), &l.between[0], s)?;
@@ -347,7 +365,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         if a == b {
             return Err(Error::scenario(format!("links.{i}.between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
         }
-        let seg = build_link(s, i, l, (a, b), &streams, &capture)?;
+        let seg = build_link(s, i, l, (a, b), &streams, &capture, largest_segment)?;
         links.push((a, b));
         for (iface, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
             ports.push(Port { segment: i as u32, iface: iface as u32 });
@@ -357,7 +375,6 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     }
 
     check_capture(s, &links)?;
-    let specs = flows::expand(s, &names, seed, replication)?;
     check_link_payloads(s, &specs)?;
     let mut flows = Vec::with_capacity(specs.len());
     let mut origins = Vec::with_capacity(specs.len());

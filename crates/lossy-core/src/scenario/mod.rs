@@ -5,6 +5,7 @@ mod actions;
 mod build;
 mod flows;
 mod groups;
+mod markov_fit;
 mod messages;
 mod parse;
 
