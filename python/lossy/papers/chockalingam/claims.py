@@ -119,11 +119,15 @@ def _nl128_persists(ctx: Context) -> Verdict:
     lowest = min(m[(128, b)] for b in bursts)
     poor = [b for b in bursts if m[(1, b)] >= m[(16, b)]]
     ok = lowest >= 0.85 and not poor
+    why = []
+    if lowest < 0.85:
+        worst = min(bursts, key=lambda b: m[(128, b)])
+        why.append(f"n_l = 128 falls to {_f(lowest)} at burst {worst:g}")
+    if poor:
+        why.append("n_l = 1 not below n_l = 16 at burst " + ", ".join(f"{b:g}" for b in poor))
     return Verdict.of(ok, f"n_l = 128: at least {_f(lowest)}; n_l = 1: {_f(min(m[(1, b)] for b in bursts))} to "
                       f"{_f(max(m[(1, b)] for b in bursts))}",
-                      "n_l = 128 at least 0.85 at every burst length and n_l = 1 below n_l = 16" if ok else
-                      "n_l = 128 below 0.85 somewhere, or n_l = 1 not below n_l = 16 at burst " +
-                      ", ".join(f"{b:g}" for b in poor))
+                      "; ".join(why) or "n_l = 128 at least 0.85 at every burst length and n_l = 1 below n_l = 16")
 
 
 def _bigger_ll_packets(ctx: Context) -> Verdict:
@@ -132,10 +136,16 @@ def _bigger_ll_packets(ctx: Context) -> Verdict:
     better = all(m[(16, p, s)] > m[(16, "32 B", s)] for p in ("64 B", "128 B") for s in snrs)
     gap = max(abs(m[(128, p, s)] - m[(128, "32 B", s)]) for p in ("64 B", "128 B") for (_, _, s) in m)
     ok = bool(snrs) and better and gap <= 0.05
-    return Verdict.of(ok, f"n_l = 128: sizes within {_f(gap)}",
-                      ("n_l = 16: 64 B and 128 B above 32 B where 32 B is below 0.9; n_l = 128: within 0.05"
-                       if ok else "n_l = 16: larger link packets not above 32 B everywhere, or n_l = 128 sizes "
-                       "differ by more than 0.05"))
+    gains = [m[(16, p, s)] - m[(16, "32 B", s)] for p in ("64 B", "128 B") for s in snrs]
+    ours = (f"n_l = 16: 64/128 B − 32 B from {_f(min(gains))} to {_f(max(gains))}; " if gains else "") + \
+        f"n_l = 128: sizes within {_f(gap)}"
+    why = []
+    if not better:
+        why.append("at n_l = 16 larger link packets are not above 32 B at every SNR where 32 B is below 0.9")
+    if gap > 0.05:
+        why.append(f"at n_l = 128 the sizes differ by up to {_f(gap)} (more than 0.05)")
+    return Verdict.of(ok, ours, "; ".join(why) or
+                      "n_l = 16: 64 B and 128 B above 32 B where 32 B is below 0.9; n_l = 128: within 0.05")
 
 
 def _rate_third_barely(ctx: Context) -> Verdict:
