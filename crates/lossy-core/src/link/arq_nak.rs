@@ -277,6 +277,8 @@ impl ArqNak {
     }
 }
 
+// Its per-event methods stay out of line (`#[inline(never)]`): inlined into the link
+// layers' dispatch they would crowd the plain link's path in the segment.
 impl LinkLayer for ArqNak {
     /// Free, with no retransmission due or arrived and nothing left of the packets in
     /// progress: only then does the link take the next packet from the queue.
