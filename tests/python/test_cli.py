@@ -138,7 +138,11 @@ def test_bench_quick_json(cli):
     report = json.loads(proc.stdout)
     labels = [row["label"] for row in report["rows"]]
     assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 2 Mbps SACK",
-                      "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "1,000 flows via one BS (quick)"]
+                      "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "fading + BCH(255,131) + ARQ",
+                      "1,000 flows via one BS (quick)"]
+    # The link-layer row reports its link packets per wall second (issue 11).
+    fading = next(row for row in report["rows"] if row["label"].startswith("fading"))
+    assert fading["link_packets_per_wall_s"] > fading["packets_per_wall_s"] > 0
     # Each SACK row is held to its NewReno row's speed (issue 9: at least 0.7×).
     sack_notes = [n for n in report["notes"] if "SACK: " in n]
     assert len(sack_notes) == 2 and all("floor 0.7×" in n for n in sack_notes)
