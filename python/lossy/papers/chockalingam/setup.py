@@ -45,23 +45,12 @@ def arq(attempts: int, payload: int = 32, code: str = "none") -> Dict[str, Any]:
 NO_LINK_LAYER: Dict[str, Any] = {"kind": "plain"}
 
 
-def coded_bits(data_bytes: int, code: str = "none") -> int:
-    """Bits on the air for a link packet of `data_bytes`: whole codewords when coded."""
-    nk = CODES[code]
-    bits = 8 * data_bytes
-    return bits if nk is None else math.ceil(bits / nk[1]) * nk[0]
-
-
-def chain(p_e: float, burst: float, payload: int = 32, code: str = "none") -> Dict[str, Any]:
+def chain(p_e: float, burst: float) -> Dict[str, Any]:
     """Eq. (1)'s chain with mean error rate P_E and mean burst (1 − q)⁻¹, one step per
-    link-packet slot (its air time at 1.5 Mbps), idle slots included: 1 − q = 1/burst,
-    and 1 − p from P_E = (1 − p)/((1 − p) + (1 − q))."""
+    slot of an uncoded 32-byte link packet (Figs. 3–4), idle slots included:
+    1 − q = 1/burst, and 1 − p from P_E = (1 − p)/((1 − p) + (1 − q)). The slot is the
+    link packet's air time at 1.5 Mbps, whole nanoseconds up, as the core serializes it."""
     to_good = 1 / burst
     to_bad = p_e * to_good / (1 - p_e)
-    slot_ns = round(coded_bits(payload, code) * 1e9 / RATE_BPS)
+    slot_ns = math.ceil(8 * 32 * 1e9 / RATE_BPS)
     return {"model": "gilbert", "p_ge": to_bad, "p_eg": to_good, "slot": f"{slot_ns} ns"}
-
-
-def max_throughput(code: str, payload: int = 32) -> float:
-    """The largest normalized throughput a code leaves: data bits over bits on the air."""
-    return 8 * payload / coded_bits(payload, code)

@@ -7,12 +7,13 @@ P_E beside both."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 import pandas as pd
 
 from ..context import Context
 from ..figures import Table
+from .setup import CODES
 
 # (code, f_d, SNR) -> (P_E, (1 − q)⁻¹) as printed in Table 1.
 PAPER: Dict[Tuple[str, int, int], Tuple[float, float]] = {
@@ -26,7 +27,6 @@ PAPER: Dict[Tuple[str, int, int], Tuple[float, float]] = {
     ("rate 1/3", 100, 10): (9.58e-02, 2.87), ("rate 1/3", 100, 20): (1.42e-02, 1.41),
     ("rate 1/3", 100, 30): (2.03e-03, 1.06),
 }
-CODE: Dict[str, Optional[Tuple[int, int]]] = {"none": None, "rate 1/3": (255, 87)}
 MODULATIONS = ("bpsk", "dpsk")
 QUICK_PACKETS = 200_000  # ≈ 34 s of channel: a rough fit, for --quick only
 
@@ -39,7 +39,7 @@ def fits(quick: bool) -> pd.DataFrame:
     rows: List[Dict[str, object]] = []
     for (code, fd, snr), (paper_pe, paper_burst) in PAPER.items():
         for mod in MODULATIONS:
-            f = fit_markov(snr, fd, payload_bytes=32, code=CODE[code], modulation=mod,
+            f = fit_markov(snr, fd, payload_bytes=32, code=CODES[code], modulation=mod,
                            packets=QUICK_PACKETS if quick else None)
             rows.append({"code": code, "f_d": fd, "snr": snr, "modulation": mod, "paper_pe": paper_pe,
                          "paper_burst": paper_burst, "pe": f.p_e, "pe_se": f.p_e_se, "burst": f.burst,
