@@ -1,7 +1,7 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any, final
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fit_markov", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -89,6 +89,12 @@ def fit_markov(mean_snr_db: float, doppler_hz: float, payload_bytes: int = 32,
     doppler_periods (NaN where undefined). ValueError `<field>: <what is wrong>` for bad
     input; with check_only, validate only and return None. Use
     lossy.channel_fit.fit_markov instead."""
+
+def fec_stream(config: str, seed: int = 1) -> dict[str, Any]:
+    """Run Miyoshi's stream of fixed-size packets with fixed or adaptive FEC (GIL
+    released): config is a FecStreamConfig as JSON (packets, packet_bits, rate, loss,
+    codes, control); returns sent, lost, received, overhead, available, sent_per_code,
+    code_changes. ValueError `<field>: <what is wrong>` for bad input."""
 
 def parse_rate(text: str) -> int:
     """A bit rate as scenarios write it ("1.5 Mbps", a bare number of bit/s), in bit/s."""

@@ -211,6 +211,23 @@ impl Packet {
         }
     }
 
+    /// The code a TCP data segment asks the wireless link to use (adaptive FEC, Miyoshi
+    /// §4), as an index into the link's codes (0 the weakest); `None` without a request.
+    pub fn requested_code(&self) -> Option<usize> {
+        match self.header {
+            Header::TcpData(d) if d.fec_code > 0 => Some(d.fec_code as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// Asks the wireless link for code `index` (in band, in the data header); other
+    /// packets are left as they are. Indexes above 254 are not representable.
+    pub fn request_code(&mut self, index: usize) {
+        if let Header::TcpData(d) = &mut self.header {
+            d.fec_code = u8::try_from(index + 1).expect("at most 254 codes");
+        }
+    }
+
     /// The TCP ACK header, if this is an ACK.
     pub fn tcp_ack_header(&self) -> Option<TcpAck> {
         match self.header {

@@ -115,6 +115,8 @@ pub struct LinkSummary {
     /// them were lost (0 for the plain link, and with the paper's error-free NAKs).
     pub link_naks_sent: u64,
     pub link_naks_lost: u64,
+    /// Times an adaptive FEC link changed code between frames (0 for other links).
+    pub link_code_changes: u64,
     /// Packets dropped because the link was or went down.
     pub link_down_drops: u64,
     /// Packets the pipeline delivered out of order, and copies it created.

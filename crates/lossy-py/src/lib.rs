@@ -7,6 +7,7 @@
 
 mod channel_fit;
 mod coding;
+mod fec_stream;
 
 use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
@@ -237,5 +238,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(capture_example, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit::fit_markov, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit::parse_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(fec_stream::fec_stream, m)?)?;
     Ok(())
 }

@@ -4,7 +4,11 @@
 //! cached segment locally on a duplicate ACK for it or on its own timer, and suppresses
 //! the duplicate ACKs it expects for what it repaired, so the sender never sees them.
 //! With `eln` it is Snoop+ELN (Miyoshi §3): the duplicate ACKs it lets through get ELN
-//! exactly as the ELN agent sets it (the ELN agent runs inside it).
+//! exactly as the ELN agent sets it (the ELN agent runs inside it). Since it hides the
+//! duplicates of what it repairs, Snoop+ELN also sets ELN on the new ACK that passes a
+//! segment it retransmitted locally, so the sender still learns of each wireless loss
+//! (our reading of Miyoshi §4, whose adaptive FEC counts them; a new ACK's ELN changes
+//! no TCP sender's window).
 //!
 //! Which duplicate triggers the local retransmission is `local_retransmit_dupacks`: the
 //! first (1, Balakrishnan et al. and Chen's description), or the second (2, ns-2, whose
@@ -126,6 +130,7 @@ struct Counts {
     suppressed: u64,
     cache_full: u64,
     resets: u64,
+    repairs_reported: u64,
 }
 
 /// How a Snoop agent is set up (the scenario's `snoop` agent fields).
@@ -155,6 +160,8 @@ pub struct SnoopAgent {
     /// The ELN agent: toward mobile senders always (as ns-2's Snoop), and with Snoop+ELN
     /// on the duplicate ACKs Snoop lets through too.
     eln: ElnAgent,
+    /// Snoop+ELN: ELN on the new ACK that passes a locally repaired segment.
+    report_repairs: bool,
     totals: Totals,
     counts: Counts,
 }
@@ -177,6 +184,7 @@ impl SnoopAgent {
             } else {
                 ElnAgent::uplink_only(wireless, n_nodes, n_flows)
             },
+            report_repairs: o.eln,
             totals: Totals::default(),
             counts: Counts::default(),
         }
@@ -278,13 +286,17 @@ impl SnoopAgent {
     }
 
     /// An ACK from the mobile host (ns-2's `snoop_ack`).
-    fn on_ack(&mut self, now: SimTime, flow: usize, a: u64, out: &mut AgentOutput) -> Verdict {
+    fn on_ack(&mut self, now: SimTime, ack: &mut Packet, a: u64, out: &mut AgentOutput) -> Verdict {
+        let flow = ack.flow as usize;
         let c = &mut self.connections[flow];
         if !c.seen || a < c.last_ack {
             return Verdict::Forward; // no state, or ACKs out of order
         }
         if a > c.last_ack {
-            self.on_new_ack(now, flow, a);
+            if self.on_new_ack(now, flow, a) && self.report_repairs {
+                ack.flags.set(Flags::ELN);
+                self.counts.repairs_reported += 1;
+            }
             return Verdict::Forward;
         }
         // A duplicate: do we hold the segment at `a`? If not, it was lost upstream.
@@ -321,13 +333,16 @@ impl SnoopAgent {
         }
     }
 
-    /// ns-2's `snoop_cleanbufs_` and the new-ACK branch of `snoop_ack`.
-    fn on_new_ack(&mut self, now: SimTime, flow: usize, a: u64) {
+    /// ns-2's `snoop_cleanbufs_` and the new-ACK branch of `snoop_ack`; whether a
+    /// segment it passes was retransmitted locally.
+    fn on_new_ack(&mut self, now: SimTime, flow: usize, a: u64) -> bool {
         let c = &mut self.connections[flow];
         let mut sent = None;
         let (mut n, mut bytes) = (0, 0);
+        let mut repaired = false;
         while let Some(e) = c.cache.front().filter(|e| e.end() <= a) {
             sent = Some(e.sent);
+            repaired |= e.local_rexmits > 0;
             n += 1;
             bytes += e.pkt.size as u64;
             c.cache.pop_front();
@@ -345,6 +360,7 @@ impl SnoopAgent {
             let at = now + self.connections[flow].timeout();
             self.arm(flow, at);
         }
+        repaired
     }
 
     /// Resends the oldest cached segment (ns-2's `snoop_rxmit`); false if it was resent
@@ -408,9 +424,7 @@ impl Agent for SnoopAgent {
                 self.on_data(now, pkt, to);
                 Verdict::Forward
             }
-            Header::TcpAck(a) if self.is_wireless(from) => {
-                self.on_ack(now, pkt.flow as usize, a.ack, out)
-            }
+            Header::TcpAck(a) if self.is_wireless(from) => self.on_ack(now, pkt, a.ack, out),
             _ => Verdict::Forward,
         };
         self.prune();
@@ -494,6 +508,7 @@ impl Agent for SnoopAgent {
             ("cache_max_packets", t.max_packets),
             ("cache_max_bytes", t.max_bytes),
             ("handoff_resets", c.resets),
+            ("repairs_reported", c.repairs_reported),
         ];
         v.extend(self.eln.counters());
         v

@@ -201,6 +201,31 @@ impl LossConfig {
         }
     }
 
+    /// Whether it makes bit errors a code can correct, as opposed to losing whole packets
+    /// (the Rayleigh channel replaced by its fitted chain loses whole packets); no loss
+    /// at all counts as bit-level (nothing to correct, nothing wrong either).
+    pub fn makes_bit_errors(&self) -> bool {
+        match self {
+            LossConfig::None {} | LossConfig::Ber(_) | LossConfig::Gilbert(_) => true,
+            LossConfig::Rayleigh(r) => !r.markov_fit,
+            LossConfig::Bernoulli(_) | LossConfig::GilbertElliott(_) | LossConfig::Markov(_) | LossConfig::Trace(_) => false,
+        }
+    }
+
+    /// The model's name as a scenario writes it.
+    pub fn model_name(&self) -> &'static str {
+        match self {
+            LossConfig::None {} => "none",
+            LossConfig::Bernoulli(_) => "bernoulli",
+            LossConfig::Ber(_) => "ber",
+            LossConfig::GilbertElliott(_) => "gilbert_elliott",
+            LossConfig::Gilbert(_) => "gilbert",
+            LossConfig::Markov(_) => "markov",
+            LossConfig::Rayleigh(_) => "rayleigh",
+            LossConfig::Trace(_) => "trace",
+        }
+    }
+
     /// The loss process, in its initial state. Call [`validate`](Self::validate) first:
     /// an invalid config builds a process whose behaviour is unspecified. `fading` is
     /// the stream a model draws its fixed random parameters from (the Rayleigh

@@ -98,7 +98,7 @@ fn a_nak_brings_the_link_packet_back_a_round_trip_later_and_new_ones_fill_the_ga
     // sender never idles: 33 transmissions back to back.
     let k = slot_at_or_after(at(1) + rtt);
     assert_eq!(log.starts, (0..33).map(at).collect::<Vec<_>>());
-    assert_eq!(l.counters(), LinkLayerCounters { transmissions: 33, overhead_bytes: 32, naks_sent: 1, naks_lost: 0 });
+    assert_eq!(l.counters(), LinkLayerCounters { transmissions: 33, overhead_bytes: 32, naks_sent: 1, naks_lost: 0, code_changes: 0 });
     assert!(k > 1 && k < 32, "the retransmission is among the new link packets: {k}");
     assert_eq!(log.outcomes, vec![(at(32), LinkOutcome::Delivered(packet(1, 1024), at(33)))]);
 }

@@ -43,7 +43,7 @@ fn a_clean_channel_carries_the_packet_in_n_t_over_n_l_link_packets() {
     let mut link = arq(32, 0, 16, Coding::None);
     let (outcome, c) = send(&mut link, Channel::None(NoLoss));
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(32, 256)));
-    assert_eq!(c, LinkLayerCounters { transmissions: 32, overhead_bytes: 0, naks_sent: 0, naks_lost: 0 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 32, overhead_bytes: 0, naks_sent: 0, naks_lost: 0, code_changes: 0 });
     assert!(!link.ready(SimTime(slots(32, 256).0 - 1)) && link.ready(slots(32, 256)));
 }
 
@@ -53,7 +53,7 @@ fn a_nak_resends_the_link_packet_in_the_next_slot() {
     // The 3rd transmission (link packet 2) fails twice, then gets through.
     let (outcome, c) = send(&mut link, losing(&[2, 3]));
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(34, 256)));
-    assert_eq!(c, LinkLayerCounters { transmissions: 34, overhead_bytes: 64, naks_sent: 2, naks_lost: 0 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 34, overhead_bytes: 64, naks_sent: 2, naks_lost: 0, code_changes: 0 });
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn a_link_packet_out_of_attempts_loses_the_packet_and_stops_sending_it() {
     // Link packet 1 (the 2nd transmission on) fails all 4 of its attempts.
     let (outcome, c) = send(&mut link, losing(&[1, 2, 3, 4]));
     assert_eq!(outcome, LinkOutcome::Lost(packet(), DropCause::LinkRetry));
-    assert_eq!(c, LinkLayerCounters { transmissions: 5, overhead_bytes: 96, naks_sent: 4, naks_lost: 0 });
+    assert_eq!(c, LinkLayerCounters { transmissions: 5, overhead_bytes: 96, naks_sent: 4, naks_lost: 0, code_changes: 0 });
     assert!(link.ready(slots(5, 256)), "busy only while it sent");
 }
 

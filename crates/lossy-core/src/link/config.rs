@@ -1,9 +1,11 @@
 //! The scenario's `link_layer = { kind = "...", ... }` table of a link direction, and
 //! how it builds the link layer.
 
+use super::adaptive::AdaptiveFec;
 use super::arq::{Arq, Framing, InstantArq};
 use super::arq_nak::ArqNak;
 use super::coding::{Coding, CodingConfig};
+use super::fec_control::FecControlConfig;
 use super::nak_config::{Delivery, NakConfig};
 use super::plain::Plain;
 use super::AnyLinkLayer;
@@ -52,6 +54,19 @@ pub enum LinkLayerConfig {
         #[serde(default, skip_serializing_if = "Delivery::is_in_order")]
         delivery: Delivery,
     },
+    /// Adaptive FEC (Miyoshi §4): each packet one frame, as `plain`, in one of `codes`
+    /// (weakest first). The TCP sender picks the code and asks for it in each data
+    /// segment's header (its `tcp.adaptive_fec`, fed by ELN), unless `control` gives the
+    /// link its own controller, fed by its own frames' outcomes.
+    AdaptiveFec {
+        /// The codes to choose from, weakest first, e.g. `[{ code = "none" },
+        /// { code = "bch", n = 127, k = 92 }, { code = "bch", n = 127, k = 64 }]`.
+        codes: Vec<CodingConfig>,
+        /// The link's own controller: `{ window = 10, up = [...], down = [...] }`, one
+        /// threshold per step between neighbouring codes. Unset: the sender decides.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        control: Option<FecControlConfig>,
+    },
 }
 
 impl Default for LinkLayerConfig {
@@ -70,18 +85,57 @@ impl LinkLayerConfig {
         matches!(self, LinkLayerConfig::Plain { coding } if coding.is_none())
     }
 
+    /// The coding of every frame; for the adaptive link, of its weakest code.
     fn coding(&self) -> &CodingConfig {
         match self {
             LinkLayerConfig::Plain { coding } | LinkLayerConfig::Arq { coding, .. } => coding,
+            LinkLayerConfig::AdaptiveFec { codes, .. } => &codes[0],
+        }
+    }
+
+    /// Whether frames change code: the link needs bit errors to correct.
+    pub fn is_adaptive(&self) -> bool {
+        matches!(self, LinkLayerConfig::AdaptiveFec { .. })
+    }
+
+    /// The number of codes an adaptive link chooses from when the sender picks them
+    /// (what a sender's `adaptive_fec` thresholds must step between); `None` otherwise.
+    pub fn sender_chosen_codes(&self) -> Option<usize> {
+        match self {
+            LinkLayerConfig::AdaptiveFec { codes, control: None } => Some(codes.len()),
+            _ => None,
         }
     }
 
     /// `field: message` for values no link layer can have (`field` unprefixed: the
     /// caller nests it under `links.<i>.link_layer`).
     pub fn validate(&self) -> Result<(), String> {
+        if let LinkLayerConfig::AdaptiveFec { codes, control } = self {
+            if codes.len() < 2 {
+                return Err(format!(
+                    "codes: {} code(s) leave nothing to adapt; give 2 or more, weakest first, e.g. [{{ code = \"none\" }}, {{ code = \"bch\", n = 127, k = 92 }}]",
+                    codes.len()
+                ));
+            }
+            for (j, c) in codes.iter().enumerate() {
+                c.build().map_err(|m| format!("codes.{j}.{m}"))?;
+            }
+            if let Some(cfg) = control {
+                cfg.validate().map_err(|m| format!("control.{m}"))?;
+                if cfg.codes() != codes.len() {
+                    return Err(format!(
+                        "control.up: {} thresholds for {} codes; give {}, one per step between neighbouring codes",
+                        cfg.up.len(),
+                        codes.len(),
+                        codes.len() - 1
+                    ));
+                }
+            }
+            return Ok(());
+        }
         self.coding().build().map_err(|m| format!("coding.{m}"))?;
         match self {
-            LinkLayerConfig::Plain { .. } => Ok(()),
+            LinkLayerConfig::Plain { .. } | LinkLayerConfig::AdaptiveFec { .. } => Ok(()),
             LinkLayerConfig::Arq { payload, attempts, header, nak, .. } => {
                 if payload.0 == 0 || payload.0 > HEADER_SIZE.hi {
                     return Err(format!("payload: {} B is out of range; use 1 B to 65,535 B", payload.0));
@@ -112,7 +166,7 @@ impl LinkLayerConfig {
     /// it must carry, `largest` (the frame a channel fit is made for: `markov_fit`).
     pub fn frame(&self, largest: u64) -> Result<(u64, Coding), String> {
         let bytes = match self {
-            LinkLayerConfig::Plain { .. } => largest,
+            LinkLayerConfig::Plain { .. } | LinkLayerConfig::AdaptiveFec { .. } => largest,
             LinkLayerConfig::Arq { payload, header, .. } => payload.0 + header.0,
         };
         Ok((bytes, self.coding().build()?))
@@ -125,6 +179,10 @@ impl LinkLayerConfig {
         let coding = self.coding().build().expect("validated");
         match self {
             LinkLayerConfig::Plain { .. } => Plain::new(rate_bps, coding).into(),
+            LinkLayerConfig::AdaptiveFec { codes, control } => {
+                let codes = codes.iter().map(|c| c.build().expect("validated")).collect();
+                AdaptiveFec::new(rate_bps, codes, control.as_ref()).into()
+            }
             LinkLayerConfig::Arq { payload, attempts, header, nak, delivery, .. } => {
                 let framing = Framing::new(rate_bps, payload.0 as u32, header.0 as u32, *attempts, coding);
                 match nak {

@@ -1,7 +1,7 @@
 //! Link layers (DESIGN.md `LinkLayer`): how one direction of a point-to-point link
 //! turns the packets its queue hands over into transmissions on the channel. `Plain`
-//! sends each packet as one frame; segmentation with ARQ, FEC codings and the adaptive
-//! FEC link come as further variants of [`AnyLinkLayer`].
+//! sends each packet as one frame; segmentation with ARQ and the adaptive FEC link are
+//! further variants of [`AnyLinkLayer`].
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
 //! act (`next_wake`), and at that moment consults the channel and says what became of
@@ -9,10 +9,13 @@
 //! releasing packets held in order) hands them out one per call, asking for further
 //! deadlines at that same moment for the rest.
 
+pub mod adaptive;
 pub mod arq;
 pub mod arq_nak;
 pub mod coding;
 pub mod config;
+pub mod fec_control;
+pub mod fec_stream;
 pub mod nak_config;
 pub mod plain;
 
@@ -58,6 +61,8 @@ pub struct LinkLayerCounters {
     pub naks_sent: u64,
     /// Of those, NAKs lost on the way back.
     pub naks_lost: u64,
+    /// Times an adaptive FEC link changed code between frames.
+    pub code_changes: u64,
 }
 
 /// When a link that judges each packet as it starts is free again: the end of what it
@@ -116,6 +121,7 @@ closed_enum! {
     pub enum AnyLinkLayer via each_link {
         Plain(Plain),
         Arq(arq::Arq),
+        AdaptiveFec(adaptive::AdaptiveFec),
     }
 }
 

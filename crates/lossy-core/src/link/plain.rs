@@ -20,45 +20,66 @@ use crate::time::{serialization_delay, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct Plain {
-    rate_bps: u64,
+    frames: FrameSender,
     coding: Coding,
-    busy: BusyUntil,
+}
+
+impl Plain {
+    pub fn new(rate_bps: u64, coding: Coding) -> Self {
+        Plain { frames: FrameSender::new(rate_bps), coding }
+    }
+}
+
+/// Sends one packet as one frame in a given coding: what the plain link does with its
+/// one coding and the adaptive FEC link with the code of the moment.
+#[derive(Clone, Debug)]
+pub(super) struct FrameSender {
+    rate_bps: u64,
+    pub(super) busy: BusyUntil,
     /// Parity bytes sent (0 uncoded); frames are the packets, so no transmissions count.
     overhead_bytes: u64,
     scratch: Vec<u32>,
 }
 
-impl Plain {
-    pub fn new(rate_bps: u64, coding: Coding) -> Self {
-        Plain { rate_bps, coding, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new() }
+impl FrameSender {
+    pub(super) fn new(rate_bps: u64) -> Self {
+        FrameSender { rate_bps, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new() }
+    }
+
+    pub(super) fn send(&mut self, now: SimTime, pkt: Packet, coding: &Coding, ctx: &mut LinkCtx) -> LinkOutcome {
+        debug_assert!(self.busy.ready(now), "one frame at a time");
+        let bits = coding.coded_bits(pkt.bits());
+        let end = ctx.tickets.key(now + serialization_delay(bits, self.rate_bps));
+        self.busy.set(end);
+        let span = TxSpan { start: now, end: end.time, bits };
+        self.overhead_bytes += (bits - pkt.bits()) / 8;
+        if !coding.survives(span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch) {
+            LinkOutcome::Lost(pkt, DropCause::Channel)
+        } else {
+            LinkOutcome::Delivered(pkt, end.time)
+        }
+    }
+
+    pub(super) fn counters(&self) -> LinkLayerCounters {
+        LinkLayerCounters { overhead_bytes: self.overhead_bytes, ..LinkLayerCounters::default() }
     }
 }
 
 impl LinkLayer for Plain {
     fn ready(&self, now: SimTime) -> bool {
-        self.busy.ready(now)
+        self.frames.busy.ready(now)
     }
 
     fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        debug_assert!(self.ready(now), "one frame at a time");
-        let bits = self.coding.coded_bits(pkt.bits());
-        let end = ctx.tickets.key(now + serialization_delay(bits, self.rate_bps));
-        self.busy.set(end);
-        let span = TxSpan { start: now, end: end.time, bits };
-        self.overhead_bytes += (bits - pkt.bits()) / 8;
-        Some(if !self.coding.survives(span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch) {
-            LinkOutcome::Lost(pkt, DropCause::Channel)
-        } else {
-            LinkOutcome::Delivered(pkt, end.time)
-        })
+        Some(self.frames.send(now, pkt, &self.coding, ctx))
     }
 
     fn next_wake(&self, queued: bool) -> Option<Key> {
-        self.busy.next_wake(queued)
+        self.frames.busy.next_wake(queued)
     }
 
     fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        self.busy.on_wake(key);
+        self.frames.busy.on_wake(key);
         None
     }
 
@@ -68,11 +89,11 @@ impl LinkLayer for Plain {
     }
 
     fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
-        self.busy.clear();
+        self.frames.busy.clear();
     }
 
     fn counters(&self) -> LinkLayerCounters {
-        LinkLayerCounters { overhead_bytes: self.overhead_bytes, ..LinkLayerCounters::default() }
+        self.frames.counters()
     }
 }
 

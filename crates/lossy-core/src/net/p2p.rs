@@ -247,6 +247,7 @@ impl Segment for PointToPoint {
                 link_overhead_bytes: link.overhead_bytes,
                 link_naks_sent: link.naks_sent,
                 link_naks_lost: link.naks_lost,
+                link_code_changes: link.code_changes,
                 link_down_drops: c.drops.link_down,
                 reordered: d.pipeline.counters.reordered,
                 duplicated: d.pipeline.counters.duplicated,

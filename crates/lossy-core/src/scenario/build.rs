@@ -73,8 +73,18 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     for (field, imp) in [("impair", &l.impair), ("reverse_impair", &l.reverse_impair)] {
         imp.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
-    for (field, ll) in [("link_layer", &l.link_layer), ("reverse_link_layer", &l.reverse_link_layer)] {
+    for (field, ll, loss) in [("link_layer", &l.link_layer, &l.loss), ("reverse_link_layer", &l.reverse_link_layer, &l.reverse_loss)] {
         ll.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
+        if ll.is_adaptive() && !loss.makes_bit_errors() {
+            let fitted = if matches!(loss, LossConfig::Rayleigh(_)) { " replaced by its fitted chain (markov_fit)" } else { "" };
+            return Err(Error::scenario(
+                format!("links.{i}.{field}.kind"),
+                format!(
+                    "\"adaptive_fec\" needs bit errors to correct, but the loss model \"{}\"{fitted} loses whole packets; use model = \"ber\", \"gilbert\" or \"rayleigh\"",
+                    loss.model_name()
+                ),
+            ));
+        }
     }
     let queue_err = |m| Error::nested(&format!("links.{i}.queue"), m);
     l.queue.0.validate().map_err(queue_err)?;
@@ -327,6 +337,35 @@ fn check_link_payloads(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
     Ok(())
 }
 
+/// A sender's adaptive FEC needs a link that reads its requests, with as many codes as
+/// its thresholds step between.
+fn check_adaptive_fec(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
+    let links: Vec<(usize, &str, usize)> = s
+        .links
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| [(i, "link_layer", &l.link_layer), (i, "reverse_link_layer", &l.reverse_link_layer)])
+        .filter_map(|(i, field, ll)| ll.sender_chosen_codes().map(|n| (i, field, n)))
+        .collect();
+    for f in specs.iter().filter(|f| f.app.is_tcp()) {
+        let Some(fec) = &f.tcp.adaptive_fec else { continue };
+        let path = f.origin.path("tcp.adaptive_fec");
+        if links.is_empty() {
+            return Err(Error::scenario(
+                path,
+                "no link reads the requested code; give the wireless link link_layer = { kind = \"adaptive_fec\", codes = [...] } without its own control",
+            ));
+        }
+        if let Some((i, field, n)) = links.iter().copied().find(|&(_, _, n)| n != fec.codes()) {
+            return Err(Error::scenario(
+                format!("{path}.up"),
+                format!("{} thresholds step between {} codes, but links.{i}.{field} has {n}; give {}", fec.up.len(), fec.codes(), n - 1),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The biggest TCP data packet on the wire (segment and header), if any flow is TCP.
 fn largest_tcp_packet(specs: &[FlowSpec]) -> Option<u64> {
     specs.iter().filter(|f| f.app.is_tcp()).map(|f| f.tcp.mss.0 + f.tcp.header.0).max()
@@ -376,6 +415,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
 
     check_capture(s, &links)?;
     check_link_payloads(s, &specs)?;
+    check_adaptive_fec(s, &specs)?;
     let mut flows = Vec::with_capacity(specs.len());
     let mut origins = Vec::with_capacity(specs.len());
     let mut endpoints = Vec::with_capacity(2 * specs.len());

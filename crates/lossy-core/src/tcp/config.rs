@@ -179,6 +179,11 @@ pub struct TcpConfig {
     /// is plain TCP. Unset = off. Pair it with `eln = true` (the default) at the sender
     /// and a `kind = "syndrome"` agent at the base station.
     pub syndrome: Option<super::inference::SyndromeRole>,
+    /// Adaptive FEC at the sender (Miyoshi §4, Fig. 6): the packet error rate over each
+    /// window of segments, counted from ELN-marked ACKs, picks the code of a link whose
+    /// `link_layer` is `kind = "adaptive_fec"`; every data segment asks for it in its
+    /// header. `{ window = 10, up = [...], down = [...] }`; unset = off.
+    pub adaptive_fec: Option<crate::link::fec_control::FecControlConfig>,
 }
 
 impl Default for TcpConfig {
@@ -202,6 +207,7 @@ impl Default for TcpConfig {
             eln: true,
             ecn: false,
             syndrome: None,
+            adaptive_fec: None,
         }
     }
 }
@@ -264,6 +270,9 @@ impl TcpConfig {
         }
         if let Abc::Limit(n) = self.abc {
             Abc::limit(n as u64).map_err(|m| format!("abc: {m}"))?;
+        }
+        if let Some(fec) = &self.adaptive_fec {
+            fec.validate().map_err(|m| format!("adaptive_fec.{m}"))?;
         }
         match (self.sack, self.variant.uses_sack()) {
             (Some(false), true) => {

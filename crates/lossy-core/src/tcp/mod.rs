@@ -1,6 +1,7 @@
 //! TCP as sans-IO state machines (DESIGN.md): the sender and receiver are fed events and
 //! polled for packets and wake-up times; only the engine owns the clock.
 
+pub mod adaptive_fec;
 pub mod config;
 pub mod congestion;
 mod ecn;

@@ -1,6 +1,7 @@
 //! The TCP sender: ACK processing, the retransmission timer and segment transmission.
 //! Window growth lives in `congestion`, loss recovery in `recovery`, RTO in `rtt`.
 
+use super::adaptive_fec::ElnFecControl;
 use super::config::{TcpConfig, Variant};
 use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
@@ -32,6 +33,8 @@ pub struct TcpSender {
     max_window: u64,
     limited_transmit: bool,
     respond_to_eln: bool,
+    /// Adaptive FEC's controller: the code every data segment asks for (Miyoshi §4).
+    fec: Option<ElnFecControl>,
     ecn: EcnSender,
     /// Total bytes the application will write; `None` = unlimited (bulk).
     app_limit: Option<u64>,
@@ -82,6 +85,7 @@ impl TcpSender {
             max_window: cfg.max_window.0,
             limited_transmit: cfg.limited_transmit,
             respond_to_eln: cfg.eln,
+            fec: cfg.adaptive_fec.as_ref().map(|f| ElnFecControl::new(f, mss)),
             ecn: EcnSender::new(cfg.ecn),
             app_limit,
             start_at,
@@ -116,6 +120,11 @@ impl TcpSender {
 
     pub fn rto(&self) -> SimDuration {
         self.rtt.rto()
+    }
+
+    /// Times adaptive FEC changed the code the segments ask for (0 without it).
+    pub fn fec_code_changes(&self) -> u64 {
+        self.fec.as_ref().map_or(0, ElnFecControl::changes)
     }
 
     pub fn srtt(&self) -> Option<SimDuration> {
@@ -158,6 +167,9 @@ impl TcpSender {
             return; // acknowledges nothing we sent
         }
         self.account_cwnd(now);
+        if let Some(fec) = &mut self.fec {
+            fec.on_ack(ack.ack, pkt.flags.has(Flags::ELN), ack.ack.saturating_sub(self.st.snd_una));
+        }
         self.peer_wnd = ack.wnd as u64;
         let reductions = self.st.counters.window_reductions;
         let ecn_reduce = self.ecn.should_reduce(&self.st, ack.ack, pkt.flags.has(Flags::ECE));
@@ -381,6 +393,9 @@ impl TcpSender {
         let mut p = Packet::tcp_data(self.flow, self.src, self.dst, seq, len as u32, (len as u32 + self.header) as u16);
         self.ecn.mark(&mut flags, retx.is_none());
         p.flags = flags;
+        if let Some(fec) = &self.fec {
+            p.request_code(fec.code());
+        }
         p
     }
 }

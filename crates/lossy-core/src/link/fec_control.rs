@@ -1,0 +1,170 @@
+//! Adaptive FEC's controller (Miyoshi §4, Fig. 4): the packet error rate p_err is
+//! measured over observation windows of N packets; after each window the code steps to
+//! the next stronger one when p_err exceeds that step's upper threshold, and back to the
+//! next weaker one when p_err falls below its lower threshold (one step per window, as
+//! Eckhardt and Steenkiste's "two or more of ten" rule that §4 builds on).
+//!
+//! The same controller runs at a TCP sender fed by ELN-marked ACKs (the paper's scheme,
+//! the code then travels in band in the data header) and inside an adaptive link layer
+//! fed by its own frames' outcomes (no ELN). Codes are numbered from 0, the weakest
+//! (usually no FEC), in the order the link's `codes` list gives them.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The observation window of the paper (§4, after Eckhardt and Steenkiste): 10 segments.
+pub const DEFAULT_WINDOW: u32 = 10;
+
+/// `adaptive_fec = { window = 10, up = [...], down = [...] }`: thresholds on p_err for
+/// each step between neighbouring codes (Miyoshi's A–D). `lossy` derives them from the
+/// crossing points of the fixed-code throughput curves (`lossy.papers.miyoshi`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FecControlConfig {
+    /// N: packets per observation window. Default 10 (Miyoshi §4).
+    #[serde(default = "default_window")]
+    pub window: u32,
+    /// up[i]: step from code i to code i + 1 when a window's p_err exceeds it.
+    pub up: Vec<f64>,
+    /// down[i]: step from code i + 1 back to code i when a window's p_err is below it;
+    /// at most up[i], so that the two steps cannot chase each other.
+    pub down: Vec<f64>,
+}
+
+fn default_window() -> u32 {
+    DEFAULT_WINDOW
+}
+
+impl FecControlConfig {
+    /// The number of codes the thresholds step between.
+    pub fn codes(&self) -> usize {
+        self.up.len() + 1
+    }
+
+    /// `field: message` (unprefixed) for thresholds no controller can use.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.window == 0 {
+            return Err("window: 0 packets observes nothing; use 1 or more (Miyoshi: 10)".into());
+        }
+        if self.up.is_empty() {
+            return Err("up: no thresholds; give one per step between neighbouring codes".into());
+        }
+        if self.down.len() != self.up.len() {
+            return Err(format!(
+                "down: {} thresholds for {} in up; give one per step between neighbouring codes",
+                self.down.len(),
+                self.up.len()
+            ));
+        }
+        for (name, list) in [("up", &self.up), ("down", &self.down)] {
+            if let Some((i, v)) = list.iter().enumerate().find(|(_, v)| !(0.0..=1.0).contains(*v)) {
+                return Err(format!("{name}.{i}: {v} is not a packet error rate; use 0 to 1"));
+            }
+        }
+        if let Some(i) = (0..self.up.len()).find(|&i| self.down[i] > self.up[i]) {
+            return Err(format!(
+                "down.{i}: {} is above up.{i} = {}; the step down must need a lower p_err than the step up",
+                self.down[i], self.up[i]
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The controller's state: the code in use and the window being observed.
+#[derive(Clone, Debug)]
+pub struct FecController {
+    cfg: FecControlConfig,
+    level: usize,
+    seen: u32,
+    lost: u32,
+    changes: u64,
+}
+
+impl FecController {
+    /// Starts with code 0, the weakest.
+    pub fn new(cfg: &FecControlConfig) -> Self {
+        FecController { cfg: cfg.clone(), level: 0, seen: 0, lost: 0, changes: 0 }
+    }
+
+    /// The code in use, 0 the weakest.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// Times the code changed.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// One more packet's outcome; at the end of a window, the step it calls for.
+    pub fn record(&mut self, lost: bool) {
+        self.seen += 1;
+        self.lost += lost as u32;
+        if self.seen < self.cfg.window {
+            return;
+        }
+        let p_err = self.lost as f64 / self.seen as f64;
+        let top = self.cfg.up.len();
+        if self.level < top && p_err > self.cfg.up[self.level] {
+            self.level += 1;
+            self.changes += 1;
+        } else if self.level > 0 && p_err < self.cfg.down[self.level - 1] {
+            self.level -= 1;
+            self.changes += 1;
+        }
+        self.seen = 0;
+        self.lost = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(window: u32, up: &[f64], down: &[f64]) -> FecControlConfig {
+        FecControlConfig { window, up: up.to_vec(), down: down.to_vec() }
+    }
+
+    fn window(c: &mut FecController, n: u32, lost: u32) {
+        for i in 0..n {
+            c.record(i < lost);
+        }
+    }
+
+    #[test]
+    fn steps_one_code_per_window_and_holds_between_thresholds() {
+        // Eckhardt and Steenkiste's rule: two or more errors of ten step up.
+        let mut c = FecController::new(&cfg(10, &[0.15, 0.25], &[0.05, 0.1]));
+        window(&mut c, 10, 1);
+        assert_eq!(c.level(), 0, "0.1 is not above 0.15");
+        window(&mut c, 9, 9);
+        assert_eq!(c.level(), 0, "no decision before the window is full");
+        c.record(false);
+        assert_eq!(c.level(), 1, "0.9 steps up once, not twice");
+        window(&mut c, 10, 10);
+        assert_eq!(c.level(), 2);
+        window(&mut c, 10, 10);
+        assert_eq!(c.level(), 2, "no code above the strongest");
+        window(&mut c, 10, 1);
+        assert_eq!(c.level(), 2, "0.1 is not below down.1 = 0.1");
+        window(&mut c, 10, 0);
+        assert_eq!(c.level(), 1);
+        window(&mut c, 10, 0);
+        window(&mut c, 10, 0);
+        assert_eq!((c.level(), c.changes()), (0, 4));
+    }
+
+    #[test]
+    fn bad_thresholds_name_their_field() {
+        let field = |c: FecControlConfig| c.validate().unwrap_err().split(':').next().unwrap().to_string();
+        assert!(cfg(10, &[0.2, 0.3], &[0.01, 0.1]).validate().is_ok());
+        assert_eq!(field(cfg(0, &[0.2], &[0.1])), "window");
+        assert_eq!(field(cfg(10, &[], &[])), "up");
+        assert_eq!(field(cfg(10, &[0.2, 0.3], &[0.1])), "down");
+        assert_eq!(field(cfg(10, &[0.2, 1.5], &[0.1, 0.1])), "up.1");
+        assert_eq!(field(cfg(10, &[0.2], &[f64::NAN])), "down.0");
+        assert_eq!(field(cfg(10, &[0.2], &[-0.1])), "down.0");
+        assert_eq!(field(cfg(10, &[0.2, 0.3], &[0.1, 0.4])), "down.1");
+    }
+}
