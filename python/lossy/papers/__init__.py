@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 REPRODUCTIONS: Dict[str, str] = {
     "chen-syndrome": "lossy.papers.chen_syndrome",
     "chockalingam-ll-fec-arq": "lossy.papers.chockalingam",
+    "miyoshi-adaptive-fec": "lossy.papers.miyoshi",
     "validation": "lossy.papers.validation",
 }
 

@@ -1,0 +1,101 @@
+"""Miyoshi et al.'s Appendix model, the thresholds derived from it, and the packet stream
+(lossy.papers.miyoshi): each equation against a hand computation or the core's stream."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from lossy._core import fec_stream
+from lossy.papers.miyoshi import analytic, stream
+from lossy.papers.miyoshi.analytic import BCH36, BCH64, BCH92, LADDER, NONE
+
+
+def test_eq_a1_and_a4_by_hand():
+    # A·1: 1 − (1 − 7.5e-4)^800.
+    assert analytic.packet_error(7.5e-4, 800) == pytest.approx(1 - (1 - 7.5e-4) ** 800, rel=1e-12)
+    # A·4 with c = 1: 1 − (1 − p)^l − l·p·(1 − p)^(l − 1).
+    p, l = 1e-3, 127
+    want = 1 - (1 - p) ** l - l * p * (1 - p) ** (l - 1)
+    assert analytic.packet_error(p, l, 1) == pytest.approx(want, rel=1e-9)
+    with pytest.raises(ValueError, match="p_b: 1.5 is not a bit error ratio"):
+        analytic.packet_error(1.5, 800)
+
+
+def test_eq_a5_both_ways_and_the_tables_counts():
+    assert analytic.overhead_fraction(BCH92) == pytest.approx(35 / 127)
+    assert analytic.overhead_fraction(BCH92, printed=True) == pytest.approx(92 / 127)
+    assert analytic.overhead_fraction(NONE) == 0
+    # Table 3's (127,64) row: nothing lost at 1.5e-4, overhead 63/127 of 50,000 = 24,803.
+    c = analytic.counts(1.5e-4, BCH64)
+    assert (round(c.lost), round(c.overhead), round(c.available)) == (0, 24803, 25197)
+    # A·7 as printed charges every packet sent: the same here, since nothing is lost.
+    assert analytic.counts(1.5e-4, BCH64, charge="sent").overhead == pytest.approx(c.overhead)
+    with pytest.raises(ValueError, match="charge"):
+        analytic.counts(1e-4, BCH64, charge="all")
+
+
+def test_codeword_frames_follow_the_cores_rule():
+    # 1120 bits in ⌈1120/92⌉ = 13 codewords of 127 bits: efficiency 1120/1651 when error-free.
+    assert analytic.codeword_efficiency(0.0, BCH92, 1120) == pytest.approx(1120 / 1651)
+    assert analytic.codeword_loss(0.0, BCH36, 1120) == 0
+    assert analytic.codeword_loss(1e-3, NONE, 1120) == pytest.approx(1 - 0.999 ** 1120)
+
+
+def test_crossing_and_thresholds():
+    # Two straight lines in log x cross where they should.
+    f = analytic.interpolated([1e-6, 1e-2], [1.0, 0.0])
+    g = analytic.interpolated([1e-6, 1e-2], [0.5, 0.5])
+    assert analytic.crossing(f, g, 1e-6, 1e-2) == pytest.approx(1e-4, rel=1e-6)
+    assert analytic.crossing(g, f, 1e-6, 1e-2) is None  # f never overtakes g from below
+    share = {"stream": lambda b, c: analytic.available_fraction(b, c, 800),
+             "frame": lambda b, c: analytic.codeword_efficiency(b, c, 1120)}
+    for kind, steps in (("stream", analytic.stream_thresholds()), ("frame", analytic.frame_thresholds(1120))):
+        assert [s.stronger for s in steps] == [BCH92, BCH64, BCH36]
+        assert all(0 < s.down <= s.up <= 1 for s in steps), steps
+        assert [s.ber for s in steps] == sorted(s.ber for s in steps)
+        for s in steps:  # at the crossing both codes leave the link the same share
+            assert share[kind](s.ber, s.weaker) == pytest.approx(share[kind](s.ber, s.stronger), rel=1e-6)
+    ctl = analytic.control(analytic.stream_thresholds(), window=7)
+    assert ctl["window"] == 7 and len(ctl["up"]) == len(ctl["down"]) == 3
+
+
+def test_the_stream_matches_the_appendix_on_independent_errors():
+    """On independent bit errors the core's stream is Eqs. A·1–A·8 (table counting)."""
+    for code in LADDER:
+        cfg = {"packets": 50_000, "packet_bits": 800, "rate": "384 kbps",
+               "loss": {"model": "ber", "ber": 7.5e-4}, "codes": [code.scenario()]}
+        r = fec_stream(json.dumps(cfg), 3)
+        a = analytic.counts(7.5e-4, code)
+        sd = math.sqrt(50_000 * analytic.packet_error(7.5e-4, 800, code.t) + 1)
+        assert abs(r["lost"] - a.lost) < 4 * sd, (code, r, a)
+        assert r["overhead"] == pytest.approx(r["received"] * analytic.overhead_fraction(code))
+
+
+def test_both_readings_of_the_error_state_reproduce_what_they_promise():
+    for case, (p_ge, p_eg, p_b, p_err) in stream.CASES.items():
+        pi_e = p_ge / (p_ge + p_eg)
+        assert stream.error_state_ber(case, "p_b") * pi_e == pytest.approx(p_b)
+        b = stream.error_state_ber(case, "p_err")
+        assert pi_e * (1 - (1 - b) ** 800) == pytest.approx(p_err)
+    with pytest.raises(ValueError, match="reading"):
+        stream.error_state_ber("table3", "both")
+
+
+def test_doppler_of_eq_1():
+    # About 3 Hz per m/s at 900 MHz.
+    assert stream.doppler(1.0) == pytest.approx(3.0, rel=0.01)
+
+
+def test_the_papers_own_gains():
+    from lossy.papers.miyoshi.claims import gains
+
+    g = gains()
+    assert g["table3"] == pytest.approx(46706 / 45539 - 1)
+    assert g["table4"] == pytest.approx(32564 / 27758 - 1)
+
+
+def test_bch36_is_the_strongest_and_slowest():
+    assert BCH36.t == 15 and analytic.overhead_fraction(BCH36) == pytest.approx(91 / 127)
