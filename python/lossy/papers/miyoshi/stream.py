@@ -55,7 +55,7 @@ def error_state_ber(case: str, reading: str) -> float:
     if reading == "p_b":
         return p_b / pi_e
     if reading == "p_err":
-        return 1 - (1 - p_err / pi_e) ** (1 / PACKET_BITS)
+        return float(1 - (1 - p_err / pi_e) ** (1 / PACKET_BITS))
     raise ValueError(f"reading: {reading!r} is not allowed; use 'p_b' or 'p_err'")
 
 

@@ -22,7 +22,7 @@ FIG3_BER_QUICK = [1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 5e-2]
 FADING_SNR = [10, 15, 20]
 FADING_SNR_QUICK = [15]
 SPEEDS = [1 / 3, 1, 3, 10, 30]  # m/s: f_d 1 to 90 Hz at 900 MHz (Eq. 1)
-SPEEDS_QUICK = [1, 10]
+SPEEDS_QUICK = [1.0, 10.0]
 METRICS = {"goodput": "flows.0.goodput_bps", "p_err": f"links.{DOWNLINK}.loss_rate",
            "code_changes": f"links.{DOWNLINK}.link_code_changes"}
 
