@@ -343,3 +343,21 @@ def test_a_syndrome_receiver_with_no_counter_runs_and_the_run_notes_it(cli):
     assert f"note: {SYNDROME_NOTE}" in human.stdout.splitlines()  # one line, after the tables
     plain = cli("run", "chen-fig9", "--set", "duration=2s", "--json")
     assert json.loads(plain.stdout)["notes"] == []
+
+
+# --- issue 12: adaptive FEC ------------------------------------------------------------
+
+
+def test_bad_adaptive_fec_input_is_a_one_line_error(cli):
+    # A code the BCH codec cannot build, given as a TOML inline table through --set.
+    ladder = ('links.3.link_layer={kind = "adaptive_fec", codes = [{code = "none"}, '
+              '{code = "bch", n = 127, k = 94}]}')
+    assert_one_line_error(cli("run", "miyoshi", "--set", ladder),
+                          "lossy: links.3.link_layer.codes.1.k: k = 94 is not the dimension")
+    # The sender's thresholds out of order.
+    ladder = ladder.replace("k = 94", "k = 92")
+    proc = cli("run", "miyoshi", "--set", ladder, "--set", "flows.0.tcp.adaptive_fec={up = [0.2], down = [0.3]}")
+    assert_one_line_error(proc, "lossy: flows.0.tcp.adaptive_fec.down.0: 0.3 is above up.0 = 0.2")
+    # Adaptive FEC on a loss model that loses whole packets.
+    proc = cli("run", "miyoshi", "--set", ladder, "--set", 'links.3.loss={model = "bernoulli", p = 0.1}')
+    assert_one_line_error(proc, 'lossy: links.3.link_layer.kind: "adaptive_fec" needs bit errors to correct')

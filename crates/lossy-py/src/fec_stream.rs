@@ -4,7 +4,7 @@
 //! one line, `<field>: <what is wrong>`.
 
 use super::to_py;
-use lossy_core::link::fec_stream::{run_fec_stream, FecStreamConfig};
+use lossy_core::link::fec_stream::{parse_fec_stream, run_fec_stream};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 #[pyfunction]
 #[pyo3(signature = (config, seed = 1))]
 pub fn fec_stream<'py>(py: Python<'py>, config: &str, seed: u64) -> PyResult<Bound<'py, PyAny>> {
-    let cfg: FecStreamConfig = serde_json::from_str(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let cfg = parse_fec_stream(config).map_err(PyValueError::new_err)?;
     let result = py.detach(|| run_fec_stream(&cfg, seed)).map_err(PyValueError::new_err)?;
     to_py(py, &result)
 }

@@ -91,6 +91,12 @@ struct Connection {
     srtt: SimDuration,
     rttvar: SimDuration,
     deadline: Option<SimTime>,
+    /// Snoop+ELN: a duplicate of `last_ack` went to the sender with ELN, so the loss
+    /// there is reported already (ns-2's second-duplicate mode lets the first through).
+    eln_passed: bool,
+    /// The FEC code the sender last asked for (adaptive FEC): local retransmissions ask
+    /// for it too, not for the code of the segment's first transmission.
+    code: Option<usize>,
 }
 
 impl Connection {
@@ -236,6 +242,9 @@ impl SnoopAgent {
             };
             self.totals.connections += 1;
         }
+        if let Some(code) = pkt.requested_code() {
+            c.code = Some(code);
+        }
         let in_order = seq >= c.last_seen;
         if in_order {
             c.last_seen = seq;
@@ -293,7 +302,8 @@ impl SnoopAgent {
             return Verdict::Forward; // no state, or ACKs out of order
         }
         if a > c.last_ack {
-            if self.on_new_ack(now, flow, a) && self.report_repairs {
+            let reported = std::mem::take(&mut c.eln_passed);
+            if self.on_new_ack(now, flow, a) && self.report_repairs && !reported {
                 ack.flags.set(Flags::ELN);
                 self.counts.repairs_reported += 1;
             }
@@ -378,6 +388,9 @@ impl SnoopAgent {
         // The segment as it was, header fields kept, marked as a retransmission.
         let mut p = e.pkt;
         p.flags.set(Flags::RETX);
+        if let Some(code) = c.code {
+            p.request_code(code);
+        }
         out.packets.push(p);
         self.counts.local_rexmits += 1;
         let at = now + c.timeout();
@@ -429,7 +442,17 @@ impl Agent for SnoopAgent {
         };
         self.prune();
         match verdict {
-            Verdict::Forward => self.eln.on_forward(now, pkt, from, to, out),
+            Verdict::Forward => {
+                let v = self.eln.on_forward(now, pkt, from, to, out);
+                // A duplicate that left with ELN has reported its loss (see `eln_passed`).
+                if let (Header::TcpAck(a), true) = (pkt.header, self.is_wireless(from) && pkt.flags.has(Flags::ELN)) {
+                    let c = &mut self.connections[pkt.flow as usize];
+                    if c.seen && a.ack == c.last_ack {
+                        c.eln_passed = true;
+                    }
+                }
+                v
+            }
             Verdict::Absorb => verdict,
         }
     }

@@ -329,3 +329,40 @@ fn handoff_starts_the_connection_fresh() {
         );
     }
 }
+
+#[test]
+fn snoop_eln_reports_each_repaired_loss_once_on_the_new_ack() {
+    for (eln, rtx_dupacks) in [(true, 1), (true, 2), (false, 1)] {
+        let mut a = SnoopAgent::new(&[MH], 3, 1, SnoopOptions { eln, local_retransmit_dupacks: rtx_dupacks, ..SnoopOptions::default() });
+        lost_second_segment(&mut a);
+        // The duplicates: with the second-duplicate rule the first goes to the sender,
+        // with ELN set — that is the report, and the new ACK carries none.
+        let first = pass(&mut a, ack(1000), MH, BS_UP);
+        let dup_reported = first.0 == Verdict::Forward && first.1.flags.has(Flags::ELN);
+        assert_eq!(dup_reported, eln && rtx_dupacks == 2);
+        if rtx_dupacks == 2 {
+            pass(&mut a, ack(1000), MH, BS_UP);
+        }
+        let (v, p, _) = pass(&mut a, ack(5000), MH, BS_UP);
+        assert_eq!(v, Verdict::Forward);
+        assert_eq!(p.flags.has(Flags::ELN), eln && !dup_reported, "eln {eln}, rtx {rtx_dupacks}");
+        assert_eq!(counter(&a, "repairs_reported"), p.flags.has(Flags::ELN) as u64);
+        // A clean new ACK reports nothing.
+        pass(&mut a, data(5000), BS_UP, MH);
+        assert!(!pass(&mut a, ack(6000), MH, BS_UP).1.flags.has(Flags::ELN));
+    }
+}
+
+#[test]
+fn a_local_retransmission_asks_for_the_code_the_sender_asks_for_now() {
+    let mut a = agent(true);
+    for k in 0..5 {
+        let mut d = data(k * 1000);
+        d.request_code(if k < 2 { 0 } else { 2 });
+        pass(&mut a, d, BS_UP, MH);
+    }
+    pass(&mut a, ack(1000), MH, BS_UP);
+    // Segment 1000 went out asking for code 0; by now the sender asks for code 2.
+    let (_, _, out) = pass(&mut a, ack(1000), MH, BS_UP);
+    assert_eq!(out[0].requested_code(), Some(2));
+}

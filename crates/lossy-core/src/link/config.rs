@@ -5,7 +5,7 @@ use super::adaptive::AdaptiveFec;
 use super::arq::{Arq, Framing, InstantArq};
 use super::arq_nak::ArqNak;
 use super::coding::{Coding, CodingConfig};
-use super::fec_control::FecControlConfig;
+use super::fec_control::{FecControlConfig, MAX_STEPS};
 use super::nak_config::{Delivery, NakConfig};
 use super::plain::Plain;
 use super::AnyLinkLayer;
@@ -111,6 +111,9 @@ impl LinkLayerConfig {
     /// caller nests it under `links.<i>.link_layer`).
     pub fn validate(&self) -> Result<(), String> {
         if let LinkLayerConfig::AdaptiveFec { codes, control } = self {
+            if codes.len() > MAX_STEPS + 1 {
+                return Err(format!("codes: {} codes; at most {} (the data header's code field)", codes.len(), MAX_STEPS + 1));
+            }
             if codes.len() < 2 {
                 return Err(format!(
                     "codes: {} code(s) leave nothing to adapt; give 2 or more, weakest first, e.g. [{{ code = \"none\" }}, {{ code = \"bch\", n = 127, k = 92 }}]",

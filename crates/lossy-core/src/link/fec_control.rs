@@ -12,6 +12,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// The most steps between codes: the data header's one-byte code field names up to 255
+/// codes (0 = no request).
+pub const MAX_STEPS: usize = 254;
+
 /// The observation window of the paper (§4, after Eckhardt and Steenkiste): 10 segments.
 pub const DEFAULT_WINDOW: u32 = 10;
 
@@ -48,6 +52,9 @@ impl FecControlConfig {
         }
         if self.up.is_empty() {
             return Err("up: no thresholds; give one per step between neighbouring codes".into());
+        }
+        if self.up.len() > MAX_STEPS {
+            return Err(format!("up: {} thresholds; at most {MAX_STEPS} (the data header's code field holds 255 codes)", self.up.len()));
         }
         if self.down.len() != self.up.len() {
             return Err(format!(

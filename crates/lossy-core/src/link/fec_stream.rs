@@ -99,6 +99,22 @@ impl FecStreamConfig {
     }
 }
 
+/// A stream from JSON text; errors are `field: what is wrong`, the field in `--set`
+/// notation (`loss.ber`, `codes.1.k`), whether the text does not parse or the values do
+/// not fit together.
+pub fn parse_fec_stream(text: &str) -> Result<FecStreamConfig, String> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let cfg: FecStreamConfig = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = crate::scenario::dotted(e.path());
+        let inner = e.into_inner().to_string();
+        // serde_json appends where in the text it was; the field path says it better.
+        let message = inner.split(" at line ").next().unwrap_or(&inner).to_string();
+        if path.is_empty() { message } else { format!("{path}: {message}") }
+    })?;
+    cfg.validate()?;
+    Ok(cfg)
+}
+
 /// (t, H) of a code: the errors a packet survives and its parity share.
 fn judge(c: &Coding) -> (u32, f64) {
     match c {
@@ -150,8 +166,7 @@ mod tests {
     use serde_json::json;
 
     fn stream(v: serde_json::Value) -> Result<FecStreamResult, String> {
-        let cfg: FecStreamConfig = serde_json::from_value(v).map_err(|e| e.to_string())?;
-        run_fec_stream(&cfg, 1)
+        run_fec_stream(&parse_fec_stream(&v.to_string())?, 1)
     }
 
     fn ber(codes: serde_json::Value) -> serde_json::Value {
@@ -194,5 +209,11 @@ mod tests {
         let mut v = ber(json!([{"code": "none"}, {"code": "bch", "n": 127, "k": 92}]));
         v["control"] = json!({"window": 0, "up": [0.1], "down": [0.0]});
         assert!(err(v).starts_with("control.window: 0"));
+        let mut v = ber(json!([{"code": "none"}]));
+        v["rate"] = json!("fast");
+        assert!(err(v).starts_with("rate: \"fast\" is not a bit rate"), "{}", err(ber(json!([]))));
+        let mut v = ber(json!([{"code": "none"}]));
+        v["pakets"] = json!(1);
+        assert!(err(v).starts_with("pakets: unknown field"));
     }
 }

@@ -76,14 +76,15 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     for (field, ll, loss) in [("link_layer", &l.link_layer, &l.loss), ("reverse_link_layer", &l.reverse_link_layer, &l.reverse_loss)] {
         ll.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
         if ll.is_adaptive() && !loss.makes_bit_errors() {
-            let fitted = if matches!(loss, LossConfig::Rayleigh(_)) { " replaced by its fitted chain (markov_fit)" } else { "" };
-            return Err(Error::scenario(
-                format!("links.{i}.{field}.kind"),
+            let message = if matches!(loss, LossConfig::Rayleigh(_)) {
+                "\"adaptive_fec\" needs bit errors to correct, but markov_fit replaces the fading by a chain that loses whole packets; drop markov_fit".to_string()
+            } else {
                 format!(
-                    "\"adaptive_fec\" needs bit errors to correct, but the loss model \"{}\"{fitted} loses whole packets; use model = \"ber\", \"gilbert\" or \"rayleigh\"",
+                    "\"adaptive_fec\" needs bit errors to correct, but the loss model \"{}\" loses whole packets; use model = \"ber\", \"gilbert\" or \"rayleigh\"",
                     loss.model_name()
-                ),
-            ));
+                )
+            };
+            return Err(Error::scenario(format!("links.{i}.{field}.kind"), message));
         }
     }
     let queue_err = |m| Error::nested(&format!("links.{i}.queue"), m);
@@ -350,6 +351,8 @@ fn check_adaptive_fec(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
     for f in specs.iter().filter(|f| f.app.is_tcp()) {
         let Some(fec) = &f.tcp.adaptive_fec else { continue };
         let path = f.origin.path("tcp.adaptive_fec");
+        // Its own fields first: a count compared with the links' means nothing otherwise.
+        fec.validate().map_err(|m| Error::nested(&path, m))?;
         if links.is_empty() {
             return Err(Error::scenario(
                 path,
@@ -359,11 +362,16 @@ fn check_adaptive_fec(s: &Scenario, specs: &[FlowSpec]) -> Result<()> {
         if let Some((i, field, n)) = links.iter().copied().find(|&(_, _, n)| n != fec.codes()) {
             return Err(Error::scenario(
                 format!("{path}.up"),
-                format!("{} thresholds step between {} codes, but links.{i}.{field} has {n}; give {}", fec.up.len(), fec.codes(), n - 1),
+                format!("thresholds for {} codes ({}), but links.{i}.{field} has {n} codes; give {}", fec.codes(), count(fec.up.len(), "threshold"), n - 1),
             ));
         }
     }
     Ok(())
+}
+
+/// "1 threshold", "3 thresholds".
+fn count(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
 }
 
 /// The biggest TCP data packet on the wire (segment and header), if any flow is TCP.

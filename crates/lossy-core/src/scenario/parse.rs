@@ -15,7 +15,7 @@ pub fn parse_json(text: &str) -> Result<Scenario> {
 }
 
 /// The path in `--set` notation: `links.1.loss.p`, never `links[1].loss.p`.
-fn dotted(path: &serde_path_to_error::Path) -> String {
+pub(crate) fn dotted(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let segs: Vec<String> = path
         .iter()

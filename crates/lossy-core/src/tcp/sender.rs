@@ -122,11 +122,6 @@ impl TcpSender {
         self.rtt.rto()
     }
 
-    /// Times adaptive FEC changed the code the segments ask for (0 without it).
-    pub fn fec_code_changes(&self) -> u64 {
-        self.fec.as_ref().map_or(0, ElnFecControl::changes)
-    }
-
     pub fn srtt(&self) -> Option<SimDuration> {
         self.rtt.srtt()
     }
@@ -173,7 +168,10 @@ impl TcpSender {
         self.peer_wnd = ack.wnd as u64;
         let reductions = self.st.counters.window_reductions;
         let ecn_reduce = self.ecn.should_reduce(&self.st, ack.ack, pkt.flags.has(Flags::ECE));
-        let signal = if self.respond_to_eln && pkt.flags.has(Flags::ELN) { Signal::Eln } else { Signal::Loss };
+        // ELN names the segment at snd_una on a duplicate; on an ACK that advances
+        // (Snoop+ELN reporting a repaired loss to adaptive FEC) it is no recovery signal.
+        let eln = self.respond_to_eln && pkt.flags.has(Flags::ELN) && ack.ack == self.st.snd_una;
+        let signal = if eln { Signal::Eln } else { Signal::Loss };
         match &mut self.repair {
             Repair::Sack(_) if ack.ack >= self.st.snd_una => self.on_sack_ack(now, &ack, !ecn_reduce, signal),
             Repair::Sack(_) => {} // older than snd_una: reordered, stale
