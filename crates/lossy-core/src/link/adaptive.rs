@@ -11,11 +11,8 @@
 
 use super::coding::Coding;
 use super::fec_control::{FecControlConfig, FecController};
-use super::plain::FrameSender;
-use super::{LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
-use crate::engine::Key;
+use super::plain::{CodeChoice, FrameLink};
 use crate::packet::Packet;
-use crate::time::SimTime;
 
 /// Who chooses the code.
 #[derive(Clone, Debug)]
@@ -26,15 +23,18 @@ enum Chooser {
     Link(FecController),
 }
 
+/// The codes, weakest first, and who picks among them.
 #[derive(Clone, Debug)]
-pub struct AdaptiveFec {
-    frames: FrameSender,
+pub struct CodeLadder {
     codes: Vec<Coding>,
     chooser: Chooser,
     /// The code of the last frame, to count changes.
     current: usize,
     changes: u64,
 }
+
+/// The adaptive FEC link: a frame link over a ladder of codes.
+pub type AdaptiveFec = FrameLink<CodeLadder>;
 
 impl AdaptiveFec {
     /// `codes` weakest first; `control` = the link's own controller, or `None` for the
@@ -45,12 +45,14 @@ impl AdaptiveFec {
             Some(cfg) => Chooser::Link(FecController::new(cfg)),
             None => Chooser::Sender { last: 0 },
         };
-        AdaptiveFec { frames: FrameSender::new(rate_bps), codes, chooser, current: 0, changes: 0 }
+        FrameLink::with_choice(rate_bps, CodeLadder { codes, chooser, current: 0, changes: 0 })
     }
+}
 
-    fn choose(&mut self, pkt: &Packet) -> usize {
+impl CodeChoice for CodeLadder {
+    fn pick(&mut self, pkt: &Packet) -> &Coding {
         let top = self.codes.len() - 1;
-        match &mut self.chooser {
+        let code = match &mut self.chooser {
             Chooser::Sender { last } => {
                 if let Some(asked) = pkt.requested_code() {
                     *last = asked.min(top);
@@ -58,48 +60,22 @@ impl AdaptiveFec {
                 *last
             }
             Chooser::Link(c) => c.level().min(top),
-        }
-    }
-}
-
-impl LinkLayer for AdaptiveFec {
-    fn ready(&self, now: SimTime) -> bool {
-        self.frames.busy.ready(now)
-    }
-
-    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        let code = self.choose(&pkt);
+        };
         if code != self.current {
             self.current = code;
             self.changes += 1;
         }
-        let outcome = self.frames.send(now, pkt, &self.codes[code], ctx);
+        &self.codes[code]
+    }
+
+    fn learn(&mut self, lost: bool) {
         if let Chooser::Link(c) = &mut self.chooser {
-            c.record(matches!(outcome, LinkOutcome::Lost(..)));
+            c.record(lost);
         }
-        Some(outcome)
     }
 
-    fn next_wake(&self, queued: bool) -> Option<Key> {
-        self.frames.busy.next_wake(queued)
-    }
-
-    fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        self.frames.busy.on_wake(key);
-        None
-    }
-
-    /// Like the plain link: a frame's fate is known when it starts.
-    fn held(&self) -> usize {
-        0
-    }
-
-    fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
-        self.frames.busy.clear();
-    }
-
-    fn counters(&self) -> LinkLayerCounters {
-        LinkLayerCounters { code_changes: self.changes, ..self.frames.counters() }
+    fn changes(&self) -> u64 {
+        self.changes
     }
 }
 
@@ -107,6 +83,8 @@ impl LinkLayer for AdaptiveFec {
 mod tests {
     use super::*;
     use crate::channel::{Ber, BerConfig, Channel};
+    use crate::link::{LinkCtx, LinkLayer, LinkOutcome};
+    use crate::time::SimTime;
     use crate::coding::BchCode;
     use crate::engine::Tickets;
     use crate::rng::RngStream;
@@ -169,7 +147,7 @@ mod tests {
         let mut h = Harness::new(Some(&sticky));
         let (_, lost) = h.send(Some(0), 200, 3e-3);
         assert!((5..15).contains(&lost), "{lost}: the link ignores requests and steps up after the first window");
-        assert_eq!(h.link.current, 1, "(127,92) holds: its loss is far below up.1");
+        assert_eq!(h.link.choice.current, 1, "(127,92) holds: its loss is far below up.1");
         // A down threshold above 0 steps back after every clean window: the code then
         // alternates window by window and half the windows lose ~91 % of their frames.
         let eager = FecControlConfig { window: 10, up: vec![0.15, 0.15], down: vec![0.05, 0.05] };

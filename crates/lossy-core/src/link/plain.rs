@@ -18,68 +18,77 @@ use crate::net::DropCause;
 use crate::packet::Packet;
 use crate::time::{serialization_delay, SimTime};
 
-#[derive(Clone, Debug)]
-pub struct Plain {
-    frames: FrameSender,
-    coding: Coding,
-}
-
-impl Plain {
-    pub fn new(rate_bps: u64, coding: Coding) -> Self {
-        Plain { frames: FrameSender::new(rate_bps), coding }
+/// How a frame link picks the coding of each packet's frame, and what it learns from
+/// the frame's fate: one fixed [`Coding`] for the plain link, a ladder of codes for the
+/// adaptive FEC link (`adaptive.rs`).
+pub trait CodeChoice {
+    /// The coding of `pkt`'s frame.
+    fn pick(&mut self, pkt: &Packet) -> &Coding;
+    /// Whether that frame was lost.
+    fn learn(&mut self, _lost: bool) {}
+    /// Times the coding changed between frames.
+    fn changes(&self) -> u64 {
+        0
     }
 }
 
-/// Sends one packet as one frame in a given coding: what the plain link does with its
-/// one coding and the adaptive FEC link with the code of the moment.
+impl CodeChoice for Coding {
+    #[inline]
+    fn pick(&mut self, _pkt: &Packet) -> &Coding {
+        self
+    }
+}
+
+/// A link layer that sends each packet as one frame, coded as `C` picks.
 #[derive(Clone, Debug)]
-pub(super) struct FrameSender {
+pub struct FrameLink<C> {
     rate_bps: u64,
-    pub(super) busy: BusyUntil,
+    busy: BusyUntil,
     /// Parity bytes sent (0 uncoded); frames are the packets, so no transmissions count.
     overhead_bytes: u64,
     scratch: Vec<u32>,
+    pub(super) choice: C,
 }
 
-impl FrameSender {
-    pub(super) fn new(rate_bps: u64) -> Self {
-        FrameSender { rate_bps, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new() }
+/// The plain link: one coding for every frame.
+pub type Plain = FrameLink<Coding>;
+
+impl Plain {
+    pub fn new(rate_bps: u64, coding: Coding) -> Self {
+        FrameLink::with_choice(rate_bps, coding)
+    }
+}
+
+impl<C> FrameLink<C> {
+    pub(super) fn with_choice(rate_bps: u64, choice: C) -> Self {
+        FrameLink { rate_bps, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new(), choice }
+    }
+}
+
+impl<C: CodeChoice> LinkLayer for FrameLink<C> {
+    fn ready(&self, now: SimTime) -> bool {
+        self.busy.ready(now)
     }
 
-    pub(super) fn send(&mut self, now: SimTime, pkt: Packet, coding: &Coding, ctx: &mut LinkCtx) -> LinkOutcome {
-        debug_assert!(self.busy.ready(now), "one frame at a time");
+    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
+        debug_assert!(self.ready(now), "one frame at a time");
+        let coding = self.choice.pick(&pkt);
         let bits = coding.coded_bits(pkt.bits());
         let end = ctx.tickets.key(now + serialization_delay(bits, self.rate_bps));
         self.busy.set(end);
         let span = TxSpan { start: now, end: end.time, bits };
         self.overhead_bytes += (bits - pkt.bits()) / 8;
-        if !coding.survives(span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch) {
-            LinkOutcome::Lost(pkt, DropCause::Channel)
-        } else {
-            LinkOutcome::Delivered(pkt, end.time)
-        }
-    }
-
-    pub(super) fn counters(&self) -> LinkLayerCounters {
-        LinkLayerCounters { overhead_bytes: self.overhead_bytes, ..LinkLayerCounters::default() }
-    }
-}
-
-impl LinkLayer for Plain {
-    fn ready(&self, now: SimTime) -> bool {
-        self.frames.busy.ready(now)
-    }
-
-    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        Some(self.frames.send(now, pkt, &self.coding, ctx))
+        let lost = !coding.survives(span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch);
+        self.choice.learn(lost);
+        Some(if lost { LinkOutcome::Lost(pkt, DropCause::Channel) } else { LinkOutcome::Delivered(pkt, end.time) })
     }
 
     fn next_wake(&self, queued: bool) -> Option<Key> {
-        self.frames.busy.next_wake(queued)
+        self.busy.next_wake(queued)
     }
 
     fn on_wake(&mut self, _now: SimTime, key: Key, _ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        self.frames.busy.on_wake(key);
+        self.busy.on_wake(key);
         None
     }
 
@@ -89,11 +98,11 @@ impl LinkLayer for Plain {
     }
 
     fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
-        self.frames.busy.clear();
+        self.busy.clear();
     }
 
     fn counters(&self) -> LinkLayerCounters {
-        self.frames.counters()
+        LinkLayerCounters { overhead_bytes: self.overhead_bytes, code_changes: self.choice.changes(), ..LinkLayerCounters::default() }
     }
 }
 
