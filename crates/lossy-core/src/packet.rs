@@ -184,6 +184,14 @@ impl Packet {
         self
     }
 
+    /// Names the corrupted segment at ack + `offset` on an EWLN ACK; other packets as
+    /// they are.
+    pub fn set_ewln_offset(&mut self, offset: u32) {
+        if let Header::TcpAck(a) = &mut self.header {
+            a.ewln_offset = offset;
+        }
+    }
+
     /// A UDP datagram carrying payload bytes [seq, seq + len).
     pub fn udp(flow: FlowId, src: NodeId, dst: NodeId, seq: u64, len: u32, size: u16) -> Self {
         Self::new(flow, src, dst, size, Header::Udp(Udp { seq, len }))

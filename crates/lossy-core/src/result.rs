@@ -86,6 +86,10 @@ pub struct FlowSummary {
     pub syndrome_stamped_packets: u64,
     pub syndrome_credits: u64,
     pub syndrome_eln_acks: u64,
+    /// EWLN (Shagdar §III): corrupted headers a MAC passed to the receiver (payload lost
+    /// on the wireless hop), and ACKs it sent with EWLN.
+    pub ewln_corrupt_received: u64,
+    pub ewln_acks: u64,
     /// File transfers: from the start to the last byte delivered.
     pub completion_time_s: Option<f64>,
 }

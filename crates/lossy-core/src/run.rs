@@ -109,6 +109,8 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             syndrome_stamped_packets: 0,
             syndrome_credits: 0,
             syndrome_eln_acks: 0,
+            ewln_corrupt_received: 0,
+            ewln_acks: 0,
             completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
         };
         for e in [2 * i, 2 * i + 1] {

@@ -23,6 +23,7 @@ mod gilbert_idle;
 pub mod markov;
 pub mod modulation;
 pub mod rayleigh;
+pub mod snr;
 pub mod trace;
 mod two_state;
 
@@ -40,6 +41,7 @@ pub use gilbert_elliott::{GilbertElliott, GilbertElliottConfig};
 pub use markov::{Markov, MarkovConfig};
 pub use modulation::Modulation;
 pub use rayleigh::{Rayleigh, RayleighConfig};
+pub use snr::SnrConfig;
 pub use trace::{Trace, TraceConfig};
 
 /// Bit-error count meaning "more errors than any code corrects": what packet-level
@@ -168,6 +170,8 @@ pub enum LossConfig {
     Bernoulli(BernoulliConfig),
     /// Independent bit errors at ratio `ber`; a packet with any bit error is lost.
     Ber(BerConfig),
+    /// Independent bit errors at the ratio a modulation has at a constant SNR (Shagdar Eq. 1).
+    Snr(SnrConfig),
     /// Gilbert–Elliott per packet, netem's `loss gemodel p r 1-h 1-k`.
     GilbertElliott(GilbertElliottConfig),
     /// Gilbert model with geometric sojourns counted in packets or bits (Miyoshi §5).
@@ -193,6 +197,7 @@ impl LossConfig {
             LossConfig::None {} => Ok(()),
             LossConfig::Bernoulli(c) => c.validate(),
             LossConfig::Ber(c) => c.validate(),
+            LossConfig::Snr(c) => c.validate(),
             LossConfig::GilbertElliott(c) => c.validate(),
             LossConfig::Gilbert(c) => c.validate(),
             LossConfig::Markov(c) => c.validate(),
@@ -206,7 +211,7 @@ impl LossConfig {
     /// at all counts as bit-level (nothing to correct, nothing wrong either).
     pub fn makes_bit_errors(&self) -> bool {
         match self {
-            LossConfig::None {} | LossConfig::Ber(_) | LossConfig::Gilbert(_) => true,
+            LossConfig::None {} | LossConfig::Ber(_) | LossConfig::Snr(_) | LossConfig::Gilbert(_) => true,
             LossConfig::Rayleigh(r) => !r.markov_fit,
             LossConfig::Bernoulli(_) | LossConfig::GilbertElliott(_) | LossConfig::Markov(_) | LossConfig::Trace(_) => false,
         }
@@ -218,6 +223,7 @@ impl LossConfig {
             LossConfig::None {} => "none",
             LossConfig::Bernoulli(_) => "bernoulli",
             LossConfig::Ber(_) => "ber",
+            LossConfig::Snr(_) => "snr",
             LossConfig::GilbertElliott(_) => "gilbert_elliott",
             LossConfig::Gilbert(_) => "gilbert",
             LossConfig::Markov(_) => "markov",
@@ -237,6 +243,7 @@ impl LossConfig {
             LossConfig::None {} => Channel::None(NoLoss),
             LossConfig::Bernoulli(c) => Channel::Bernoulli(Bernoulli::new(c)),
             LossConfig::Ber(c) => Channel::Ber(Ber::new(c)),
+            LossConfig::Snr(c) => Channel::Ber(Ber::new(&c.as_ber())),
             LossConfig::GilbertElliott(c) => Channel::GilbertElliott(GilbertElliott::new(c)),
             LossConfig::Gilbert(c) => Channel::Gilbert(Gilbert::new(c)),
             LossConfig::Markov(c) => Channel::Markov(Markov::new(c)),

@@ -141,6 +141,7 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
     }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
     let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn)
+        .with_ewln(t.ewln)
         .with_sack(t.sack_on())
         .with_inference(LossInference::for_role(t.syndrome, t.mss.0 as u32, t.dupack_threshold));
     Ok([sender.into(), receiver.into()])

@@ -79,7 +79,7 @@ mod tests {
             (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno, sack, sack1"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
-            (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, gilbert_elliott, gilbert, markov, rayleigh, trace"),
+            (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, snr, gilbert_elliott, gilbert, markov, rayleigh, trace"),
             (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
             (L, r#""delay": "5 ms", "queue": {"kind": "drop_tail"}"#, "links.0.queue.limit: missing; this key is required"),
             (L, r#""delay": "5 ms", "up": "yes""#, r#"links.0.up: "yes" is not allowed; use true or false"#),

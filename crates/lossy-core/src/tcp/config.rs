@@ -184,6 +184,10 @@ pub struct TcpConfig {
     /// `link_layer` is `kind = "adaptive_fec"`; every data segment asks for it in its
     /// header. `{ window = 10, up = [...], down = [...] }`; unset = off.
     pub adaptive_fec: Option<crate::link::fec_control::FecControlConfig>,
+    /// EWLN (Shagdar §III): the receiver answers a header that a WLAN's MAC passed on
+    /// corrupted (`ewln = true` on the WLAN) with ACKs naming that segment, and the
+    /// sender resends it at once, without a window reduction. Default false.
+    pub ewln: bool,
 }
 
 impl Default for TcpConfig {
@@ -208,6 +212,7 @@ impl Default for TcpConfig {
             ecn: false,
             syndrome: None,
             adaptive_fec: None,
+            ewln: false,
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod adaptive_fec;
 pub mod config;
 pub mod congestion;
+pub mod ewln;
 mod ecn;
 mod endpoint;
 pub mod inference;

@@ -3,10 +3,11 @@
 //! the byte stream in order and exactly once.
 
 use super::ecn::EcnReceiver;
+use super::ewln::EwlnEcho;
 use super::inference::LossInference;
 use super::sack_blocks::SackReporter;
 use crate::intervals::IntervalSet;
-use crate::packet::{sack_option_bytes, FlowId, NodeId, Packet, TcpData};
+use crate::packet::{sack_option_bytes, Flags, FlowId, NodeId, Packet, TcpData};
 use crate::result::FlowSummary;
 use crate::time::{SimDuration, SimTime};
 use crate::transport::{Endpoint, Progress};
@@ -37,6 +38,8 @@ pub struct TcpReceiver {
     sack: SackReporter,
     /// Receiver-side loss inference (DESIGN.md `LossInference`): none or Syndrome.
     pub(crate) inference: LossInference,
+    /// EWLN: the corrupted segment its ACKs name (Shagdar Fig. 2).
+    pub(crate) ewln: EwlnEcho,
 }
 
 impl TcpReceiver {
@@ -61,6 +64,7 @@ impl TcpReceiver {
             ecn: EcnReceiver::default(),
             sack: SackReporter::default(),
             inference: LossInference::None,
+            ewln: EwlnEcho::default(),
         }
     }
 
@@ -73,6 +77,12 @@ impl TcpReceiver {
     /// SACK on (RFC 2018): every ACK reports up to three blocks held above it.
     pub fn with_sack(mut self, on: bool) -> Self {
         self.sack = SackReporter::new(on);
+        self
+    }
+
+    /// EWLN on (Shagdar §III B): answer corrupted headers with ACKs naming them.
+    pub fn with_ewln(mut self, on: bool) -> Self {
+        self.ewln = EwlnEcho::new(on);
         self
     }
 
@@ -162,8 +172,16 @@ impl TcpReceiver {
 impl Endpoint for TcpReceiver {
     fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
         if let Some(d) = pkt.tcp_data_header() {
+            if pkt.flags.has(Flags::CORRUPT) {
+                // A header whose payload a MAC gave up on: no data arrived. With EWLN,
+                // answer at once naming it (Fig. 2); without, it is a loss like another.
+                self.ewln.on_corrupt(d.seq);
+                self.ack_now |= self.ewln.enabled();
+                return;
+            }
             self.inference.on_data(&d);
             self.handle_data(now, &d);
+            self.ewln.on_data(d.seq, d.end_seq(), self.rcv_nxt);
             if self.ecn.on_data(pkt.flags) {
                 self.ack_now = true;
             }
@@ -188,6 +206,10 @@ impl Endpoint for TcpReceiver {
         }
         self.ecn.mark_ack(&mut p.flags);
         self.inference.on_ack(self.rcv_nxt, &mut p.flags);
+        if let Some(offset) = self.ewln.note(self.rcv_nxt) {
+            p.flags.set(Flags::EWLN);
+            p.set_ewln_offset(offset);
+        }
         Some(p)
     }
 
@@ -216,10 +238,15 @@ impl Endpoint for TcpReceiver {
         out.duplicate_bytes = self.duplicate_bytes;
         out.ce_received = self.ecn.ce_received;
         out.ece_sent = self.ecn.ece_sent;
+        out.ewln_corrupt_received = self.ewln.corrupt_received;
+        out.ewln_acks = self.ewln.ewln_acks;
         self.inference.report(out);
     }
 
     fn note(&self) -> Option<String> {
+        if self.ewln.enabled() && self.ewln.corrupt_received == 0 && self.segments_received > 0 {
+            return Some("tcp.ewln is on but no corrupted header reached the receiver (no WLAN with ewln = true on its path gave up on a frame), so no EWLN was set".into());
+        }
         self.inference.note()
     }
 }
@@ -301,5 +328,37 @@ mod tests {
         // Out-of-order data is never delayed.
         r.handle_data(SimTime(3), &seg(5000, 1000));
         assert_eq!(acks(&mut r, SimTime(3)), vec![3000]);
+    }
+
+    #[test]
+    fn fig_2_a_corrupted_header_is_answered_at_once_with_acks_naming_it() {
+        let data = |seq: u64, corrupt: bool| {
+            let mut p = Packet::tcp_data(0, 0, 1, seq, 1000, 1040);
+            if corrupt {
+                p.flags.set(Flags::CORRUPT);
+                p.flags.set(Flags::EWLN);
+            }
+            p
+        };
+        let named = |p: &Packet| p.flags.has(Flags::EWLN).then(|| p.tcp_ack_header().unwrap().ewln_offset);
+        let mut r = rx(None).with_ewln(true);
+        r.handle_packet(SimTime(0), &data(0, false));
+        r.poll_transmit(SimTime(0));
+        r.handle_packet(SimTime(1), &data(1000, true));
+        let a = r.poll_transmit(SimTime(1)).expect("an ACK at once");
+        assert_eq!((a.tcp_ack_header().unwrap().ack, named(&a)), (1000, Some(0)));
+        assert_eq!((r.delivered, r.segments_received), (1000, 1), "no payload from a corrupted header");
+        r.handle_packet(SimTime(2), &data(2000, false));
+        let a = r.poll_transmit(SimTime(2)).unwrap();
+        assert_eq!(named(&a), Some(0), "the duplicate keeps EWLN");
+        r.handle_packet(SimTime(3), &data(1000, false));
+        let a = r.poll_transmit(SimTime(3)).unwrap();
+        assert_eq!((a.tcp_ack_header().unwrap().ack, named(&a)), (3000, None), "the retransmission arrived");
+        assert_eq!((r.ewln.corrupt_received, r.ewln.ewln_acks), (1, 2));
+        // Without EWLN a corrupted header is a loss: no ACK, no note.
+        let mut plain = rx(None);
+        plain.handle_packet(SimTime(0), &data(0, true));
+        assert!(plain.poll_transmit(SimTime(0)).is_none());
+        assert_eq!(plain.ewln.corrupt_received, 1);
     }
 }

@@ -3,6 +3,7 @@
 
 use super::adaptive_fec::ElnFecControl;
 use super::config::{TcpConfig, Variant};
+use super::ewln::EwlnResponse;
 use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
 use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
 use super::sack::{Reading, SackRecovery};
@@ -35,6 +36,9 @@ pub struct TcpSender {
     respond_to_eln: bool,
     /// Adaptive FEC's controller: the code every data segment asks for (Miyoshi §4).
     fec: Option<ElnFecControl>,
+    /// EWLN (Shagdar Fig. 3): the corrupted segment last resent, and one to resend now.
+    ewln: EwlnResponse,
+    ewln_resend: Option<u64>,
     ecn: EcnSender,
     /// Total bytes the application will write; `None` = unlimited (bulk).
     app_limit: Option<u64>,
@@ -86,6 +90,8 @@ impl TcpSender {
             limited_transmit: cfg.limited_transmit,
             respond_to_eln: cfg.eln,
             fec: cfg.adaptive_fec.as_ref().map(|f| ElnFecControl::new(f, mss)),
+            ewln: EwlnResponse::new(cfg.ewln),
+            ewln_resend: None,
             ecn: EcnSender::new(cfg.ecn),
             app_limit,
             start_at,
@@ -171,14 +177,24 @@ impl TcpSender {
         // ELN names the segment at snd_una on a duplicate; on an ACK that advances
         // (Snoop+ELN reporting a repaired loss to adaptive FEC) it is no recovery signal.
         let eln = self.respond_to_eln && pkt.flags.has(Flags::ELN) && ack.ack == self.st.snd_una;
-        let signal = if eln { Signal::Eln } else { Signal::Loss };
+        // EWLN (Shagdar Fig. 3): resend the named segment on the first ACK naming it; its
+        // duplicates are no congestion signal.
+        let ewln = self.ewln.enabled() && pkt.flags.has(Flags::EWLN);
+        if ewln {
+            let named = ack.ack + ack.ewln_offset as u64;
+            if let Some(seq) = self.ewln.on_ewln_ack(named, self.st.snd_una.max(ack.ack), self.st.snd_max) {
+                self.ewln_resend = Some(seq);
+            }
+        }
+        let signal = if eln || ewln { Signal::Eln } else { Signal::Loss };
         match &mut self.repair {
             Repair::Sack(_) if ack.ack >= self.st.snd_una => self.on_sack_ack(now, &ack, !ecn_reduce, signal),
             Repair::Sack(_) => {} // older than snd_una: reordered, stale
             Repair::Dupacks(_) if ack.ack > self.st.snd_una => self.on_new_ack(now, ack.ack, !ecn_reduce),
             Repair::Dupacks(recovery) => {
-                // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding.
-                if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max {
+                // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is
+                // outstanding. One marked EWLN reports a wireless loss, already resent.
+                if ack.ack == self.st.snd_una && self.st.snd_una < self.st.snd_max && !ewln {
                     self.st.dupacks += 1;
                     recovery.on_dupack(&mut self.st, &mut self.cc, signal);
                 }
@@ -308,6 +324,14 @@ impl TcpSender {
             let len = self.st.mss.min(self.st.snd_max - self.st.snd_una);
             if len > 0 {
                 return Some(self.emit(now, self.st.snd_una, len, Some(cause)));
+            }
+        }
+        if let Some(seq) = self.ewln_resend.take() {
+            // Named by an EWLN ACK: resent at once, outside the window (it replaces a
+            // segment the window already counts).
+            if seq >= self.st.snd_una && seq < self.st.snd_max {
+                let len = self.st.mss.min(self.st.snd_max - seq);
+                return Some(self.emit(now, seq, len, Some(RetxCause::Ewln)));
             }
         }
         let end = self.app_limit.unwrap_or(u64::MAX);

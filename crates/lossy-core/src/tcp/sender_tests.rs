@@ -238,3 +238,57 @@ fn window_is_limited_by_the_receiver() {
     s.handle_ack(SimTime(2), &Packet::tcp_ack(0, 1, 0, 4000, 2000, 40));
     assert_eq!(drain(&mut s, SimTime(2)).len(), 2);
 }
+
+fn ewln_ack(n: u64, named: u64) -> Packet {
+    let mut p = Packet::tcp_ack(0, 1, 0, n, 1 << 20, 40);
+    p.flags.set(Flags::EWLN);
+    p.set_ewln_offset((named - n) as u32);
+    p
+}
+
+fn ewln_sender(variant: Variant) -> TcpSender {
+    let cfg = TcpConfig { variant, ewln: true, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+    s.start(SimTime::ZERO);
+    s
+}
+
+#[test]
+fn fig_3_the_first_ewln_ack_resends_the_named_segment_without_reduction() {
+    for variant in [Variant::Reno, Variant::Newreno, Variant::Sack] {
+        let mut s = ewln_sender(variant);
+        drain(&mut s, SimTime::ZERO);
+        let cwnd = s.st.cwnd;
+        // Segment 1000 was corrupted: the receiver's ACK of 1000 names it; no waiting for
+        // three duplicates.
+        s.handle_ack(SimTime(1), &ack(1000, false));
+        s.handle_ack(SimTime(2), &ewln_ack(1000, 1000));
+        let out = drain(&mut s, SimTime(2));
+        assert_eq!(seq_of(&out[0]), 1000, "{variant:?}");
+        assert!(out[0].flags.has(Flags::RETX));
+        // Its duplicates, still marked: no second resend, no fast retransmit.
+        for t in 3..8 {
+            s.handle_ack(SimTime(t), &ewln_ack(1000, 1000));
+            assert!(drain(&mut s, SimTime(t)).iter().all(|p| seq_of(p) != 1000), "{variant:?}");
+        }
+        let c = &s.st.counters;
+        assert_eq!((c.retransmits_ewln, c.retransmits_fast, c.window_reductions), (1, 0, 0), "{variant:?}");
+        s.handle_ack(SimTime(9), &ack(4000, false));
+        assert!(s.st.cwnd >= cwnd, "{variant:?}: no reduction");
+    }
+}
+
+#[test]
+fn ewln_names_a_segment_above_the_cumulative_ack_too() {
+    let mut s = ewln_sender(Variant::Reno);
+    drain(&mut s, SimTime::ZERO);
+    // 0 lost to congestion (no EWLN), 2000 corrupted: the ACK of 0 names 2000.
+    s.handle_ack(SimTime(1), &ewln_ack(0, 2000));
+    assert_eq!(seq_of(&drain(&mut s, SimTime(1))[0]), 2000);
+    // Without EWLN at the sender the mark is ignored: a plain duplicate.
+    let mut plain = sender(Variant::Reno);
+    drain(&mut plain, SimTime::ZERO);
+    plain.handle_ack(SimTime(1), &ewln_ack(0, 2000));
+    assert!(drain(&mut plain, SimTime(1)).iter().all(|p| seq_of(p) >= 4000), "only new data (limited transmit)");
+    assert_eq!(plain.st.dupacks, 1);
+}

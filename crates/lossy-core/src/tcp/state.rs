@@ -13,6 +13,8 @@ pub enum RetxCause {
     Timeout,
     /// Duplicate ACKs that carried an explicit loss notification.
     Eln,
+    /// An ACK that named a segment a MAC gave up on (EWLN, Shagdar Fig. 3).
+    Ewln,
 }
 
 /// The kind of signal that reaches the window (DESIGN.md: one event says what it was).
@@ -32,6 +34,8 @@ pub struct SenderCounters {
     pub retransmits_fast: u64,
     pub retransmits_timeout: u64,
     pub retransmits_eln: u64,
+    /// Resent on an EWLN ACK naming them (Shagdar Fig. 3), without a window reduction.
+    pub retransmits_ewln: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
     pub eln_recoveries: u64,
@@ -46,6 +50,7 @@ impl SenderCounters {
             RetxCause::Fast => self.retransmits_fast += 1,
             RetxCause::Timeout => self.retransmits_timeout += 1,
             RetxCause::Eln => self.retransmits_eln += 1,
+            RetxCause::Ewln => self.retransmits_ewln += 1,
         }
     }
 }
