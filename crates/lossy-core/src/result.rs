@@ -132,6 +132,24 @@ pub struct LinkSummary {
     /// RED's average queue (its EWMA), time-weighted over the run, in packets (in mean
     /// packet sizes in byte mode, the unit of min_th and max_th); null without RED.
     pub queue_avg_packets: Option<f64>,
+    /// A WLAN pair's MAC counts (absent for point-to-point links).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub wlan: Option<WlanCounters>,
+}
+
+/// What an 802.11 pair (sender → receiver) counts beyond a link direction's columns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WlanCounters {
+    /// First frames (RTS, or data without RTS) of this pair lost in collisions.
+    pub mac_collisions: u64,
+    /// RTS, CTS and ACK frames the channel corrupted.
+    pub mac_control_losses: u64,
+    pub mac_rts_sent: u64,
+    /// Retransmissions the receiver recognised by sequence number and did not pass up.
+    pub mac_duplicates: u64,
+    /// TCP segments still corrupted after the retry limit, passed up as headers with
+    /// EWLN and CORRUPT set (Shagdar §III A).
+    pub ewln_marked: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
