@@ -24,6 +24,9 @@ pub struct Summary {
     pub packets_injected: u64,
     pub packets_duplicated: u64,
     pub packets_delivered_all: u64,
+    /// Of those, headers whose payload was lost on a WLAN (EWLN and CORRUPT set), not
+    /// counted in `packets_delivered`.
+    pub packets_corrupt_delivered: u64,
     pub drops_queue: u64,
     pub drops_channel: u64,
     pub drops_link_retry: u64,
