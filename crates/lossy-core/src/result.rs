@@ -24,6 +24,9 @@ pub struct Summary {
     pub packets_injected: u64,
     pub packets_duplicated: u64,
     pub packets_delivered_all: u64,
+    /// Of those, headers whose payload was lost on a WLAN (EWLN and CORRUPT set), not
+    /// counted in `packets_delivered`.
+    pub packets_corrupt_delivered: u64,
     pub drops_queue: u64,
     pub drops_channel: u64,
     pub drops_link_retry: u64,
@@ -136,6 +139,24 @@ pub struct LinkSummary {
     /// RED's average queue (its EWMA), time-weighted over the run, in packets (in mean
     /// packet sizes in byte mode, the unit of min_th and max_th); null without RED.
     pub queue_avg_packets: Option<f64>,
+    /// A WLAN pair's MAC counts (absent for point-to-point links).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub wlan: Option<WlanCounters>,
+}
+
+/// What an 802.11 pair (sender → receiver) counts beyond a link direction's columns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WlanCounters {
+    /// First frames (RTS, or data without RTS) of this pair lost in collisions.
+    pub mac_collisions: u64,
+    /// RTS, CTS and ACK frames the channel corrupted.
+    pub mac_control_losses: u64,
+    pub mac_rts_sent: u64,
+    /// Retransmissions the receiver recognised by sequence number and did not pass up.
+    pub mac_duplicates: u64,
+    /// TCP segments still corrupted after the retry limit, passed up as headers with
+    /// EWLN and CORRUPT set (Shagdar §III A).
+    pub ewln_marked: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -150,6 +150,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
         packets_injected: w.counters.injected,
         packets_duplicated: tally.duplicated,
         packets_delivered_all: w.counters.delivered,
+        packets_corrupt_delivered: w.counters.corrupt_delivered,
         drops_queue: w.counters.drops.queue,
         drops_channel: w.counters.drops.channel,
         drops_link_retry: w.counters.drops.link_retry,

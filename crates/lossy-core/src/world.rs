@@ -13,7 +13,7 @@ use crate::agents::{Agent, AgentOutput, AnyAgent, Verdict};
 use crate::engine::{Arm, EventQueue, Key, Timer, TimerEntry, WakeEntry, WakeTimer};
 use crate::net::routing::{Hop, PortId};
 use crate::net::{AnySegment, Arrival, DropCause, NetOut, Routes, Segment};
-use crate::packet::{NodeId, Packet};
+use crate::packet::{Flags, NodeId, Packet};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceRecorder;
 use crate::transport::{AnyEndpoint, Endpoint, TraceEvent};
@@ -334,7 +334,16 @@ impl World {
     fn deliver(&mut self, pkt: Packet) {
         let f = pkt.flow as usize;
         let e = if pkt.dst == self.flows[f].dst { 2 * f + 1 } else { 2 * f };
-        self.counters.data_delivered += pkt.carries_data() as u64;
+        if pkt.flags.has(Flags::CORRUPT) {
+            // A header whose payload was lost (EWLN): apart from data deliveries, and
+            // only for an endpoint that can use it.
+            self.counters.corrupt_delivered += 1;
+            if !self.endpoints[e].ep.takes_corrupt() {
+                return;
+            }
+        } else {
+            self.counters.data_delivered += pkt.carries_data() as u64;
+        }
         self.endpoints[e].ep.handle_packet(self.now, &pkt);
         self.pump(e);
         self.check_finished(f);

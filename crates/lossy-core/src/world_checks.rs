@@ -15,6 +15,9 @@ pub(crate) struct PacketCounters {
     pub delivered: u64,
     /// Deliveries that carried application data (TCP segments, UDP datagrams).
     pub data_delivered: u64,
+    /// Deliveries of headers whose payload was lost (CORRUPT, set by EWLN at the MAC):
+    /// counted apart from `data_delivered`, never as data received.
+    pub corrupt_delivered: u64,
     pub absorbed: u64,
     pub drops: DropCounts,
 }
@@ -60,6 +63,12 @@ impl World {
             return Err(Error::Invariant(format!(
                 "packets not conserved: injected {} + duplicated {} != delivered {} + drops {:?} + absorbed {} + held {}",
                 c.injected, t.duplicated, c.delivered, c.drops, c.absorbed, t.held
+            )));
+        }
+        if c.data_delivered + c.corrupt_delivered > c.delivered {
+            return Err(Error::Invariant(format!(
+                "data deliveries {} + corrupted headers {} exceed deliveries {}",
+                c.data_delivered, c.corrupt_delivered, c.delivered
             )));
         }
         // Segments never drop for want of a route: that is the world's.

@@ -8,6 +8,7 @@ pub mod p2p;
 pub mod pipeline;
 pub mod queue;
 pub mod routing;
+pub mod wlan;
 
 use crate::capture::Capture;
 use crate::closed::closed_enum;
@@ -19,6 +20,7 @@ use std::collections::VecDeque;
 
 pub use p2p::PointToPoint;
 pub use routing::Routes;
+pub use wlan::Wlan;
 
 /// Why the network dropped a packet (DESIGN.md "Conservation with every path named").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +149,7 @@ closed_enum! {
     #[allow(clippy::large_enum_variant)]
     pub enum AnySegment via each_segment {
         PointToPoint(PointToPoint),
+        Wlan(Wlan),
     }
 }
 

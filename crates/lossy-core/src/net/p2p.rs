@@ -256,6 +256,7 @@ impl Segment for PointToPoint {
                 queue_overflow_drops: c.drops.queue - q.early_drops - q.forced_drops,
                 queue_marks: q.marks,
                 queue_avg_packets: q.avg_packets,
+                wlan: None,
             });
         }
     }

@@ -53,8 +53,8 @@ fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
             return Err(Error::scenario(format!("nodes.{i}"), format!("\"{n}\" is listed twice; node names must be unique")));
         }
     }
-    if s.links.is_empty() {
-        return Err(Error::scenario("links", "no links given; add at least one [[links]] table"));
+    if s.links.is_empty() && s.wlans.is_empty() {
+        return Err(Error::scenario("links", "no links given; add at least one [[links]] (or [[wlans]]) table"));
     }
     if s.duration.0.as_nanos() == 0 {
         return Err(Error::scenario("duration", "0 s is not a run; use a positive duration such as \"100 s\""));
@@ -422,6 +422,8 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         segments.push(SegmentSlot { seg: seg.into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
     }
 
+    // WLANs after the links: link i stays segment i (actions name links by index).
+    let wlan_pairs = super::wlan::build_wlans(s, &names, &streams, &mut segments, &mut ports, &mut hops)?;
     check_capture(s, &links)?;
     check_link_payloads(s, &specs)?;
     check_adaptive_fec(s, &specs)?;
@@ -450,7 +452,8 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         flows.push(flow_record(fc));
     }
 
-    let (agents, chain_start, chain) = build_agents(s, &names, &links, flows.len())?;
+    let neighbours: Vec<(NodeId, NodeId)> = links.iter().copied().chain(wlan_pairs).collect();
+    let (agents, chain_start, chain) = build_agents(s, &names, &neighbours, flows.len())?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
     check_routes(s, &flows, &origins, &ports, &hops, &changes)?;
     check_agents_on_paths(s, &agents, &flows, &ports, &hops, &changes)?;

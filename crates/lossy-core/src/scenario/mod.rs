@@ -8,6 +8,7 @@ mod groups;
 mod markov_fit;
 mod messages;
 mod parse;
+mod wlan;
 
 pub use actions::ActionConfig;
 pub use groups::{FlowGroupConfig, StartConfig};
@@ -22,6 +23,7 @@ use crate::channel::LossConfig;
 use crate::link::config::LinkLayerConfig;
 use crate::net::pipeline::ImpairConfig;
 use crate::net::queue::QueueConfig;
+use crate::net::wlan::WlanConfig;
 use crate::tcp::TcpConfig;
 use crate::units::{Duration, QueueLimit, Rate};
 use schemars::JsonSchema;
@@ -43,7 +45,12 @@ pub struct Scenario {
     /// Node names; links, flows and agents refer to nodes by name.
     pub nodes: Vec<String>,
     /// Full-duplex links between nodes; routes follow them (fewest hops).
+    #[serde(default)]
     pub links: Vec<LinkConfig>,
+    /// 802.11b WLANs: stations sharing one medium under DCF; every ordered pair of
+    /// stations is a hop for routes, as a link direction is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wlans: Vec<WlanConfig>,
     /// Transfers, one table each.
     #[serde(default)]
     pub flows: Vec<FlowConfig>,

@@ -243,6 +243,11 @@ impl Endpoint for TcpReceiver {
         self.inference.report(out);
     }
 
+    /// An EWLN receiver answers corrupted headers (Shagdar Fig. 2); others never see them.
+    fn takes_corrupt(&self) -> bool {
+        self.ewln.enabled()
+    }
+
     fn note(&self) -> Option<String> {
         if self.ewln.enabled() && self.ewln.corrupt_received == 0 && self.segments_received > 0 {
             return Some("tcp.ewln is on but no corrupted header reached the receiver (no WLAN with ewln = true on its path gave up on a frame), so no EWLN was set".into());

@@ -66,6 +66,13 @@ pub trait Endpoint {
     fn note(&self) -> Option<String> {
         None
     }
+    /// Whether it takes packets whose payload was lost on the way (CORRUPT: a header
+    /// passed up by EWLN at the MAC, Shagdar §III A). Only a receiver that answers them
+    /// (an EWLN TCP receiver) does; the world hands such packets to no other endpoint,
+    /// so a lost payload is never counted as received.
+    fn takes_corrupt(&self) -> bool {
+        false
+    }
 }
 
 closed_enum! {
@@ -115,6 +122,9 @@ impl Endpoint for AnyEndpoint {
     }
     fn note(&self) -> Option<String> {
         each_endpoint!(self, e => e.note())
+    }
+    fn takes_corrupt(&self) -> bool {
+        each_endpoint!(self, e => e.takes_corrupt())
     }
 }
 
