@@ -97,6 +97,11 @@ def standard_cases(quick: bool) -> List[Case]:
              {"duration": f"{sim_s} s", "links.0.loss.mean_snr_db": 20, "links.0.loss.doppler_hz": 10,
               "links.0.link_layer": {"kind": "arq", "payload": "32 B", "attempts": 16,
                                      "coding": {"code": "bch", "n": 255, "k": 131}}}),
+        # Shagdar's topology 1: TCP from a station over an 802.11b WLAN (DCF with RTS/CTS,
+        # retries) and a wire, DPSK errors at the SNR; EWLN at the low end.
+        Case("802.11b WLAN, 8.5 dB, EWLN", "shagdar-t1.toml",
+             {"duration": f"{sim_s} s", "wlans.0.loss.snr_db": 8.5, "wlans.0.ewln": True, "flows.0.tcp.ewln": True}),
+        Case("802.11b WLAN, 11.5 dB", "shagdar-t1.toml", {"duration": f"{sim_s} s", "wlans.0.loss.snr_db": 11.5}),
         # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
         Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
              generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}),
@@ -186,7 +191,7 @@ def _speed_notes(rows: List[Dict[str, Any]], cases: List[Case]) -> List[str]:
 def _link_notes(rows: List[Dict[str, Any]]) -> List[str]:
     """Link-layer frames per wall second for the rows whose link layer sends them."""
     return [f"{row['label']}: {si(row['link_packets_per_wall_s'], '').strip()} link-layer frames per wall second "
-            "(ARQ's link packets, retransmissions included)"
+            "(ARQ's link packets or 802.11 data frames, retransmissions included)"
             for row in rows if "link_packets_per_wall_s" in row]
 
 

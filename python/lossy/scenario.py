@@ -204,4 +204,4 @@ def _check_finite(value: Any, where: str) -> None:
             _check_finite(v, f"{where}.{i}")
     elif (isinstance(value, float) or (_is_numpy_scalar(value) and value.dtype.kind == "f")) \
             and not math.isfinite(float(value)):
-        raise ScenarioError(f"{where}: {value} is not a finite number")
+        raise ScenarioError(f"{where}: {value} is not a finite number; use a finite value (see `lossy schema` for its range)")

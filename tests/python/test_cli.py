@@ -139,15 +139,21 @@ def test_bench_quick_json(cli):
     labels = [row["label"] for row in report["rows"]]
     assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 2 Mbps SACK",
                       "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "fading + BCH(255,131) + ARQ",
-                      "1,000 flows via one BS (quick)"]
+                      "802.11b WLAN, 8.5 dB, EWLN", "802.11b WLAN, 11.5 dB", "1,000 flows via one BS (quick)"]
     # The link-layer row reports its link packets per wall second (issue 11).
     fading = next(row for row in report["rows"] if row["label"].startswith("fading"))
     assert fading["link_packets_per_wall_s"] > fading["packets_per_wall_s"] > 0
+    # The WLAN rows report their 802.11 data frames per wall second (issue 13).
+    for row in report["rows"]:
+        if row["label"].startswith("802.11b"):
+            assert row["link_packets_per_wall_s"] > row["packets_per_wall_s"]
     # Each SACK row is held to its NewReno row's speed (issue 9: at least 0.7×).
     sack_notes = [n for n in report["notes"] if "SACK: " in n]
     assert len(sack_notes) == 2 and all("floor 0.7×" in n for n in sack_notes)
     for row in report["rows"]:
-        assert row["packets_per_wall_s"] > 0 and row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
+        # At 8.5 dB nearly every frame runs out of retries: a run may deliver nothing.
+        assert row["packets_per_wall_s"] > 0 or "8.5 dB" in row["label"]
+        assert row["peak_rss_bytes"] >= report["baseline_rss_bytes"] / 2
         assert "ns3" not in row
     # The real BCH decoder's speed (issue 11), one row per code and weight.
     assert [row["code"] for row in report["codec"]][:2] == ["BCH(255, 131, 18)"] * 2
