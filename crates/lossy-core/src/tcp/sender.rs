@@ -186,7 +186,9 @@ impl TcpSender {
                 self.ewln_resend = Some(seq);
             }
         }
-        let signal = if eln || ewln { Signal::Eln } else { Signal::Loss };
+        // A SACK sender's recovery reads its scoreboard, whatever the marks: losses it
+        // finds there are congestion's (an EWLN-named segment is resent above).
+        let signal = if eln { Signal::Eln } else { Signal::Loss };
         match &mut self.repair {
             Repair::Sack(_) if ack.ack >= self.st.snd_una => self.on_sack_ack(now, &ack, !ecn_reduce, signal),
             Repair::Sack(_) => {} // older than snd_una: reordered, stale
