@@ -5,7 +5,7 @@ use super::adaptive::AdaptiveFec;
 use super::arq::{Arq, Framing, InstantArq};
 use super::arq_nak::ArqNak;
 use super::coding::{Coding, CodingConfig};
-use super::fec_control::{FecControlConfig, MAX_STEPS};
+use super::fec_control::{check_ladder, FecControlConfig};
 use super::nak_config::{Delivery, NakConfig};
 use super::plain::Plain;
 use super::AnyLinkLayer;
@@ -111,30 +111,13 @@ impl LinkLayerConfig {
     /// caller nests it under `links.<i>.link_layer`).
     pub fn validate(&self) -> Result<(), String> {
         if let LinkLayerConfig::AdaptiveFec { codes, control } = self {
-            if codes.len() > MAX_STEPS + 1 {
-                return Err(format!("codes: {} codes; at most {} (the data header's code field)", codes.len(), MAX_STEPS + 1));
-            }
             if codes.len() < 2 {
                 return Err(format!(
                     "codes: {} code(s) leave nothing to adapt; give 2 or more, weakest first, e.g. [{{ code = \"none\" }}, {{ code = \"bch\", n = 127, k = 92 }}]",
                     codes.len()
                 ));
             }
-            for (j, c) in codes.iter().enumerate() {
-                c.build().map_err(|m| format!("codes.{j}.{m}"))?;
-            }
-            if let Some(cfg) = control {
-                cfg.validate().map_err(|m| format!("control.{m}"))?;
-                if cfg.codes() != codes.len() {
-                    return Err(format!(
-                        "control.up: {} thresholds for {} codes; give {}, one per step between neighbouring codes",
-                        cfg.up.len(),
-                        codes.len(),
-                        codes.len() - 1
-                    ));
-                }
-            }
-            return Ok(());
+            return check_ladder(codes, control.as_ref());
         }
         self.coding().build().map_err(|m| format!("coding.{m}"))?;
         match self {

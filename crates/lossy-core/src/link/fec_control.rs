@@ -9,6 +9,7 @@
 //! fed by its own frames' outcomes (no ELN). Codes are numbered from 0, the weakest
 //! (usually no FEC), in the order the link's `codes` list gives them.
 
+use super::coding::CodingConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +77,31 @@ impl FecControlConfig {
         }
         Ok(())
     }
+}
+
+/// `field: message` (unprefixed) for a ladder of codes and its controller, wherever one
+/// is configured (an adaptive link, Miyoshi's packet stream): every code buildable
+/// (`codes.<j>.…`), at most the header's 255 codes, the thresholds valid (`control.…`)
+/// and one per step between neighbouring codes.
+pub fn check_ladder(codes: &[CodingConfig], control: Option<&FecControlConfig>) -> Result<(), String> {
+    if codes.len() > MAX_STEPS + 1 {
+        return Err(format!("codes: {} codes; at most {} (the data header's code field)", codes.len(), MAX_STEPS + 1));
+    }
+    for (j, c) in codes.iter().enumerate() {
+        c.build().map_err(|m| format!("codes.{j}.{m}"))?;
+    }
+    if let Some(cfg) = control {
+        cfg.validate().map_err(|m| format!("control.{m}"))?;
+        if cfg.codes() != codes.len() {
+            return Err(format!(
+                "control.up: {} thresholds for {} codes; give {}, one per step between neighbouring codes",
+                cfg.up.len(),
+                codes.len(),
+                codes.len().saturating_sub(1)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The controller's state: the code in use and the window being observed.
