@@ -41,6 +41,8 @@ fn every_loss_model_runs_with_invariants() {
         json!({"model": "markov", "mean_a": "75 ms", "mean_b": "3.75 ms", "loss_a": 0.0002, "loss_b": 0.5}),
         json!({"model": "trace", "packets": [3, 4, 5, 100, 101]}),
         json!({"model": "trace", "times": ["1 s", "2.5 s"]}),
+        json!({"model": "neyman", "errors_per_cluster": 3, "packet_loss": 0.03, "packet_bytes": 1040}),
+        json!({"model": "neyman", "unit": "packet", "errors_per_cluster": 2, "clusters_per_unit": 0.01, "span": 4}),
     ];
     for variant in ["tahoe", "reno", "newreno", "sack", "sack1"] {
         for m in &models {
@@ -54,6 +56,23 @@ fn every_loss_model_runs_with_invariants() {
             assert!(r.flows[0].bytes_delivered > 0, "{variant} {m}");
         }
     }
+}
+
+#[test]
+fn neyman_bit_errors_are_counted_per_codeword() {
+    // Clusters of 3 errors on average (span 6 bits) losing 10 % of 1040-byte packets
+    // unprotected: BCH(255, 131) corrects 18 errors per codeword, so nearly every
+    // cluster is corrected, while the plain link loses about 10 % of its packets.
+    let mut v = scenario_file("last-hop");
+    v["duration"] = json!("20 s");
+    v["links"][1]["loss"] = json!({"model": "neyman", "errors_per_cluster": 3, "packet_loss": 0.1, "packet_bytes": 1040});
+    let plain = run_value(&v, 4);
+    v["links"][1]["link_layer"] = json!({"kind": "plain", "coding": {"code": "bch", "n": 255, "k": 131}});
+    let coded = run_value(&v, 4);
+    let (p, c) = (&plain.links[2], &coded.links[2]);
+    assert_eq!((p.name.as_str(), c.name.as_str()), ("BS->MH", "BS->MH"));
+    assert!(p.loss_rate > 0.07 && p.loss_rate < 0.13, "{p:?}");
+    assert!(c.loss_rate < 0.01 && c.packets_delivered > 0, "{c:?}");
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! [`gilbert_elliott`] (netem's 4-parameter model, per packet), [`gilbert`] (Miyoshi §5,
 //! geometric sojourns in packets or bits), [`markov`] (Chen Fig. 8, exponential sojourns
 //! in continuous time), [`rayleigh`] (bit errors under Rayleigh fading, with
-//! [`modulation`]'s bit error probabilities) and [`trace`] (replay). [`LossConfig`] is
+//! [`modulation`]'s bit error probabilities), [`neyman`] (Neyman Type A clustered errors,
+//! Botoș §II C) and [`trace`] (replay). [`LossConfig`] is
 //! the scenario's `loss = { model = "...", ... }` table; [`LossConfig::build`] makes a
 //! [`Channel`].
 
@@ -22,6 +23,7 @@ pub mod gilbert_elliott;
 mod gilbert_idle;
 pub mod markov;
 pub mod modulation;
+pub mod neyman;
 pub mod rayleigh;
 pub mod snr;
 pub mod trace;
@@ -40,6 +42,7 @@ pub use gilbert::{Gilbert, GilbertConfig, GilbertUnit};
 pub use gilbert_elliott::{GilbertElliott, GilbertElliottConfig};
 pub use markov::{Markov, MarkovConfig};
 pub use modulation::Modulation;
+pub use neyman::{Neyman, NeymanConfig, NeymanUnit};
 pub use rayleigh::{Rayleigh, RayleighConfig};
 pub use snr::SnrConfig;
 pub use trace::{Trace, TraceConfig};
@@ -131,6 +134,7 @@ closed_enum! {
         Gilbert(Gilbert),
         Markov(Markov),
         Rayleigh(Rayleigh),
+        Neyman(Neyman),
         Trace(Trace),
     }
 }
@@ -180,6 +184,8 @@ pub enum LossConfig {
     Markov(MarkovConfig),
     /// Bit errors under Rayleigh fading (sum of sinusoids), BPSK or DPSK, by time.
     Rayleigh(RayleighConfig),
+    /// Neyman Type A clustered errors (compound Poisson), per bit or per packet (Botoș §II C).
+    Neyman(NeymanConfig),
     /// Replay of a loss trace, by packet index or by time.
     Trace(TraceConfig),
 }
@@ -202,6 +208,7 @@ impl LossConfig {
             LossConfig::Gilbert(c) => c.validate(),
             LossConfig::Markov(c) => c.validate(),
             LossConfig::Rayleigh(c) => c.validate(),
+            LossConfig::Neyman(c) => c.validate(),
             LossConfig::Trace(c) => c.validate(),
         }
     }
@@ -213,6 +220,7 @@ impl LossConfig {
         match self {
             LossConfig::None {} | LossConfig::Ber(_) | LossConfig::Snr(_) | LossConfig::Gilbert(_) => true,
             LossConfig::Rayleigh(r) => !r.markov_fit,
+            LossConfig::Neyman(c) => c.unit == NeymanUnit::Bit,
             LossConfig::Bernoulli(_) | LossConfig::GilbertElliott(_) | LossConfig::Markov(_) | LossConfig::Trace(_) => false,
         }
     }
@@ -228,6 +236,7 @@ impl LossConfig {
             LossConfig::Gilbert(_) => "gilbert",
             LossConfig::Markov(_) => "markov",
             LossConfig::Rayleigh(_) => "rayleigh",
+            LossConfig::Neyman(_) => "neyman",
             LossConfig::Trace(_) => "trace",
         }
     }
@@ -248,6 +257,7 @@ impl LossConfig {
             LossConfig::Gilbert(c) => Channel::Gilbert(Gilbert::new(c)),
             LossConfig::Markov(c) => Channel::Markov(Markov::new(c)),
             LossConfig::Rayleigh(c) => Channel::Rayleigh(Rayleigh::new(c, &mut fading)),
+            LossConfig::Neyman(c) => Channel::Neyman(Neyman::new(c)),
             LossConfig::Trace(c) => Channel::Trace(Trace::new(c)),
         }
     }
@@ -396,6 +406,9 @@ mod tests {
             r#"{"model":"rayleigh","mean_snr_db":-3,"speed_mps":1.5,"carrier_hz":9e8,"modulation":"dpsk","sinusoids":8,"chunk_periods":0.05}"#,
             r#"{"model":"trace","packets":[3,1,4,1,5]}"#,
             r#"{"model":"trace","times":["10 ms","0.5 s"]}"#,
+            r#"{"model":"neyman","errors_per_cluster":3,"clusters_per_unit":1e-5}"#,
+            r#"{"model":"neyman","errors_per_cluster":3,"packet_loss":0.05,"packet_bytes":1500,"span":16}"#,
+            r#"{"model":"neyman","unit":"packet","errors_per_cluster":2,"packet_loss":0.1}"#,
         ]
         .iter()
         .map(|j| de(j).unwrap())
@@ -511,6 +524,66 @@ mod tests {
             msg(r#"{"model":"rayleigh","mean_snr_db":20,"speed_mps":1,"carrier_hz":-1}"#),
             "carrier_hz: -1 is not allowed; use a finite number of Hz > 0, e.g. 900e6"
         );
+        let neyman = |fields: &str| msg(&format!(r#"{{"model":"neyman",{fields}}}"#));
+        assert_eq!(
+            neyman(r#""errors_per_cluster":-1,"clusters_per_unit":1e-5"#),
+            "errors_per_cluster: -1 is not allowed; use a finite mean number of errors per cluster > 0, e.g. 3"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"clusters_per_unit":-0.5"#),
+            "clusters_per_unit: -0.5 is not allowed; use a finite number of clusters per bit ≥ 0, e.g. 1e-5"
+        );
+        assert_eq!(
+            neyman(r#""unit":"packet","errors_per_cluster":3,"clusters_per_unit":-0.5"#),
+            "clusters_per_unit: -0.5 is not allowed; use a finite number of clusters per packet ≥ 0, e.g. 0.02"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3"#),
+            "clusters_per_unit: missing; give clusters_per_unit (clusters per bit), or packet_loss with packet_bytes"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"clusters_per_unit":1e-5,"packet_loss":0.1"#),
+            "packet_loss: 0.1 is given with clusters_per_unit; give one of them"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"packet_loss":1,"packet_bytes":1500"#),
+            "packet_loss: 1 is not allowed; use a probability in [0, 1), e.g. 0.05"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"packet_loss":0.1"#),
+            "packet_bytes: missing; packet_loss with unit = \"bit\" is for packets of a given size, e.g. packet_bytes = 1500"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"packet_loss":0.1,"packet_bytes":-1500"#),
+            "packet_bytes: -1500 is not allowed; use a whole number of bytes > 0, e.g. 1500"
+        );
+        assert_eq!(
+            neyman(r#""unit":"packet","errors_per_cluster":3,"packet_loss":0.1,"packet_bytes":1500"#),
+            "packet_bytes: 1500 is not used with unit = \"packet\" (a packet is one unit whatever its size); leave it out"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"clusters_per_unit":1e-5,"packet_bytes":1500"#),
+            "packet_bytes: 1500 is used only with packet_loss; leave it out"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"clusters_per_unit":1e-5,"span":2.5"#),
+            "span: 2.5 is not allowed; use a whole number of bits ≥ 1, e.g. 8 (default: ⌈2·errors_per_cluster⌉)"
+        );
+        assert_eq!(
+            neyman(r#""errors_per_cluster":3,"clusters_per_unit":1e-5,"span":0"#),
+            "span: 0 is not allowed; use a whole number of bits ≥ 1, e.g. 8 (default: ⌈2·errors_per_cluster⌉)"
+        );
+        let nan = LossConfig::Neyman(NeymanConfig {
+            unit: NeymanUnit::Bit,
+            errors_per_cluster: f64::NAN,
+            clusters_per_unit: Some(1e-5),
+            packet_loss: None,
+            packet_bytes: None,
+            span: None,
+        });
+        assert!(nan.validate().unwrap_err().starts_with("errors_per_cluster: NaN is not allowed"));
+        let e = de(r#"{"model":"neyman","unit":"byte","errors_per_cluster":3,"clusters_per_unit":1e-5}"#).unwrap_err();
+        assert!(e.contains("unknown variant `byte`, expected `bit` or `packet`"), "{e}");
         let nan = LossConfig::Bernoulli(BernoulliConfig { p: f64::NAN });
         assert_eq!(
             nan.validate().unwrap_err(),
@@ -587,6 +660,8 @@ mod tests {
             "netem",
             "doppler_hz",
             "dpsk",
+            "errors_per_cluster",
+            "clusters_per_unit",
         ] {
             assert!(schema.contains(needle), "schema lacks {needle}: {schema}");
         }
