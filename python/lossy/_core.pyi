@@ -1,7 +1,10 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any, final
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -98,3 +101,16 @@ def fec_stream(config: str, seed: int = 1) -> dict[str, Any]:
 
 def parse_rate(text: str) -> int:
     """A bit rate as scenarios write it ("1.5 Mbps", a bare number of bit/s), in bit/s."""
+
+def loss_sequence(loss_json: str, packets: int, packet_bytes: int, seed: int = 1,
+                  rate_bps: int = 1_000_000) -> npt.NDArray[np.bool_]:
+    """Whether each of `packets` packets of `packet_bytes` bytes, sent back to back at
+    `rate_bps`, is lost under the loss table `loss_json` (GIL released). ValueError
+    `loss.<field>: <what is wrong>` for a bad table, `<argument>: ...` for a bad argument.
+    Use lossy.loss.loss_sequence instead."""
+
+def loss_closed_form(loss_json: str, packet_bytes: int) -> dict[str, Any]:
+    """model, loss (the table with what it implies written out), stationary_loss,
+    mean_burst and next_lost (P(next lost | lost), neyman only) for packets of
+    `packet_bytes` bytes; None where there is no closed form. Use
+    lossy.loss.closed_form instead."""

@@ -1,4 +1,6 @@
-"""Analytic models of steady-state TCP throughput, for validating simulated goodput.
+"""Analytic models of steady-state TCP throughput, for validating simulated goodput;
+and `neyman_for_packet_loss`, the Neyman Type A loss table that loses a given share of
+packets.
 
 All rates are in bytes per second of payload. `p` is the loss probability per packet,
 `rtt_s` the round-trip time, `t0_s` the retransmission timeout, `wmax_packets` the
@@ -10,6 +12,7 @@ ACK (1 with an ACK per segment, 2 with delayed ACKs). Formulas as in shared/REFE
 from __future__ import annotations
 
 import math
+from typing import Any, Dict, Optional
 
 
 def mathis(mss_bytes: float, rtt_s: float, p: float, b: float = 1) -> float:
@@ -90,6 +93,32 @@ def timeout_probability(p: float, w: float) -> float:
 def backoff_factor(p: float) -> float:
     """PFTK's G(p) = 1 + p + 2p² + 4p³ + 8p⁴ + 16p⁵ + 32p⁶ (exponential RTO backoff)."""
     return 1 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
+
+
+def neyman_for_packet_loss(p: float, packet_bytes: int, errors_per_cluster: float,
+                           span: Optional[int] = None, unit: str = "bit") -> Dict[str, Any]:
+    """The Neyman Type A loss table (`model = "neyman"`, Botoș §II C) that loses a share
+    `p` of back-to-back packets of `packet_bytes` bytes, with `errors_per_cluster` errors
+    per cluster on average spread over `span` units (default ⌈2·errors_per_cluster⌉):
+    its `clusters_per_unit` solved exactly by the core, λ = −ln(1 − p)/A(L) (see the
+    mechanism page). With unit = "packet" a packet is one unit whatever its size.
+    A scenario may also give `packet_loss` and `packet_bytes` in the table itself; this
+    writes the rate out, e.g. for a table shared by packets of several sizes.
+
+        >>> neyman_for_packet_loss(0.05, 1500, 3)
+        {'clusters_per_unit': 4.497...e-06, 'errors_per_cluster': 3.0, 'model': 'neyman', 'span': 6.0, 'unit': 'bit'}
+
+    ValueError `loss.<field>: <what is wrong>` for bad input (`loss.packet_loss` for p)."""
+    from .loss import closed_form
+
+    table: Dict[str, Any] = {"model": "neyman", "unit": unit, "errors_per_cluster": errors_per_cluster,
+                             "packet_loss": p}
+    if unit == "bit":
+        table["packet_bytes"] = packet_bytes
+    if span is not None:
+        table["span"] = span
+    resolved: Dict[str, Any] = closed_form(table, packet_bytes)["loss"]
+    return resolved
 
 
 def _check(

@@ -92,6 +92,25 @@ class RunResult:
 
         return pd.DataFrame(self.link_table)
 
+    def fairness(self, flows: Optional[Sequence[Union[str, int]]] = None) -> Any:
+        """Each flow's rate per interval of the throughput trace and Jain's index over
+        the flows per interval, as a pandas DataFrame: `time_s` (end of the interval),
+        one column of bit/s per flow (named by the flow) and `jain`. `flows` picks and
+        orders flows by name or index (default: all). Needs the throughput trace
+        (`traces=["throughput"]`; its interval is `traces.throughput_interval`, 100 ms
+        by default). The index over the whole run is `summary["jain_index"]`. See
+        `lossy.fairness`."""
+        from .fairness import interval_rates
+
+        trace = self.traces.get("throughput")
+        if trace is None:
+            raise ValueError('traces.throughput: the run recorded no throughput trace; '
+                             'run with traces=["throughput"]')
+        names = [str(n) for n in self.flow_table.get("name", [])]
+        count = int(np.max(trace["flow"])) + 1 if len(trace["flow"]) else 0
+        names += [f"flow {i}" for i in range(len(names), count)]
+        return interval_rates(trace, names, flows)
+
     def comparable_summary(self) -> Dict[str, Scalar]:
         """The summary without wall-clock fields: equal for equal (scenario, seed, replication)."""
         return {

@@ -367,3 +367,37 @@ def test_bad_adaptive_fec_input_is_a_one_line_error(cli):
     # Adaptive FEC on a loss model that loses whole packets.
     proc = cli("run", "miyoshi", "--set", ladder, "--set", 'links.3.loss={model = "bernoulli", p = 0.1}')
     assert_one_line_error(proc, 'lossy: links.3.link_layer.kind: "adaptive_fec" needs bit errors to correct')
+
+
+# --- issue 14: Neyman Type A losses --------------------------------------------------
+
+
+@pytest.mark.parametrize("table, expected", [
+    ("errors_per_cluster = -1, clusters_per_unit = 1e-5",
+     "lossy: links.1.loss.errors_per_cluster: -1 is not allowed; use a finite mean number of errors per cluster > 0, e.g. 3"),
+    ("errors_per_cluster = nan, clusters_per_unit = 1e-5",
+     "lossy: links.1.loss.errors_per_cluster: nan is not a finite number"),
+    ('unit = "byte", errors_per_cluster = 3, clusters_per_unit = 1e-5',
+     'lossy: links.1.loss.unit: "byte" is not allowed; use one of: bit, packet'),
+    ("errors_per_cluster = 3, clusters_per_unit = -1e-5",
+     "lossy: links.1.loss.clusters_per_unit: -0.00001 is not allowed; use a finite number of clusters per bit ≥ 0"),
+    ("errors_per_cluster = 3, packet_loss = 0.1",
+     "lossy: links.1.loss.packet_bytes: missing; packet_loss with unit = \"bit\" is for packets of a given size"),
+    ("errors_per_cluster = 3, packet_loss = -0.1, packet_bytes = 1500",
+     "lossy: links.1.loss.packet_loss: -0.1 is not allowed; use a probability in [0, 1)"),
+    ("errors_per_cluster = 3, packet_loss = 0.1, packet_bytes = 1500, span = -4",
+     "lossy: links.1.loss.span: -4 is not allowed; use a whole number of bits ≥ 1"),
+    ("errors_per_cluster = 3",
+     "lossy: links.1.loss.clusters_per_unit: missing; give clusters_per_unit (clusters per bit), or packet_loss"),
+])
+def test_bad_neyman_input_is_a_one_line_error(cli, last_hop, table, expected):
+    proc = cli("run", last_hop, "--set", f'links.1.loss={{model = "neyman", {table}}}')
+    assert_one_line_error(proc, expected)
+
+
+def test_neyman_losses_run(cli, last_hop):
+    table = 'links.1.loss={model = "neyman", errors_per_cluster = 3, packet_loss = 0.05, packet_bytes = 1040}'
+    proc = cli("run", last_hop, "--set", table, "--set", "duration=20s", "--json")
+    assert proc.returncode == 0, proc.stderr
+    link = next(x for x in json.loads(proc.stdout)["links"] if x["name"] == "BS->MH")
+    assert 0.02 < link["loss_rate"] < 0.09  # 5 % of ~1,500 packets: ± 3.5 se

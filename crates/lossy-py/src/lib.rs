@@ -8,6 +8,7 @@
 mod channel_fit;
 mod coding;
 mod fec_stream;
+mod loss;
 
 use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
@@ -239,5 +240,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(channel_fit::fit_markov, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit::parse_rate, m)?)?;
     m.add_function(wrap_pyfunction!(fec_stream::fec_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(loss::loss_sequence, m)?)?;
+    m.add_function(wrap_pyfunction!(loss::loss_closed_form, m)?)?;
     Ok(())
 }

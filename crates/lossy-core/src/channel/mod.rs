@@ -25,6 +25,7 @@ pub mod markov;
 pub mod modulation;
 pub mod neyman;
 pub mod rayleigh;
+pub mod sequence;
 pub mod snr;
 pub mod trace;
 mod two_state;

@@ -1,0 +1,78 @@
+"""A loss model on its own, outside a run: which packets of a back-to-back stream it
+loses, what is known about it in closed form, and the distances between its losses
+(Botoș et al. Fig. 1).
+
+    >>> from lossy.loss import loss_sequence, loss_distances, closed_form
+    >>> from lossy.models import neyman_for_packet_loss
+    >>> table = neyman_for_packet_loss(0.05, 1500, errors_per_cluster=3)
+    >>> lost = loss_sequence(table, packets=1_000_000, packet_bytes=1500, seed=1)
+    >>> d = loss_distances(lost)                    # packets from one loss to the next
+    >>> (d == 1).mean(), closed_form(table, 1500)["next_lost"]
+
+A loss table is what a scenario's `links.<i>.loss` holds, as a dict (or JSON text): the
+same models, fields and checks (see the mechanism pages). The draws come from the
+core (`crates/lossy-core/src/channel/sequence.rs`), from `seed`'s streams
+`loss-sequence:fading` and `loss-sequence:channel`. Bad input raises ValueError with
+one line, `loss.<field>: <what is wrong>`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Dict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+
+__all__ = ["LossTable", "closed_form", "loss_distances", "loss_sequence"]
+
+LossTable = Union[Mapping[str, Any], str]
+
+
+def _json(loss: LossTable) -> str:
+    if isinstance(loss, str):
+        return loss
+    from .scenario import _check_finite
+
+    _check_finite(loss, "loss")  # NaN names its field: `loss.span: nan is not a finite number; ...`
+    return json.dumps(dict(loss), allow_nan=False)
+
+
+def _whole(name: str, value: int, least: int, example: str) -> int:
+    """`value` as an int, or ValueError `name: value is not allowed; ...` (the core's
+    unsigned arguments would otherwise raise OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise ValueError(f"{name}: {value!r} is not allowed; use a whole number ≥ {least}, e.g. {example}")
+    return int(value)
+
+
+def loss_sequence(loss: LossTable, packets: int, packet_bytes: int, seed: int = 1,
+                  rate_bps: int = 1_000_000) -> npt.NDArray[np.bool_]:
+    """Whether each of `packets` packets of `packet_bytes` bytes is lost (True) under
+    the loss table `loss`, the packets sent back to back at `rate_bps` bit/s (only the
+    models indexed by time, markov, rayleigh and trace by times, look at the rate)."""
+    return _core.loss_sequence(_json(loss), _whole("packets", packets, 0, "100000"),
+                               _whole("packet_bytes", packet_bytes, 1, "1500"),
+                               _whole("seed", seed, 0, "1"),
+                               _whole("rate_bps", rate_bps, 1, "1000000"))
+
+
+def closed_form(loss: LossTable, packet_bytes: int) -> Dict[str, Any]:
+    """What is known in closed form for packets of `packet_bytes` bytes: `model`,
+    `loss` (the table with what it implies written out: for neyman, `clusters_per_unit`
+    solved from `packet_loss`, and the default `span`), `stationary_loss`, `mean_burst`
+    (mean run of consecutive losses, back to back) and `next_lost` (P(the next packet
+    is lost | this one is), neyman only); None where there is no closed form."""
+    return _core.loss_closed_form(_json(loss), _whole("packet_bytes", packet_bytes, 1, "1500"))
+
+
+def loss_distances(lost: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """Distances, in packets, from each loss to the next (1 = consecutive losses), the
+    quantity whose CDF is Botoș Fig. 1. Its empirical CDF at k is
+    `(loss_distances(lost) <= k).mean()`; for independent losses at rate p it is
+    1 - (1 - p)^k."""
+    where = np.flatnonzero(np.asarray(lost, dtype=bool))
+    return np.diff(where).astype(np.int64)
