@@ -6,7 +6,7 @@ The run summary's `jain_index` is the index over the flows' goodputs for the who
 each flow's rate in every interval of the throughput trace and the index per interval,
 for rates over time (Botoș Figs. 5 and 6); `RunResult.fairness()` is the same for a run.
 
-    >>> r = lossy.run("two-rtts", traces=["throughput"])
+    >>> r = lossy.run("scenarios/two-rtts.toml", traces=["throughput"])
     >>> r.summary["jain_index"]                   # whole run
     >>> r.fairness()                              # time_s, short-rtt, long-rtt, jain
 """
