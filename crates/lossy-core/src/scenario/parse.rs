@@ -79,7 +79,7 @@ mod tests {
             (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno, sack, sack1"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
-            (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, snr, gilbert_elliott, gilbert, markov, rayleigh, trace"),
+            (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, snr, gilbert_elliott, gilbert, markov, rayleigh, neyman, trace"),
             (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
             (L, r#""delay": "5 ms", "queue": {"kind": "drop_tail"}"#, "links.0.queue.limit: missing; this key is required"),
             (L, r#""delay": "5 ms", "up": "yes""#, r#"links.0.up: "yes" is not allowed; use true or false"#),
@@ -170,6 +170,7 @@ mod tests {
             r#"{"model": "gilbert", "p_ge": 0.1, "p_eg": 0.1}"#,
             r#"{"model": "markov", "mean_a": 1, "mean_b": 1, "loss_a": 0, "loss_b": 1}"#,
             r#"{"model": "trace", "packets": [1]}"#,
+            r#"{"model": "neyman", "errors_per_cluster": 3, "clusters_per_unit": 1e-5}"#,
         ] {
             rejects::<LossConfig>(t);
         }
