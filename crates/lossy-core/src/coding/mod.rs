@@ -7,9 +7,11 @@
 //! - `gf`: the field GF(2^m), m = 3..=10, by log and antilog tables.
 //! - `bch`: narrow-sense binary BCH codes of length 2^m − 1.
 //! - `decode_rate`: the real decoder's speed, for `lossy bench`.
+//! - `rateless`: the erasure codes of FECTCP, RaptorQ (RFC 6330) and LT (Luby 2002).
 
 pub mod bch;
 pub mod decode_rate;
 pub mod gf;
+pub mod rateless;
 
 pub use bch::{BchCode, DecodeFailure, Decoded};
