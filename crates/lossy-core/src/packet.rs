@@ -26,6 +26,9 @@ impl Flags {
     pub const RETX: u16 = 1 << 6;
     /// The payload was lost to bit errors and only the header is delivered (EWLN).
     pub const CORRUPT: u16 = 1 << 7;
+    /// Connection set-up and teardown (FECTCP's three-way handshake and FIN, Botoș §II A).
+    pub const SYN: u16 = 1 << 8;
+    pub const FIN: u16 = 1 << 9;
 
     pub fn has(self, bit: u16) -> bool {
         self.0 & bit != 0

@@ -95,6 +95,9 @@ pub struct FlowSummary {
     pub ewln_acks: u64,
     /// File transfers: from the start to the last byte delivered.
     pub completion_time_s: Option<f64>,
+    /// FECTCP flows: the handshake, symbols, decoding and teardown (absent otherwise).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub fectcp: Option<crate::transport::fectcp::FectcpReport>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -112,6 +112,7 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             ewln_corrupt_received: 0,
             ewln_acks: 0,
             completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
+            fectcp: None,
         };
         for e in [2 * i, 2 * i + 1] {
             w.endpoints[e].ep.report(end, &mut fs);

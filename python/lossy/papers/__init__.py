@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .model import Reproduction
 
 REPRODUCTIONS: Dict[str, str] = {
+    "botos-fectcp": "lossy.papers.botos",
     "chen-syndrome": "lossy.papers.chen_syndrome",
     "chockalingam-ll-fec-arq": "lossy.papers.chockalingam",
     "miyoshi-adaptive-fec": "lossy.papers.miyoshi",

@@ -4,7 +4,7 @@
 use super::actions::{self, Names};
 use super::flows::{self, FlowSpec, Origin};
 use super::markov_fit::fitted_chain;
-use super::{LinkConfig, Scenario};
+use super::{LinkConfig, Scenario, Transport};
 use crate::agents::{eln::ElnAgent, snoop::{SnoopAgent, SnoopOptions}, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
 use crate::apps::AppConfig;
 use crate::channel::LossConfig;
@@ -122,8 +122,9 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
 }
 
 /// The flow's two endpoints; sizes on the wire are checked against IPv4's limit.
-fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint; 2]> {
+fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime, seed: u64, replication: u64) -> Result<[AnyEndpoint; 2]> {
     let (src, dst) = (fc.src, fc.dst);
+    super::fectcp::check_transport(fc)?;
     let too_big = |field: &str, what: &str, n: u64| {
         Error::scenario(fc.origin.path(field), format!("{n} B on the wire with {what}; IPv4 allows at most {MAX_PACKET} B"))
     };
@@ -139,6 +140,9 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
     if t.mss.0 + t.header.0 > MAX_PACKET {
         return Err(too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
     }
+    if fc.transport == Transport::Fectcp {
+        return super::fectcp::endpoints(f, fc, start, seed, replication);
+    }
     let sender = TcpSender::new(t, f, src, dst, start, fc.app.tcp_bytes());
     let receiver = TcpReceiver::new(f, dst, src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0)).with_ecn(t.ecn)
         .with_ewln(t.ewln)
@@ -150,6 +154,7 @@ fn build_endpoints(f: u32, fc: &FlowSpec, start: SimTime) -> Result<[AnyEndpoint
 /// The world's record of a flow: names for the results, bytes to deliver.
 fn flow_record(fc: FlowSpec) -> Flow {
     let tcp = fc.app.is_tcp();
+    let fectcp = tcp && fc.transport == Transport::Fectcp;
     let total_bytes = match fc.app {
         AppConfig::Bulk {} => None,
         AppConfig::File { size } => Some(size.0),
@@ -158,8 +163,12 @@ fn flow_record(fc: FlowSpec) -> Flow {
     Flow {
         name: fc.name,
         group: fc.group,
-        transport: if tcp { "tcp" } else { "udp" },
-        variant: if tcp { fc.tcp.variant.name() } else { "cbr" },
+        transport: if fectcp { "fectcp" } else if tcp { "tcp" } else { "udp" },
+        variant: match (fectcp, tcp) {
+            (true, _) => fc.fectcp.map_or(crate::transport::fectcp::FectcpConfig::default().code, |c| c.code).name(),
+            (false, true) => fc.tcp.variant.name(),
+            (false, false) => "cbr",
+        },
         app: fc.app.kind(),
         src: fc.src,
         dst: fc.dst,
@@ -441,7 +450,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
             fc.app.validate().map_err(|m| Error::nested(&fc.origin.path("app"), m))?;
         }
         let start = SimTime::ZERO + fc.start;
-        let [sender, receiver] = build_endpoints(i as u32, &fc, start)?;
+        let [sender, receiver] = build_endpoints(i as u32, &fc, start, seed, replication)?;
         for (mut ep, node) in [(sender, fc.src), (receiver, fc.dst)] {
             if s.traces.cwnd || s.traces.seq {
                 ep.enable_events();

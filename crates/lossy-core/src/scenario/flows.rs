@@ -3,11 +3,12 @@
 
 use super::build::lookup;
 use super::groups::{start_times, Pattern, MAX_GROUP_FLOWS};
-use super::Scenario;
+use super::{Scenario, Transport};
 use crate::apps::AppConfig;
 use crate::error::{Error, Result};
 use crate::packet::NodeId;
 use crate::tcp::TcpConfig;
+use crate::transport::fectcp::FectcpConfig;
 use crate::time::SimDuration;
 use crate::units::MAX_DURATION;
 use std::collections::{HashMap, HashSet};
@@ -45,6 +46,8 @@ pub(crate) struct FlowSpec<'s> {
     pub start: SimDuration,
     pub app: &'s AppConfig,
     pub tcp: &'s TcpConfig,
+    pub transport: Transport,
+    pub fectcp: Option<&'s FectcpConfig>,
     /// Index into `Scenario::flow_groups`.
     pub group: Option<u32>,
     pub origin: Origin,
@@ -90,7 +93,7 @@ pub(crate) fn expand<'s>(s: &'s Scenario, names: &HashMap<&str, NodeId>, seed: u
         let src = lookup(names, &format!("flows.{i}.from"), &fc.from, s)?;
         let dst = lookup(names, &format!("flows.{i}.to"), &fc.to, s)?;
         let name = fc.name.clone().unwrap_or_else(|| format!("flow{i}"));
-        out.push(FlowSpec { name, src, dst, start: fc.start.0, app: &fc.app, tcp: &fc.tcp, group: None, origin: Origin::Flow(i) });
+        out.push(FlowSpec { name, src, dst, start: fc.start.0, app: &fc.app, tcp: &fc.tcp, transport: fc.transport, fectcp: fc.fectcp.as_ref(), group: None, origin: Origin::Flow(i) });
     }
     for (g, grp) in s.flow_groups.iter().enumerate() {
         let from = Pattern::parse(&format!("flow_groups.{g}.from"), &grp.from)?;
@@ -101,7 +104,7 @@ pub(crate) fn expand<'s>(s: &'s Scenario, names: &HashMap<&str, NodeId>, seed: u
             let src = node_of(names, s, g, "from", &from, i, &mut buf)?;
             let dst = node_of(names, s, g, "to", &to, i, &mut buf)?;
             let name = format!("{}.{i}", grp.name);
-            out.push(FlowSpec { name, src, dst, start, app: &grp.app, tcp: &grp.tcp, group: Some(g as u32), origin: Origin::Group(g, i) });
+            out.push(FlowSpec { name, src, dst, start, app: &grp.app, tcp: &grp.tcp, transport: grp.transport, fectcp: grp.fectcp.as_ref(), group: Some(g as u32), origin: Origin::Group(g, i) });
         }
     }
     if out.len() > u32::MAX as usize / 2 {

@@ -9,6 +9,8 @@ use crate::apps::AppConfig;
 use crate::error::{Error, Result};
 use crate::rng::RngStream;
 use crate::tcp::TcpConfig;
+use crate::transport::fectcp::FectcpConfig;
+use super::Transport;
 use crate::time::SimDuration;
 use crate::units::Duration;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -39,9 +41,16 @@ pub struct FlowGroupConfig {
     /// What each flow carries: bulk (the default), file or cbr.
     #[serde(default)]
     pub app: AppConfig,
-    /// TCP options (ignored for UDP applications).
+    /// TCP options (ignored for UDP applications); `mss`, `header` and `ack_size` also
+    /// size FECTCP's segments.
     #[serde(default)]
     pub tcp: TcpConfig,
+    /// "tcp" (the default) or "fectcp", as a flow's `transport`.
+    #[serde(default, skip_serializing_if = "Transport::is_tcp")]
+    pub transport: Transport,
+    /// FECTCP options (with `transport = "fectcp"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fectcp: Option<FectcpConfig>,
 }
 
 /// Start times of a group's flows.

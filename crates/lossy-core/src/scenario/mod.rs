@@ -3,6 +3,7 @@
 
 mod actions;
 mod build;
+mod fectcp;
 mod flows;
 mod groups;
 mod markov_fit;
@@ -25,6 +26,7 @@ use crate::net::pipeline::ImpairConfig;
 use crate::net::queue::QueueConfig;
 use crate::net::wlan::WlanConfig;
 use crate::tcp::TcpConfig;
+use crate::transport::fectcp::FectcpConfig;
 use crate::units::{Duration, QueueLimit, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -142,9 +144,32 @@ pub struct FlowConfig {
     /// What the flow carries: bulk (the default), file or cbr.
     #[serde(default)]
     pub app: AppConfig,
-    /// TCP options (ignored for UDP applications).
+    /// TCP options (ignored for UDP applications); `mss`, `header` and `ack_size` also
+    /// size FECTCP's segments.
     #[serde(default)]
     pub tcp: TcpConfig,
+    /// What carries a file or bulk transfer: "tcp" (the default) or "fectcp" (Botoș: the
+    /// file sent as rateless-code symbols, `app.kind = "file"` only). CBR rides on UDP.
+    #[serde(default, skip_serializing_if = "Transport::is_tcp")]
+    pub transport: Transport,
+    /// FECTCP options (with `transport = "fectcp"`; defaults when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fectcp: Option<FectcpConfig>,
+}
+
+/// The transport of a file or bulk transfer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    #[default]
+    Tcp,
+    Fectcp,
+}
+
+impl Transport {
+    pub fn is_tcp(&self) -> bool {
+        *self == Transport::Tcp
+    }
 }
 
 /// Time series recorded during the run (off by default: they cost memory).

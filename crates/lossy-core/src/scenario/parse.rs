@@ -65,7 +65,7 @@ mod tests {
     fn bad_inputs_name_the_leaf_in_dotted_notation_and_plain_words() {
         let cases: &[(&str, &str, &str)] = &[
             ("2 Mbps", "2 Mbsp", r#"links.0.rate: "2 Mbsp" is not a bit rate; use e.g. "2 Mbps""#),
-            (F, r#""from": "a", "speed": 3"#, "flows.0.speed: unknown field `speed`; use one of: name, from, to, start, app, tcp"),
+            (F, r#""from": "a", "speed": 3"#, "flows.0.speed: unknown field `speed`; use one of: name, from, to, start, app, tcp, transport, fectcp"),
             (F, r#""from": "a", "app": {"kind": "bulk", "size": "10 kB"}"#, "flows.0.app.size: unknown field `size`; this table takes no other keys"),
             (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "colour": 1}"#, "flows.0.app.colour: unknown field `colour`; use one of: rate, packet_size, header, packets"),
             (F, r#""from": "a", "app": {"size": "10 kB"}"#, "flows.0.app.kind: missing; give kind = one of: bulk, file, cbr"),

@@ -2,8 +2,9 @@
 //! flow, each a sans-IO state machine. The world hands an endpoint the packets
 //! addressed to it, drains what it wants to send and the trace events it produced, and
 //! keeps one timer for it at `next_timeout`. It never names a transport: TCP, UDP and
-//! (later) FECTCP are variants of [`AnyEndpoint`].
+//! FECTCP are variants of [`AnyEndpoint`].
 
+pub mod fectcp;
 pub mod udp;
 
 use crate::closed::closed_enum;
@@ -11,6 +12,7 @@ use crate::packet::Packet;
 use crate::result::FlowSummary;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
+use fectcp::{FectcpReceiver, FectcpSender};
 use udp::{CbrSource, UdpSink};
 
 /// What an endpoint reports for traces (recorded only when a trace is switched on).
@@ -55,6 +57,12 @@ pub trait Endpoint {
     fn delivered(&self) -> u64 {
         self.progress().delivered
     }
+    /// Bytes the throughput trace counts (receivers): those delivered, unless the
+    /// application gets its data in one piece (FECTCP's file at decoding), when the rate
+    /// of useful data received is what the trace shows.
+    fn rate_bytes(&self) -> u64 {
+        self.delivered()
+    }
     /// Checks the endpoint's own state at the end of a run.
     fn check_invariants(&self) -> Result<(), String> {
         Ok(())
@@ -84,6 +92,8 @@ closed_enum! {
         TcpReceiver(TcpReceiver),
         CbrSource(CbrSource),
         UdpSink(UdpSink),
+        FectcpSender(FectcpSender),
+        FectcpReceiver(FectcpReceiver),
     }
 }
 
@@ -113,6 +123,9 @@ impl Endpoint for AnyEndpoint {
     #[inline]
     fn progress(&self) -> Progress {
         each_endpoint!(self, e => e.progress())
+    }
+    fn rate_bytes(&self) -> u64 {
+        each_endpoint!(self, e => e.rate_bytes())
     }
     fn check_invariants(&self) -> Result<(), String> {
         each_endpoint!(self, e => e.check_invariants())

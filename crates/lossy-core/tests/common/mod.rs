@@ -6,7 +6,7 @@ use lossy_core::{parse_json, run, RunResult, Scenario};
 use serde_json::{json, Value};
 
 /// The shipped scenarios, by file stem (`scenarios/<name>.toml`).
-pub const SHIPPED: [&str; 8] = ["one-hop", "last-hop", "ns3-compare", "two-rtts", "chockalingam", "miyoshi", "shagdar-t1", "shagdar-t2"];
+pub const SHIPPED: [&str; 9] = ["one-hop", "last-hop", "ns3-compare", "two-rtts", "chockalingam", "miyoshi", "shagdar-t1", "shagdar-t2", "botos"];
 
 /// The one-line error a bad scenario gets, from parsing or from building the run.
 pub fn run_error(v: &Value) -> String {

@@ -1,0 +1,105 @@
+"""The sweeps behind Figs. 3–6 and the studies beyond the paper. Figs. 3–4: segment loss
+0.1 % to 30 % (the paper's 0.1–25 % and one step beyond), both end-to-end delays,
+FECTCP against Tahoe, Reno, NewReno and SACK, 10 runs per point of a 5 MB file
+("several MB to tens of MB", §IV A); `--quick` 2 MB, 2 runs, six loss rates. Figs. 5–6:
+one FECTCP transfer joined by a TCP flow or a 20 kB/s CBR flow, with the throughput
+trace; 5 runs (`--quick` 2)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from ..model import SweepPlan
+from .setup import CODES, DELAY, DELAYS, LOSS, PACKET_BYTES, SCENARIO, SCHEMES, scenario_tcp
+
+LOSSES = [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
+LOSSES_QUICK = [0.001, 0.01, 0.02, 0.05, 0.1, 0.25]
+NEYMAN_ERRORS_PER_CLUSTER = 10  # m2: not given in the paper (see NOTES)
+METRICS = {"goodput": "flows.0.goodput_bps", "completion": "flows.0.completion_time_s",
+           "timeouts": "flows.0.timeouts", "reductions": "flows.0.window_reductions"}
+# Bernoulli sets `p`, Neyman Type A its `packet_loss` for 1500-byte packets.
+MODELS = {
+    "independent": ({"model": "bernoulli", "p": 0.0}, "p"),
+    "Neyman Type A": ({"model": "neyman", "unit": "bit", "errors_per_cluster": NEYMAN_ERRORS_PER_CLUSTER,
+                       "packet_loss": 0.0, "packet_bytes": PACKET_BYTES}, "packet_loss"),
+}
+DELAY_VARIANTS = {name: {DELAY: hop} for name, hop in DELAYS.items()}
+
+
+def _loss_plan(key: str, title: str, model: str, schemes: Dict[str, Any], delays: Dict[str, Any]) -> SweepPlan:
+    table, field = MODELS[model]
+    return SweepPlan(key, title, {
+        "name": f"botos-{key}", "scenario": SCENARIO, "replications": 10, "seed": 1,
+        "set": {LOSS: table}, "metrics": METRICS,
+        "grid": {"loss": {"path": f"{LOSS}.{field}", "values": LOSSES}},
+        "variants": {"delay": delays, "scheme": schemes},
+        "quick": {"replications": 2, "set": {"flows.0.app.size": "2 MB"},
+                  "grid": {"loss": {"path": f"{LOSS}.{field}", "values": LOSSES_QUICK}}},
+    })
+
+
+def _fig5() -> SweepPlan:
+    """FECTCP from 0 s, a Reno transfer joining at 60 s, 1 % independent loss, 20 ms."""
+    return SweepPlan("fig5", "Fig. 5: a TCP flow joins a FECTCP flow on the same link", {
+        "name": "botos-fig5", "scenario": SCENARIO, "replications": 5, "seed": 1, "duration": "300 s",
+        "set": {LOSS: {"model": "bernoulli", "p": 0.01}, "flows.0.app.size": "50 MB",
+                "flow_groups": [{"name": "tcp", "count": 1, "from": "server", "to": "client", "start": "60 s",
+                                 "app": {"kind": "file", "size": "50 MB"}, "tcp": scenario_tcp()}]},
+        "traces": ["throughput"], "metrics": {"fectcp_symbols": "flows.0.fectcp_symbols_received",
+                                              "tcp_goodput": "flows.1.goodput_bps"},
+        "quick": {"replications": 2, "duration": "150 s"},
+    })
+
+
+def _fig6() -> SweepPlan:
+    """FECTCP from 0 s, 20 kB/s of CBR from 60 s to 180 s, 1 % independent loss, 20 ms."""
+    return SweepPlan("fig6", "Fig. 6: a 20 kB/s UDP CBR flow beside a FECTCP flow", {
+        "name": "botos-fig6", "scenario": SCENARIO, "replications": 5, "seed": 1, "duration": "240 s",
+        "set": {LOSS: {"model": "bernoulli", "p": 0.01}, "flows.0.app.size": "50 MB",
+                "flow_groups": [{"name": "udp", "count": 1, "from": "server", "to": "client", "start": "60 s",
+                                 "app": {"kind": "cbr", "rate": "160 kbps", "packet_size": "1000 B",
+                                         "packets": 2400}}]},
+        "traces": ["throughput"], "metrics": {"fectcp_symbols": "flows.0.fectcp_symbols_received",
+                                              "udp_goodput": "flows.1.goodput_bps"},
+        "quick": {"replications": 2},
+    })
+
+
+# Beyond the paper: a 10 Mbit/s wired bottleneck (router -> AP) shared by FECTCP and four
+# TCP SACK flows with windows large enough to congest it; the last hop clean and fast.
+BOTTLENECK_QUEUES = {
+    "DropTail": {"links.1.queue": "100 packets"},
+    "RED": {"links.1.queue": {"kind": "red", "limit": "100 packets", "min_th": 10, "max_th": 30}},
+}
+CONGESTED_SECONDS = 120
+TCP_FLOWS = 4
+
+
+def _congested() -> SweepPlan:
+    tcp = {**scenario_tcp(), "variant": "sack", "max_window": "1 MB"}
+    return SweepPlan("congested", "Beyond: FECTCP and four TCP SACK flows on a congested 10 Mbit/s bottleneck", {
+        "name": "botos-congested", "scenario": SCENARIO, "replications": 5, "seed": 1,
+        "duration": f"{CONGESTED_SECONDS} s",
+        "set": {"links.1.rate": "10 Mbps", "links.2.rate": "100 Mbps", LOSS: {"model": "none"},
+                "flows.0.app.size": "1 GB",
+                "flow_groups": [{"name": "tcp", "count": TCP_FLOWS, "from": "server", "to": "client",
+                                 "start": {"every": "1 s"}, "app": {"kind": "bulk"}, "tcp": tcp}]},
+        "variants": {"queue": BOTTLENECK_QUEUES},
+        "metrics": {"fectcp_symbols": "flows.0.fectcp_symbols_received", "tcp_mean": "groups.tcp.goodput_mean_bps",
+                    "fectcp_reductions": "flows.0.window_reductions", "drops": "drops_queue"},
+        "quick": {"replications": 2, "duration": "40 s"},
+    })
+
+
+def sweeps() -> List[SweepPlan]:
+    return [
+        _loss_plan("independent", "Figs. 3 and 4: throughput against independent segment loss, 20 and 100 ms",
+                   "independent", SCHEMES, DELAY_VARIANTS),
+        _loss_plan("neyman", "Figs. 3 and 4 with Neyman Type A clustered losses", "Neyman Type A", SCHEMES,
+                   DELAY_VARIANTS),
+        _loss_plan("codes", "Beyond: FECTCP with the paper's 5 % against RaptorQ's and LT's measured overheads, 20 ms",
+                   "independent", {**CODES, "Reno": SCHEMES["Reno"]}, {"20 ms": DELAY_VARIANTS["20 ms"]}),
+        _fig5(),
+        _fig6(),
+        _congested(),
+    ]
