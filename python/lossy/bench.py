@@ -102,6 +102,10 @@ def standard_cases(quick: bool) -> List[Case]:
         Case("802.11b WLAN, 8.5 dB, EWLN", "shagdar-t1.toml",
              {"duration": f"{sim_s} s", "wlans.0.loss.snr_db": 8.5, "wlans.0.ewln": True, "flows.0.tcp.ewln": True}),
         Case("802.11b WLAN, 11.5 dB", "shagdar-t1.toml", {"duration": f"{sim_s} s", "wlans.0.loss.snr_db": 11.5}),
+        # Botoș's path: a FECTCP transfer over a 1 Mbit/s hop at 10 % segment loss, its
+        # decoding by the measured RaptorQ model (the fast mode); it ends when decoded.
+        Case("FECTCP, 1 Mbit/s, 10 % loss", "botos.toml",
+             {"links.2.loss.p": 0.1, "flows.0.fectcp": {}, "flows.0.app.size": f"{2 if quick else 10} MB"}),
         # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
         Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
              generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}),

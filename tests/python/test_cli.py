@@ -139,7 +139,8 @@ def test_bench_quick_json(cli):
     labels = [row["label"] for row in report["rows"]]
     assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 2 Mbps SACK",
                       "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "fading + BCH(255,131) + ARQ",
-                      "802.11b WLAN, 8.5 dB, EWLN", "802.11b WLAN, 11.5 dB", "1,000 flows via one BS (quick)"]
+                      "802.11b WLAN, 8.5 dB, EWLN", "802.11b WLAN, 11.5 dB", "FECTCP, 1 Mbit/s, 10 % loss",
+                      "1,000 flows via one BS (quick)"]
     # The link-layer row reports its link packets per wall second (issue 11).
     fading = next(row for row in report["rows"] if row["label"].startswith("fading"))
     assert fading["link_packets_per_wall_s"] > fading["packets_per_wall_s"] > 0

@@ -1,6 +1,6 @@
 """The sweeps behind Figs. 3–6 and the studies beyond the paper. Figs. 3–4: segment loss
 0.1 % to 30 % (the paper's 0.1–25 % and one step beyond), both end-to-end delays,
-FECTCP against Tahoe, Reno, NewReno and SACK, 10 runs per point of a 5 MB file
+FECTCP against Tahoe, Reno, NewReno and SACK, 10 runs per point of a 10 MB file
 ("several MB to tens of MB", §IV A); `--quick` 2 MB, 2 runs, six loss rates. Figs. 5–6:
 one FECTCP transfer joined by a TCP flow or a 20 kB/s CBR flow, with the throughput
 trace; 5 runs (`--quick` 2)."""
@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from ..model import SweepPlan
-from .setup import CODES, DELAY, DELAYS, LOSS, PACKET_BYTES, SCENARIO, SCHEMES, scenario_tcp
+from .setup import CODES, DELAY, DELAYS, LOSS, PACKET_BYTES, SCENARIO, SCHEMES, fectcp, scenario_tcp
 
 LOSSES = [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
 LOSSES_QUICK = [0.001, 0.01, 0.02, 0.05, 0.1, 0.25]
+FILE = "10 MB"
 NEYMAN_ERRORS_PER_CLUSTER = 10  # m2: not given in the paper (see NOTES)
 METRICS = {"goodput": "flows.0.goodput_bps", "completion": "flows.0.completion_time_s",
            "timeouts": "flows.0.timeouts", "reductions": "flows.0.window_reductions"}
@@ -30,7 +31,7 @@ def _loss_plan(key: str, title: str, model: str, schemes: Dict[str, Any], delays
     table, field = MODELS[model]
     return SweepPlan(key, title, {
         "name": f"botos-{key}", "scenario": SCENARIO, "replications": 10, "seed": 1,
-        "set": {LOSS: table}, "metrics": METRICS,
+        "set": {LOSS: table, "flows.0.app.size": FILE}, "metrics": METRICS,
         "grid": {"loss": {"path": f"{LOSS}.{field}", "values": LOSSES}},
         "variants": {"delay": delays, "scheme": schemes},
         "quick": {"replications": 2, "set": {"flows.0.app.size": "2 MB"},
@@ -91,6 +92,29 @@ def _congested() -> SweepPlan:
     })
 
 
+# Beyond the paper: the readings the paper leaves open (docs/mechanisms/fectcp.md), one
+# changed at a time, at 100 ms where they matter most.
+READINGS = {
+    "defaults (σ = std, mean of all RTTs, halve)": {},
+    "mean RTT of the last cwnd samples": {"rtt_average": "window"},
+    "σ = the variance, literally": {"sigma": "variance"},
+    "decrease to 0.7 cwnd": {"decrease": 0.7},
+}
+
+
+def _readings() -> SweepPlan:
+    variants = {name: fectcp(overhead=0.05, **options) for name, options in READINGS.items()}
+    return SweepPlan("readings", "Beyond: FECTCP under the readings the paper leaves open, 100 ms", {
+        "name": "botos-readings", "scenario": SCENARIO, "replications": 10, "seed": 1,
+        "set": {LOSS: MODELS["independent"][0], DELAY: DELAYS["100 ms"], "flows.0.app.size": FILE},
+        "metrics": METRICS,
+        "grid": {"loss": {"path": f"{LOSS}.p", "values": [0.001, 0.01, 0.05, 0.1, 0.25]}},
+        "variants": {"reading": variants},
+        "quick": {"replications": 2, "set": {"flows.0.app.size": "2 MB"},
+                  "grid": {"loss": {"path": f"{LOSS}.p", "values": [0.001, 0.05, 0.25]}}},
+    })
+
+
 def sweeps() -> List[SweepPlan]:
     return [
         _loss_plan("independent", "Figs. 3 and 4: throughput against independent segment loss, 20 and 100 ms",
@@ -102,4 +126,5 @@ def sweeps() -> List[SweepPlan]:
         _fig5(),
         _fig6(),
         _congested(),
+        _readings(),
     ]
