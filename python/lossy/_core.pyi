@@ -1,7 +1,7 @@
 # Stub for the compiled module built from crates/lossy-py (kept honest by mypy.stubtest).
 from typing import Any, final
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -98,3 +98,18 @@ def fec_stream(config: str, seed: int = 1) -> dict[str, Any]:
 
 def parse_rate(text: str) -> int:
     """A bit rate as scenarios write it ("1.5 Mbps", a bare number of bit/s), in bit/s."""
+
+def rateless_plan(code: str, file_bytes: int, symbol_size: int) -> list[int]:
+    """The source symbols K of each source block of a file under code "raptorq" (RFC 6330
+    §4.4.1.2, at most 56,403 a block) or "lt". ValueError `<field>: <what is wrong>`."""
+
+def rateless_overhead(code: str, k: int, trials: int | None = None, seed: int = 1) -> list[int]:
+    """Symbols beyond K the real decoder needed, one per trial, ascending: the table of the
+    decode-success model (GIL released; measured once per process for the same inputs).
+    trials defaults to the core's work budget (16 to 400)."""
+
+def rateless_rate(code: str, file_bytes: int, symbol_size: int, seed: int = 1,
+                  loss: float = 0.2) -> dict[str, Any]:
+    """One verifying transfer, timed (GIL released): code, file_bytes, symbol_size, blocks,
+    source_symbols, loss, symbols_sent, symbols_received, encode_s, decode_s,
+    encode_mb_per_s, decode_mb_per_s, verified (the file came back byte for byte)."""

@@ -8,6 +8,7 @@
 mod channel_fit;
 mod coding;
 mod fec_stream;
+mod rateless;
 
 use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
@@ -239,5 +240,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(channel_fit::fit_markov, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit::parse_rate, m)?)?;
     m.add_function(wrap_pyfunction!(fec_stream::fec_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(rateless::rateless_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(rateless::rateless_overhead, m)?)?;
+    m.add_function(wrap_pyfunction!(rateless::rateless_rate, m)?)?;
     Ok(())
 }
