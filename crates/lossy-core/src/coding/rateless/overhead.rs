@@ -14,17 +14,17 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The trials a scenario measures with unless it says otherwise: as many as a fixed
-/// budget of decoding work allows, between 16 and 400. A trial costs about K symbols'
-/// worth of work: LT's peeling is cheap per symbol (budget 800,000 symbols: 400 trials
-/// up to K = 2,000, 80 at K = 10,000), RaptorQ's matrix solve dear (160,000: 160 trials
-/// at K = 1,000, 16 at K = 10,000). Either takes a few tenths of a second of one core at
-/// K = 10,000 (measured: docs/mechanisms/rateless-codes.md).
+/// budget of decoding work allows, between 8 and 400. A trial costs about K symbols'
+/// worth of work: LT's peeling is cheap per symbol (budget 600,000 symbols: 400 trials
+/// up to K = 1,500, 60 at K = 10,000), RaptorQ's matrix solve dear (120,000: 120 trials
+/// at K = 1,000, 12 at K = 10,000). Either is about 0.25 s of one core at K = 10,000
+/// (measured: docs/mechanisms/rateless-codes.md), and trials run on every core.
 pub fn default_trials(code: RatelessCode, k: u32) -> u32 {
     let budget: u64 = match code {
-        RatelessCode::RaptorQ => 160_000,
-        RatelessCode::Lt => 800_000,
+        RatelessCode::RaptorQ => 120_000,
+        RatelessCode::Lt => 600_000,
     };
-    (budget / k.max(1) as u64).clamp(16, 400) as u32
+    (budget / k.max(1) as u64).clamp(8, 400) as u32
 }
 
 /// The distribution of the symbols a block of K needs beyond K.
@@ -127,9 +127,9 @@ mod tests {
     #[test]
     fn default_trials_shrink_with_k_within_bounds() {
         assert_eq!(default_trials(RatelessCode::Lt, 1_000), 400);
-        assert_eq!(default_trials(RatelessCode::Lt, 10_000), 80);
-        assert_eq!(default_trials(RatelessCode::RaptorQ, 10_000), 16);
-        assert_eq!(default_trials(RatelessCode::RaptorQ, 56_403), 16);
+        assert_eq!(default_trials(RatelessCode::Lt, 10_000), 60);
+        assert_eq!(default_trials(RatelessCode::RaptorQ, 10_000), 12);
+        assert_eq!(default_trials(RatelessCode::RaptorQ, 56_403), 8);
         assert_eq!(default_trials(RatelessCode::RaptorQ, 1), 400);
     }
 
