@@ -4,7 +4,7 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -114,3 +114,17 @@ def loss_closed_form(loss_json: str, packet_bytes: int) -> dict[str, Any]:
     mean_burst and next_lost (P(next lost | lost), neyman only) for packets of
     `packet_bytes` bytes; None where there is no closed form. Use
     lossy.loss.closed_form instead."""
+def rateless_plan(code: str, file_bytes: int, symbol_size: int) -> list[int]:
+    """The source symbols K of each source block of a file under code "raptorq" (RFC 6330
+    §4.4.1.2, at most 56,403 a block) or "lt". ValueError `<field>: <what is wrong>`."""
+
+def rateless_overhead(code: str, k: int, trials: int | None = None, seed: int = 1) -> list[int]:
+    """Symbols beyond K the real decoder needed, one per trial, ascending: the table of the
+    decode-success model (GIL released; measured once per process for the same inputs).
+    trials defaults to the core's work budget (8 to 400)."""
+
+def rateless_rate(code: str, file_bytes: int, symbol_size: int, seed: int = 1,
+                  loss: float = 0.2) -> dict[str, Any]:
+    """One verifying transfer, timed (GIL released): code, file_bytes, symbol_size, blocks,
+    source_symbols, loss, symbols_sent, symbols_received, encode_s, decode_s,
+    encode_mb_per_s, decode_mb_per_s, verified (the file came back byte for byte)."""

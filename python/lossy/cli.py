@@ -242,7 +242,7 @@ def bench(
     """Measure speed and memory on the standard scenarios, beside ns-3 when it is built.
     Exit status 1 when a row failed (its error is the last output; the other rows run)."""
     from . import bench as bench_mod  # only this command needs it
-    from . import bench_cli, bench_codec, bench_sweep
+    from . import bench_cli, bench_codec, bench_rateless, bench_sweep
 
     if not as_json:
         console(stderr=True).print(
@@ -260,6 +260,7 @@ def bench(
         if sweep:
             report["sweep"] = bench_sweep.measure(quick=quick, progress=None if as_json else console(stderr=True))
         report["codec"] = bench_codec.measure(quick=quick, progress=None if as_json else console(stderr=True))
+        report["rateless"] = bench_rateless.measure(quick=quick, progress=None if as_json else console(stderr=True))
         report["cli"] = bench_cli.measure(quick=quick, progress=None if as_json else console(stderr=True))
     if as_json:
         sys.stdout.write(json.dumps(report, allow_nan=False) + "\n")
@@ -270,6 +271,7 @@ def bench(
         if sweep:
             console().print(bench_sweep.table(report["sweep"]))
         console().print(bench_codec.table(report["codec"]))
+        console().print(bench_rateless.table(report["rateless"]))
         console().print(bench_cli.table(report["cli"]))
     failed = bench_mod.failures(report)
     for line in failed[:-1]:

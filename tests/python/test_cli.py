@@ -159,6 +159,12 @@ def test_bench_quick_json(cli):
     # The real BCH decoder's speed (issue 11), one row per code and weight.
     assert [row["code"] for row in report["codec"]][:2] == ["BCH(255, 131, 18)"] * 2
     assert all(row["codewords_per_s"] > 0 and row["codewords"] == 2_000 for row in report["codec"])
+    # The rateless codes' verifying mode (issue 14): a 1 MB file each, decoded byte for byte.
+    assert [row["code"] for row in report["rateless"]] == ["RaptorQ", "LT"]
+    for row in report["rateless"]:
+        assert row["verified"] and row["file_bytes"] == 1_000_000
+        assert row["encode_mb_per_s"] > 0 and row["decode_mb_per_s"] > 0
+        assert row["symbols_received"] >= row["source_symbols"] == 685
 
 
 # --- issue 7: start-up, usage errors, outputs checked first, shipped scenarios ------------

@@ -9,6 +9,7 @@ mod channel_fit;
 mod coding;
 mod fec_stream;
 mod loss;
+mod rateless;
 
 use lossy_core::columns::{to_columns, ColumnData};
 use lossy_core::result::{Column, Trace};
@@ -242,5 +243,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fec_stream::fec_stream, m)?)?;
     m.add_function(wrap_pyfunction!(loss::loss_sequence, m)?)?;
     m.add_function(wrap_pyfunction!(loss::loss_closed_form, m)?)?;
+    m.add_function(wrap_pyfunction!(rateless::rateless_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(rateless::rateless_overhead, m)?)?;
+    m.add_function(wrap_pyfunction!(rateless::rateless_rate, m)?)?;
     Ok(())
 }

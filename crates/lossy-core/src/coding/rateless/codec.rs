@@ -87,6 +87,8 @@ pub struct FileDecoder {
     blocks: Vec<BlockDecoder>,
     decoded: u32,
     received: u64,
+    /// Per block: symbols taken until it was decoded (the last one included).
+    block_received: Vec<u64>,
 }
 
 impl FileDecoder {
@@ -102,7 +104,7 @@ impl FileDecoder {
                 RatelessCode::Lt => BlockDecoder::Lt(LtBlockDecoder::new(k, t as usize, code_seed, b as u32)),
             })
             .collect();
-        FileDecoder { plan: plan.clone(), blocks, decoded: 0, received: 0 }
+        FileDecoder { plan: plan.clone(), blocks, decoded: 0, received: 0, block_received: vec![0; plan.blocks().len()] }
     }
 
     /// Takes running symbol `id` and its bytes; true once the whole file is decoded.
@@ -117,6 +119,7 @@ impl FileDecoder {
         self.received += 1;
         let d = &mut self.blocks[block as usize];
         if d.block().is_none() {
+            self.block_received[block as usize] += 1;
             let now = match d {
                 BlockDecoder::Raptor(d) => d.push(esi, bytes),
                 BlockDecoder::Lt(d) => d.push(esi, bytes),
@@ -138,6 +141,11 @@ impl FileDecoder {
     /// Symbols taken so far (those after a block was decoded included).
     pub fn received(&self) -> u64 {
         self.received
+    }
+
+    /// Symbols block `block` took until it was decoded, or so far if it is not.
+    pub fn block_received(&self, block: u32) -> u64 {
+        self.block_received[block as usize]
     }
 
     /// The decoded file, `plan.file_bytes()` long, once every block is decoded.

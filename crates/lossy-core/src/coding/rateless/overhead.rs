@@ -13,19 +13,18 @@ use crate::rng::RngStream;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Trials a scenario measures with unless it says otherwise: LT's table then resolves
-/// its success curve to a few per cent (two-sample KS at this size: ± 0.1 at α = 0.05).
-pub const LT_DEFAULT_TRIALS: u32 = 400;
-/// RaptorQ's trials are dearer (one matrix solve each) and its table is nearly all
-/// zeros (RFC 6330 §5.6: fewer than 1 failure in 100 at K symbols), so fewer.
-pub const RAPTORQ_DEFAULT_TRIALS: u32 = 100;
-
-/// The default trial count of `code`.
-pub fn default_trials(code: RatelessCode) -> u32 {
-    match code {
-        RatelessCode::RaptorQ => RAPTORQ_DEFAULT_TRIALS,
-        RatelessCode::Lt => LT_DEFAULT_TRIALS,
-    }
+/// The trials a scenario measures with unless it says otherwise: as many as a fixed
+/// budget of decoding work allows, between 8 and 400. A trial costs about K symbols'
+/// worth of work: LT's peeling is cheap per symbol (budget 600,000 symbols: 400 trials
+/// up to K = 1,500, 60 at K = 10,000), RaptorQ's matrix solve dear (120,000: 120 trials
+/// at K = 1,000, 12 at K = 10,000). Either is about 0.25 s of one core at K = 10,000
+/// (measured: docs/mechanisms/rateless-codes.md), and trials run on every core.
+pub fn default_trials(code: RatelessCode, k: u32) -> u32 {
+    let budget: u64 = match code {
+        RatelessCode::RaptorQ => 120_000,
+        RatelessCode::Lt => 600_000,
+    };
+    (budget / k.max(1) as u64).clamp(8, 400) as u32
 }
 
 /// The distribution of the symbols a block of K needs beyond K.
@@ -124,6 +123,15 @@ impl OverheadModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_trials_shrink_with_k_within_bounds() {
+        assert_eq!(default_trials(RatelessCode::Lt, 1_000), 400);
+        assert_eq!(default_trials(RatelessCode::Lt, 10_000), 60);
+        assert_eq!(default_trials(RatelessCode::RaptorQ, 10_000), 12);
+        assert_eq!(default_trials(RatelessCode::RaptorQ, 56_403), 8);
+        assert_eq!(default_trials(RatelessCode::RaptorQ, 1), 400);
+    }
 
     #[test]
     fn fixed_overhead_is_a_step_at_ceil_k_times_one_plus_overhead() {

@@ -20,8 +20,9 @@ pub struct Peeler {
     source: Vec<u8>,
     /// Per source symbol: the received symbols that still count it as unknown.
     holders: Vec<Vec<u32>>,
-    unknown: Vec<u32>,
-    index_xor: Vec<u32>,
+    /// Per received symbol: (unknown neighbours, XOR of their indices), side by side
+    /// because the ripple reads and writes both.
+    checks: Vec<(u32, u32)>,
     values: Vec<u8>,
     ripple: Vec<u32>,
     received: u64,
@@ -37,8 +38,7 @@ impl Peeler {
             known_count: 0,
             source: vec![0; k as usize * symbol_size],
             holders: vec![Vec::new(); k as usize],
-            unknown: Vec::new(),
-            index_xor: Vec::new(),
+            checks: Vec::new(),
             values: Vec::new(),
             ripple: Vec::new(),
             received: 0,
@@ -50,8 +50,7 @@ impl Peeler {
         self.known.fill(false);
         self.known_count = 0;
         self.holders.iter_mut().for_each(Vec::clear);
-        self.unknown.clear();
-        self.index_xor.clear();
+        self.checks.clear();
         self.values.clear();
         self.ripple.clear();
         self.received = 0;
@@ -65,7 +64,7 @@ impl Peeler {
         if self.is_complete() {
             return true;
         }
-        let id = self.unknown.len() as u32;
+        let id = self.checks.len() as u32;
         let at = self.values.len();
         self.values.extend_from_slice(value);
         let (mut unknown, mut index_xor) = (0u32, 0u32);
@@ -83,8 +82,7 @@ impl Peeler {
             self.values.truncate(at); // tells nothing new
             return false;
         }
-        self.unknown.push(unknown);
-        self.index_xor.push(index_xor);
+        self.checks.push((unknown, index_xor));
         if unknown == 1 {
             self.ripple.push(id);
             self.run_ripple();
@@ -96,10 +94,11 @@ impl Peeler {
     fn run_ripple(&mut self) {
         let t = self.t;
         while let Some(c) = self.ripple.pop() {
-            if self.unknown[c as usize] != 1 {
+            let (unknown, index_xor) = self.checks[c as usize];
+            if unknown != 1 {
                 continue; // its last neighbour was recovered by another symbol meanwhile
             }
-            let v = self.index_xor[c as usize] as usize;
+            let v = index_xor as usize;
             let cv = c as usize * t;
             self.source[v * t..(v + 1) * t].copy_from_slice(&self.values[cv..cv + t]);
             self.known[v] = true;
@@ -107,13 +106,15 @@ impl Peeler {
             let holders = std::mem::take(&mut self.holders[v]);
             for &h in &holders {
                 let hu = h as usize;
-                self.unknown[hu] -= 1;
-                self.index_xor[hu] ^= v as u32;
+                let check = &mut self.checks[hu];
+                check.0 -= 1;
+                check.1 ^= v as u32;
+                let now_one = check.0 == 1;
                 if h != c {
                     let (src, vals) = (&self.source[v * t..(v + 1) * t], &mut self.values[hu * t..(hu + 1) * t]);
                     xor_into(vals, src);
                 }
-                if self.unknown[hu] == 1 {
+                if now_one {
                     self.ripple.push(h);
                 }
             }
