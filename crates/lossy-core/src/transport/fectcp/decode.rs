@@ -49,7 +49,7 @@ impl Decode {
                 for &k in plan.blocks() {
                     let model = match cfg.overhead {
                         Some(o) => OverheadModel::fixed(k, o)?,
-                        None => OverheadModel::measure(cfg.code, k, default_trials(cfg.code), MEASURE_SEED)?,
+                        None => OverheadModel::measure(cfg.code, k, default_trials(cfg.code, k), MEASURE_SEED)?,
                     };
                     needed.push(model.draw_needed(draws));
                 }
