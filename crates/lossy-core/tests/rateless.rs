@@ -185,7 +185,7 @@ fn raptorq_meets_rfc6330_recovery_properties_with_random_esis() {
 #[test]
 fn lt_mean_overhead_lies_in_the_band_fixed_before_running() {
     // Bands written down before the first measurement: Luby's bound K + O(√K·ln²(K/δ))
-    // and MacKay's K = 10,000 histograms (a few to ~15 %) with room on both sides.
+    // and MacKay's K = 10,000 histograms (ITILA Fig. 50.4), with room on both sides.
     for (k, lo, hi) in [(1_000u32, 0.03, 0.50), (10_000, 0.02, 0.20)] {
         let trials = lossy_core::coding::rateless::overhead::default_trials(RatelessCode::Lt, k);
         let m = OverheadModel::measure(RatelessCode::Lt, k, trials, 1).unwrap();

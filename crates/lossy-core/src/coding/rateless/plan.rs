@@ -11,7 +11,7 @@ use super::RatelessCode;
 
 /// RFC 6330 §5.1.2: the largest number of source symbols in a block (K'max).
 pub const RAPTORQ_MAX_BLOCK_SYMBOLS: u32 = 56_403;
-/// RFC 6330 §3.3.2: Z, the number of source blocks, is an 8-bit field.
+/// RFC 6330 §3.3.3: Z, the number of source blocks, is an 8-bit field.
 pub const RAPTORQ_MAX_BLOCKS: u32 = 255;
 /// RFC 6330 §3.3.2: T, the symbol size, is a 16-bit field.
 pub const RAPTORQ_MAX_SYMBOL_SIZE: u32 = 65_535;
@@ -77,7 +77,7 @@ impl BlockPlan {
             if z > RAPTORQ_MAX_BLOCKS as u64 {
                 return Err(format!(
                     "file_bytes: {file_bytes} B needs {z} source blocks of at most {max_block} symbols of {symbol_size} B; \
-                     RaptorQ allows {RAPTORQ_MAX_BLOCKS} (RFC 6330 §3.3.2): use larger symbols"));
+                     RaptorQ allows {RAPTORQ_MAX_BLOCKS} (RFC 6330 §3.3.3): use larger symbols"));
             }
         } else if z > u32::MAX as u64 {
             return Err(format!("file_bytes: {file_bytes} B needs {z} LT blocks of {max_block} symbols; at most {}", u32::MAX));

@@ -9,8 +9,9 @@
 //! - β = Σ ρ + τ.
 //!
 //! Luby proves K + O(√K·ln²(K/δ)) symbols decode with probability at least 1 − δ. Our
-//! defaults c = 0.03, δ = 0.5 are MacKay's worked example (D. J. C. MacKay, "Fountain
-//! codes", IEE Proc. Commun. 152(6), 2005, Fig. 3). Two readings of ours: the spike sits
+//! defaults c = 0.03, δ = 0.5 are one of MacKay's worked examples (D. J. C. MacKay,
+//! Information Theory, Inference, and Learning Algorithms, CUP 2003, §50.2, Fig. 50.4:
+//! K = 10,000, R = 30, K/R = 337). Two readings of ours: the spike sits
 //! at round(K/R), clamped to 1..K; and R is at least 1, so ln(R/δ) > 0 and the spike's
 //! mass is never negative for small K (where c·ln(K/δ)·√K < δ).
 
