@@ -99,7 +99,8 @@ def test_the_registry_imports_neither_pandas_nor_matplotlib() -> None:
 def test_list_shows_every_reproduction_and_runs_nothing(cli, tmp_path: Path) -> None:
     r = cli("reproduce", "--list")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("chen-syndrome: Chen et al. 2002")
+    assert r.stdout.startswith("botos-fectcp: Botoș et al.: FECTCP")
+    assert "\nchen-syndrome: Chen et al. 2002" in r.stdout
     assert "\nvalidation: Validation" in r.stdout
     for item in [*REPRODUCTION.figures, *REPRODUCTION.claims]:
         assert f"    {item.key} (" in r.stdout

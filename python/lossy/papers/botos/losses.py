@@ -27,13 +27,13 @@ QUICK_PACKETS = 200_000
 MAX_DISTANCE = 60
 # The contrast: clusters counted in packets, 2 lost packets per cluster on average over
 # spans of 4, so a loss is often followed by another.
-CLUSTERED_PACKETS = {"unit": "packet", "errors_per_cluster": 2.0, "span": 4}
+PACKET_CLUSTER_ERRORS = 2.0
+PACKET_CLUSTER_SPAN = 4
 
 
 def neyman_table(p: float, packet_level: bool = False) -> Dict[str, Any]:
     if packet_level:
-        c = CLUSTERED_PACKETS
-        return neyman_for_packet_loss(p, PACKET_BYTES, float(c["errors_per_cluster"]), int(c["span"]), unit="packet")
+        return neyman_for_packet_loss(p, PACKET_BYTES, PACKET_CLUSTER_ERRORS, PACKET_CLUSTER_SPAN, unit="packet")
     return neyman_for_packet_loss(p, PACKET_BYTES, float(NEYMAN_ERRORS_PER_CLUSTER))
 
 

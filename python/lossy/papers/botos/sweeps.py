@@ -94,7 +94,7 @@ def _congested() -> SweepPlan:
 
 # Beyond the paper: the readings the paper leaves open (docs/mechanisms/fectcp.md), one
 # changed at a time, at 100 ms where they matter most.
-READINGS = {
+READINGS: Dict[str, Dict[str, Any]] = {
     "defaults (σ = std, mean of all RTTs, halve)": {},
     "mean RTT of the last cwnd samples": {"rtt_average": "window"},
     "σ = the variance, literally": {"sigma": "variance"},
