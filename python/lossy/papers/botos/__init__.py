@@ -21,11 +21,16 @@ NOTES = (
     "client. The end-to-end delay, 20 or 100 ms, is read as one way, server to client.",
     "The last hop is a 1 Mbit/s point-to-point link, not our 802.11b WLAN: the paper sweeps the segment loss the "
     "transport sees, and the WLAN's MAC would retry a lost frame up to 7 times (hiding it), while with retries off "
-    "its collisions between the AP's frames and the client's ACKs add loss of their own. Losses hit the data "
-    "direction after transmission, so a lost segment costs its air time.",
+    "its collisions between the AP's frames and the client's ACKs would add loss of their own (not measured here). "
+    "A WLAN with retries on and the loss placed upstream of the AP would keep the contention, but a lost segment "
+    "would then cost no air time. Losses hit the data direction after transmission, so a lost segment costs its air "
+    "time. The ceiling is about 0.97 Mbit/s of goodput, well above what an 802.11b WLAN at 1 Mbit/s carries "
+    "(preambles, DIFS, backoff, MAC ACKs), so absolute rates are not the paper's.",
     f"Neyman Type A: bit errors in clusters (Poisson clusters, Poisson errors per cluster, {NEYMAN_ERRORS_PER_CLUSTER} "
     "on average, spread over twice as many bits); the paper gives no parameters. The cluster rate is solved so that "
     "1500-byte packets are lost at the swept rate.",
+    "The run ends when every file is decoded, so FECTCP's teardown (the FIN exchange) is not part of these runs; "
+    "its time would not count in the transfer time anyway.",
     "FECTCP: every open choice is a parameter (docs/mechanisms/fectcp.md). Here the defaults: α = 0.875, σ the "
     "standard deviation of all RTT samples (the paper says \"variance\"), the mean RTT over all samples, a timer "
     "expiry halves cwnd once per window, initial window 2; the paper's 5 % code overhead (\"a rateless code with an "

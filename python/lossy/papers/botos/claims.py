@@ -19,12 +19,16 @@ UDP_BPS = 160e3
 CHANNEL_LOSS = 0.01  # Figs. 5 and 6 (sweeps.py)
 
 
+PAPER_RANGE = 0.25  # the paper's losses go to 25 %; our grid's 30 % is beyond it
+
+
 def _curves(ctx: Context) -> Dict[str, Tuple[List[float], Dict[float, float], Dict[float, float]]]:
-    """Per delay: the loss grid, FECTCP's mean and the best TCP's mean per loss."""
+    """Per delay: the loss grid within the paper's range, FECTCP's mean and the best
+    TCP's mean per loss."""
     m = means(ctx["independent"], ["delay", "loss", "scheme"])
     out = {}
     for d in DELAYS:
-        grid = sorted({p for (dd, p, _) in m if dd == d})
+        grid = sorted({p for (dd, p, _) in m if dd == d and p <= PAPER_RANGE})
         fec = {p: m[(d, p, "FECTCP")] for p in grid}
         best = {p: max(m[(d, p, t)] for t in TCPS) for p in grid}
         out[d] = (grid, fec, best)
@@ -103,9 +107,13 @@ def _tcp_share(ctx: Context) -> Verdict:
     s = sharing.summary(ctx, "fig5")
     share = s["other together (b/s)"] / s["FECTCP alone (b/s)"]
     ok = s["Jain together"] >= 0.8 and share >= 0.25
+    more = s["other together (b/s)"] > s["FECTCP together (b/s)"]
     return Verdict.of(ok, f"Jain {s['Jain together']:.3f}; TCP gets {share:.0%} of FECTCP's rate alone "
-                          f"({s['other together (b/s)'] / 1e3:.0f} of {s['FECTCP alone (b/s)'] / 1e3:.0f} kb/s)",
-                      "Jain ≥ 0.8 and TCP ≥ 25 %" if ok else "TCP does not get its share")
+                          f"({s['other together (b/s)'] / 1e3:.0f} of {s['FECTCP alone (b/s)'] / 1e3:.0f} kb/s), "
+                          f"FECTCP keeps {s['FECTCP together (b/s)'] / 1e3:.0f} kb/s",
+                      "Jain ≥ 0.8 and TCP ≥ 25 %" if ok else
+                      ("unequal shares, but TCP is the one with more: FECTCP yields more than half" if more
+                       else "TCP does not get its share"))
 
 
 def _yields(ctx: Context) -> Verdict:
@@ -131,9 +139,11 @@ CLAIMS: List[Claim] = [
           "roughly equal to the mean loss rate (Fig. 1, 1500-byte packets)", "P(d = 1) ≈ p",
           "P(d = 1) within 0.8–1.25 p at 1, 5, 10 and 25 %", _consecutive, [],
           "§II C: \"consecutive packet losses occur with a probability that is roughly equal to the average packet "
-          "loss rate\"."),
+          "loss rate\". With clusters of 20 bits in 12,000-bit packets this holds nearly by construction; the "
+          "table beside Fig. 1 shows clusters over packets, where it does not."),
     Claim("tcp-wins-low-loss", "Below 5 % loss TCP outperforms FECTCP: the code's overhead (Figs. 3–4)",
-          "TCP above", "the best TCP above FECTCP at every loss ≤ 1 %, both delays", _below, ["independent"],
+          "TCP above", "the best TCP above FECTCP at every loss ≤ 1 % (narrower than the paper's \"below 5 %\", "
+          "so the crossing claim can place the crossing), both delays", _below, ["independent"],
           "§IV A: \"For low segment loss rates on the other hand (below 5%), it is obvious that TCP outperforms "
           "FECTCP\"."),
     Claim("fectcp-wins-high-loss", "From about 5 % loss FECTCP outperforms TCP (Figs. 3–4)", "crossing near 5 %",

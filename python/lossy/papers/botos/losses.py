@@ -19,16 +19,12 @@ from ...models import neyman_for_packet_loss
 from ..context import Context
 from ..figures import Artifact, render_plot
 from .setup import PACKET_BYTES
-from .sweeps import NEYMAN_ERRORS_PER_CLUSTER
+from .sweeps import NEYMAN_ERRORS_PER_CLUSTER, PACKET_CLUSTER_ERRORS, PACKET_CLUSTER_SPAN
 
 RATES = [0.01, 0.05, 0.1, 0.25]
 PACKETS = 1_000_000
 QUICK_PACKETS = 200_000
 MAX_DISTANCE = 60
-# The contrast: clusters counted in packets, 2 lost packets per cluster on average over
-# spans of 4, so a loss is often followed by another.
-PACKET_CLUSTER_ERRORS = 2.0
-PACKET_CLUSTER_SPAN = 4
 
 
 def neyman_table(p: float, packet_level: bool = False) -> Dict[str, Any]:

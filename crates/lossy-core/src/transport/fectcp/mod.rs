@@ -34,9 +34,15 @@ pub struct FectcpReport {
     /// (lost, or their ACK was): the single losses the control ignored.
     #[serde(rename = "fectcp_losses_ignored")]
     pub losses_ignored: u64,
+    /// ACKs of segments whose timer had already expired: expiries that were the RTT's
+    /// growth, not a loss (they still counted in `timeouts` and may have reduced cwnd).
+    #[serde(rename = "fectcp_late_acks")]
+    pub late_acks: u64,
     #[serde(rename = "fectcp_srtt_final_s")]
     pub srtt_final_s: Option<f64>,
-    /// The sender got the receiver's FIN (teardown), and the receiver the sender's.
+    /// The sender got the receiver's FIN (teardown), and the receiver the sender's. A run
+    /// ends when every finite application has finished, i.e. at decoding, so these are
+    /// false unless something else keeps the run going.
     #[serde(rename = "fectcp_fin_received")]
     pub fin_received: bool,
     #[serde(rename = "fectcp_fin_answered")]

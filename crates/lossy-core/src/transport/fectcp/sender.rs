@@ -131,11 +131,13 @@ impl FectcpSender {
         if ack <= self.base {
             return; // Old news: everything below it is already covered.
         }
-        // The segment that triggered this ACK gives the RTT sample.
+        // The segment that triggered this ACK gives the RTT sample. If its timer had
+        // expired, the expiry was the delay's, not a loss: counted, nothing undone.
         if let Some(s) = ack.checked_sub(1).and_then(|i| self.sent.get((i - self.base) as usize)) {
             let rtt = (now - s.at).as_secs_f64();
             self.ctl.on_rtt(rtt);
             self.metrics.rtt(rtt);
+            self.report.late_acks += !s.live as u64;
         }
         while self.base < ack {
             let Some(s) = self.sent.pop_front() else { break };
@@ -296,6 +298,7 @@ impl Endpoint for FectcpSender {
         r.handshake_s = self.report.handshake_s;
         r.syn_retries = self.report.syn_retries;
         r.losses_ignored = self.report.losses_ignored;
+        r.late_acks = self.report.late_acks;
         r.srtt_final_s = self.ctl.srtt();
         r.fin_received = self.fin_received;
     }
@@ -454,6 +457,18 @@ mod tests {
         assert!(s.counters.timeouts >= 1, "{:?}", s.counters);
         assert_eq!(s.counters.window_reductions, 1);
         assert!((s.ctl.cwnd - (cwnd + 6.0) * 0.5).abs() < 1.0, "cwnd {}", s.ctl.cwnd);
+    }
+
+    #[test]
+    fn an_ack_after_the_timer_counts_the_expiry_as_late() {
+        let mut s = open_sender();
+        let sent = send_until(&mut s, 100, 120);
+        let (id, t) = sent[0];
+        // Segment 0's ACK comes 300 ms after it left: past its timer, which expired.
+        s.handle_timeout(at(t + 300));
+        assert!(s.counters.timeouts >= 1);
+        s.handle_packet(at(t + 300), &ack(id + 1, None));
+        assert_eq!(s.report.late_acks, 1);
     }
 
     #[test]
