@@ -51,7 +51,7 @@ impl OverheadModel {
             RatelessCode::Lt => super::plan::LT_MAX_BLOCK_SYMBOLS,
         };
         if k == 0 || k > limit {
-            return Err(format!("k: {k} source symbols; a {} block has 1 to {limit}", code.name()));
+            return Err(format!("k: {k} source symbols; {} blocks have 1 to {limit}", code.name()));
         }
         if trials == 0 {
             return Err("trials: 0; measure at least 1 trial".into());
