@@ -6,13 +6,20 @@ the verdict "could not be checked", never "not reproduced": it is a defect, not 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import pandas as pd
 
 from ..summary import ok_rows, paired, summarize
 from ..formatting import pct as _pct, tolerance as _tol, values as _values
 from .verdict import Verdict
+
+def point_means(runs: pd.DataFrame, keys: Sequence[str], metric: str = "goodput") -> Dict[Tuple[Any, ...], float]:
+    """The mean of `metric` over the ok runs of each point, keyed by the values of `keys`
+    in that order."""
+    s = summarize(ok_rows(runs), list(keys), [metric])
+    return {tuple(r[k] for k in keys): float(r["mean"]) for r in s.to_dict("records")}
+
 
 # model(x, rows of that point) -> the model's value of the metric at x
 Model = Callable[[float, pd.DataFrame], float]

@@ -11,8 +11,8 @@ use crate::time::SimTime;
 use crate::transport::fectcp::{Decode, FectcpReceiver, FectcpSender};
 use crate::transport::AnyEndpoint;
 
-/// The sender and receiver of FECTCP flow `f`; `streams` names the flow's random
-/// streams (the file's bytes and the model's needed counts).
+/// The sender and receiver of FECTCP flow `f`; the file's bytes and the model's needed
+/// counts come from the flow's own streams of (`seed`, `replication`).
 pub(super) fn endpoints(f: u32, fc: &FlowSpec, start: SimTime, seed: u64, replication: u64) -> Result<[AnyEndpoint; 2]> {
     let path = |field: &str| fc.origin.path(field);
     let file_bytes = match fc.app {

@@ -69,12 +69,7 @@ impl Endpoint for TcpSender {
         out.cwnd_mean_segments = m.cwnd_mean() / mss;
         out.cwnd_inflated_mean_segments = m.cwnd_inflated_mean() / mss;
         out.cwnd_max_segments = m.cwnd_max as f64 / mss;
-        out.rtt_samples = m.rtt_samples;
-        if m.rtt_samples > 0 {
-            out.rtt_mean_s = Some(m.rtt_sum_s / m.rtt_samples as f64);
-            out.rtt_min_s = Some(m.rtt_min_s);
-            out.rtt_max_s = Some(m.rtt_max_s);
-        }
+        m.rtt.fill(out);
         out.rto_final_s = Some(self.rto().as_secs_f64());
     }
 }

@@ -2,15 +2,41 @@
 //! window, with and without fast-recovery inflation.
 
 use super::state::SenderState;
+use crate::result::FlowSummary;
 use crate::time::SimTime;
+
+/// The RTT samples a sender took (TCP's and FECTCP's), for the run summary.
+#[derive(Clone, Debug, Default)]
+pub struct RttSummary {
+    pub samples: u64,
+    sum_s: f64,
+    min_s: f64,
+    max_s: f64,
+}
+
+impl RttSummary {
+    /// One RTT sample, in seconds.
+    pub fn add(&mut self, s: f64) {
+        (self.min_s, self.max_s) = if self.samples == 0 { (s, s) } else { (self.min_s.min(s), self.max_s.max(s)) };
+        self.samples += 1;
+        self.sum_s += s;
+    }
+
+    /// The flow's `rtt_*` fields (mean, min and max stay unset without a sample).
+    pub fn fill(&self, out: &mut FlowSummary) {
+        out.rtt_samples = self.samples;
+        if self.samples > 0 {
+            out.rtt_mean_s = Some(self.sum_s / self.samples as f64);
+            out.rtt_min_s = Some(self.min_s);
+            out.rtt_max_s = Some(self.max_s);
+        }
+    }
+}
 
 /// RTT samples and the time-weighted window, for the run summary.
 #[derive(Clone, Debug, Default)]
 pub struct SenderMetrics {
-    pub rtt_samples: u64,
-    pub rtt_sum_s: f64,
-    pub rtt_min_s: f64,
-    pub rtt_max_s: f64,
+    pub rtt: RttSummary,
     /// Largest window without fast-recovery inflation, as `cwnd_mean` counts it: the
     /// inflation is an accounting device of recovery, not a window the path sustained.
     pub cwnd_max: u64,
@@ -27,7 +53,7 @@ pub struct SenderMetrics {
 
 impl SenderMetrics {
     pub fn new() -> Self {
-        SenderMetrics { rtt_min_s: f64::INFINITY, ..Default::default() }
+        SenderMetrics::default()
     }
 
     /// The sender started at `now` with the window in `st`.
@@ -62,10 +88,7 @@ impl SenderMetrics {
 
     /// One RTT sample, in seconds.
     pub fn rtt(&mut self, s: f64) {
-        self.rtt_samples += 1;
-        self.rtt_sum_s += s;
-        self.rtt_min_s = self.rtt_min_s.min(s);
-        self.rtt_max_s = self.rtt_max_s.max(s);
+        self.rtt.add(s);
     }
 
     /// Time-weighted mean window without fast-recovery inflation: during Reno/NewReno

@@ -54,7 +54,7 @@ fn ack_clock_slow_start_doubles_per_round() {
     assert_eq!(s.st.cwnd, 8000);
     assert_eq!(drain(&mut s, t).len(), 8);
     // One timed segment gave one RTT sample of 100 ms.
-    assert_eq!(s.metrics.rtt_samples, 1);
+    assert_eq!(s.metrics.rtt.samples, 1);
     assert_eq!(s.srtt(), Some(SimDuration::from_millis(100)));
 }
 
@@ -135,7 +135,7 @@ fn timeout_goes_back_n_with_backoff_and_karn() {
     assert_eq!(s.next_timeout(), Some(t1 + SimDuration::from_secs(2)));
     // Karn: the ACK of the retransmission gives no RTT sample.
     s.handle_ack(t1 + SimDuration::from_millis(100), &ack(1000, false));
-    assert_eq!(s.metrics.rtt_samples, 0);
+    assert_eq!(s.metrics.rtt.samples, 0);
     // Go-back-N continues from 1000 and counts as timeout retransmissions.
     let out = drain(&mut s, t1 + SimDuration::from_millis(100));
     assert_eq!(out.iter().map(seq_of).collect::<Vec<_>>(), vec![1000, 2000]);

@@ -165,3 +165,21 @@ impl EventLog {
         self.queue.pop_front()
     }
 }
+
+/// Which of a flow's numbered units (datagrams, symbols) have arrived: one bit each, so a
+/// receiver tells a network duplicate from a first copy.
+#[derive(Debug, Default)]
+pub struct SeenSet(Vec<u64>);
+
+impl SeenSet {
+    /// Marks unit `i` seen; false if it was seen before.
+    pub fn first_time(&mut self, i: u64) -> bool {
+        let (word, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        if self.0.len() <= word {
+            self.0.resize(word + 1, 0);
+        }
+        let fresh = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        fresh
+    }
+}

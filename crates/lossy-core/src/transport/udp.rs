@@ -1,7 +1,7 @@
 //! UDP with a constant-bit-rate source: one datagram every packet_size·8/rate seconds,
 //! from the flow's start; and the sink that counts what arrives.
 
-use super::{Endpoint, Progress};
+use super::{Endpoint, Progress, SeenSet};
 use crate::packet::{FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
 use crate::time::{serialization_delay, SimDuration, SimTime};
@@ -100,7 +100,7 @@ impl Endpoint for CbrSource {
 #[derive(Default)]
 pub struct UdpSink {
     payload: u32,
-    seen: Vec<u64>,
+    seen: SeenSet,
     pub datagrams: u64,
     /// Payload bytes of distinct datagrams.
     pub bytes: u64,
@@ -112,24 +112,13 @@ impl UdpSink {
     pub fn new(payload: u32) -> Self {
         UdpSink { payload: payload.max(1), ..Default::default() }
     }
-
-    /// Marks datagram `i` seen; false if it was seen before.
-    fn first_time(&mut self, i: u64) -> bool {
-        let (word, bit) = ((i / 64) as usize, 1u64 << (i % 64));
-        if self.seen.len() <= word {
-            self.seen.resize(word + 1, 0);
-        }
-        let fresh = self.seen[word] & bit == 0;
-        self.seen[word] |= bit;
-        fresh
-    }
 }
 
 impl Endpoint for UdpSink {
     fn handle_packet(&mut self, _now: SimTime, p: &Packet) {
         let Header::Udp(u) = p.header else { return };
         self.datagrams += 1;
-        if self.first_time(u.seq / self.payload as u64) {
+        if self.seen.first_time(u.seq / self.payload as u64) {
             self.bytes += u.len as u64;
         } else {
             self.duplicate_bytes += u.len as u64;

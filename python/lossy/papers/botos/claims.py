@@ -11,7 +11,8 @@ from ..context import Context
 from ..model import Claim
 from ..verdict import Verdict
 from . import losses, sharing
-from .figures import congested_table, means
+from ..checks import point_means as means
+from .figures import congested_table
 
 TCPS = ("Tahoe", "Reno", "NewReno", "SACK")
 DELAYS = ("20 ms", "100 ms")

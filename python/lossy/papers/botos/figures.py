@@ -5,7 +5,7 @@ two fairness time series, and FECTCP on a congested bottleneck."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, List
 
 import pandas as pd
 
@@ -30,11 +30,6 @@ def _only(column: str, value: Any) -> Callable[[pd.DataFrame], pd.DataFrame]:
 def _vs_loss(key: str, sweep: str, title: str, delay: str) -> LinePlot:
     return LinePlot(key, sweep, title, x="loss", y="goodput", hue="scheme", xlabel="segment loss rate",
                     ylabel="throughput", logx=True, where=_only("delay", delay))
-
-
-def means(runs: pd.DataFrame, keys: List[str], metric: str = "goodput") -> Dict[Tuple[Any, ...], float]:
-    s = summarize(ok_rows(runs), keys, [metric])
-    return {tuple(r[k] for k in keys): float(r["mean"]) for r in s.to_dict("records")}
 
 
 def _wide(runs: pd.DataFrame) -> pd.DataFrame:

@@ -5,7 +5,7 @@ over the flows while both run."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -76,11 +76,12 @@ class FlowRates:
     names: Tuple[str, str]
     caption: str = ""
     window_s: float = 5.0
-    kind: str = "time series"
-    needs: Sequence[str] = field(default=())
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "needs", (self.sweep,))
+    kind = "time series"
+
+    @property
+    def needs(self) -> Sequence[str]:
+        return (self.sweep,)
 
     def draw(self, ax: Any, ctx: Context) -> None:
         row = ctx.ok(self.sweep).sort_values("replication").iloc[0]

@@ -10,7 +10,7 @@ from typing import List
 from ..context import Context
 from ..model import Claim
 from ..verdict import Verdict
-from .figures import means
+from ..checks import point_means as means
 
 TEXT_DIRECTION = "MH → FH"
 

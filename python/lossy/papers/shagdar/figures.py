@@ -3,7 +3,7 @@ the SNR, a line per scheme) and the comparison beyond the paper."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, List
 
 import pandas as pd
 
@@ -25,11 +25,6 @@ def _only(column: str, value: Any) -> Callable[[pd.DataFrame], pd.DataFrame]:
 def _vs_snr(key: str, sweep: str, title: str, caption: str = "", where: Any = None) -> LinePlot:
     return LinePlot(key, sweep, title, x="snr", y="goodput", hue="scheme", xlabel="SNR (dB)", ylabel="throughput",
                     caption=caption, where=where)
-
-
-def means(runs: pd.DataFrame, keys: List[str]) -> Dict[Tuple[Any, ...], float]:
-    s = summarize(ok_rows(runs), keys, ["goodput"])
-    return {tuple(r[k] for k in keys): float(r["mean"]) for r in s.to_dict("records")}
 
 
 def _table(runs: pd.DataFrame) -> pd.DataFrame:

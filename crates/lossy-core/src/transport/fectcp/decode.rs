@@ -35,6 +35,8 @@ pub struct Verify {
     encoder: FileEncoder,
     decoder: FileDecoder,
     source: Vec<u8>,
+    /// One symbol's bytes, reused for every symbol.
+    scratch: Vec<u8>,
     taken: u64,
     verified: Option<bool>,
 }
@@ -61,7 +63,8 @@ impl Decode {
                 // The plan was built for this file, so the encoder accepts it.
                 let encoder = FileEncoder::new(plan, &source, file_seed).expect("a file that fits its plan");
                 let decoder = FileDecoder::new(plan, file_seed);
-                Decode::Verify(Box::new(Verify { encoder, decoder, source, taken: 0, verified: None }))
+                let scratch = vec![0; plan.symbol_size() as usize];
+                Decode::Verify(Box::new(Verify { encoder, decoder, source, scratch, taken: 0, verified: None }))
             }
         })
     }
@@ -80,8 +83,8 @@ impl Decode {
             }
             Decode::Verify(v) => {
                 v.taken += 1;
-                let bytes = v.encoder.symbol(id);
-                if !v.decoder.push(id, &bytes) {
+                v.encoder.symbol_into(id, &mut v.scratch);
+                if !v.decoder.push(id, &v.scratch) {
                     return false;
                 }
                 v.verified = Some(v.decoder.file().is_some_and(|f| f == v.source));

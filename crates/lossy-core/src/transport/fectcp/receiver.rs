@@ -10,7 +10,7 @@ use crate::coding::rateless::BlockPlan;
 use crate::packet::{Flags, FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
 use crate::time::SimTime;
-use crate::transport::{Endpoint, Progress};
+use crate::transport::{Endpoint, Progress, SeenSet};
 use std::collections::VecDeque;
 
 pub struct FectcpReceiver {
@@ -23,7 +23,7 @@ pub struct FectcpReceiver {
     file_bytes: u64,
     decode: Decode,
     /// One bit per symbol id received (the network may duplicate).
-    seen: Vec<u64>,
+    seen: SeenSet,
     /// One past the highest id received: the ACK number.
     highest: u64,
     syn_seen: bool,
@@ -49,7 +49,7 @@ impl FectcpReceiver {
             symbol,
             file_bytes,
             decode,
-            seen: Vec::new(),
+            seen: SeenSet::default(),
             highest: 0,
             syn_seen: false,
             symbols: 0,
@@ -62,17 +62,6 @@ impl FectcpReceiver {
         }
     }
 
-    /// Marks symbol `id` seen; false if it was seen before.
-    fn first_time(&mut self, id: u64) -> bool {
-        let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
-        if self.seen.len() <= word {
-            self.seen.resize(word + 1, 0);
-        }
-        let fresh = self.seen[word] & bit == 0;
-        self.seen[word] |= bit;
-        fresh
-    }
-
     fn reply(&mut self, ack: u64, flag: Option<u16>) {
         let mut p = Packet::fectcp_ack(self.flow, self.node, self.peer, ack, self.ack_size);
         if let Some(f) = flag {
@@ -82,7 +71,7 @@ impl FectcpReceiver {
     }
 
     fn on_symbol(&mut self, now: SimTime, id: u64) {
-        if self.first_time(id) {
+        if self.seen.first_time(id) {
             self.symbols += 1;
             if self.decoded_at.is_none() {
                 let (block, _) = self.plan.locate(id);

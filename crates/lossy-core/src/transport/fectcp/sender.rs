@@ -12,6 +12,7 @@ use super::FectcpReport;
 use crate::coding::rateless::BlockPlan;
 use crate::packet::{Flags, FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
+use crate::tcp::metrics::RttSummary;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{SEQ_ACKED, SEQ_SENT};
 use crate::transport::{Endpoint, EventLog, Progress, TraceEvent};
@@ -287,12 +288,7 @@ impl Endpoint for FectcpSender {
         out.cwnd_mean_segments = self.metrics.mean();
         out.cwnd_inflated_mean_segments = out.cwnd_mean_segments;
         out.cwnd_max_segments = self.metrics.max;
-        out.rtt_samples = self.metrics.samples;
-        if self.metrics.samples > 0 {
-            out.rtt_mean_s = Some(self.metrics.rtt_sum / self.metrics.samples as f64);
-            out.rtt_min_s = Some(self.metrics.rtt_min);
-            out.rtt_max_s = Some(self.metrics.rtt_max);
-        }
+        self.metrics.rtt.fill(out);
         out.rto_final_s = self.ctl.timer();
         let r = out.fectcp.get_or_insert_with(FectcpReport::default);
         r.handshake_s = self.report.handshake_s;
@@ -316,10 +312,7 @@ struct WindowMetrics {
     area: f64,
     active_s: f64,
     max: f64,
-    samples: u64,
-    rtt_sum: f64,
-    rtt_min: f64,
-    rtt_max: f64,
+    rtt: RttSummary,
 }
 
 impl WindowMetrics {
@@ -355,13 +348,7 @@ impl WindowMetrics {
     }
 
     fn rtt(&mut self, s: f64) {
-        if self.samples == 0 {
-            (self.rtt_min, self.rtt_max) = (s, s);
-        }
-        self.samples += 1;
-        self.rtt_sum += s;
-        self.rtt_min = self.rtt_min.min(s);
-        self.rtt_max = self.rtt_max.max(s);
+        self.rtt.add(s);
     }
 }
 
