@@ -16,14 +16,7 @@ pub const MAX_PACKETS: u64 = 1_000_000_000;
 /// cannot say which field (inside a table chosen by `model`: `loss: unknown variant
 /// \`bits\`, expected \`bit\` or \`packet\``).
 pub fn parse_loss(text: &str) -> Result<LossConfig, String> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let cfg: LossConfig = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = crate::scenario::dotted(e.path());
-        let inner = e.into_inner().to_string();
-        // serde_json appends where in the text it was; the field path says it better.
-        let message = inner.split(" at line ").next().unwrap_or(&inner).to_string();
-        if path.is_empty() { format!("loss: {message}") } else { format!("loss.{path}: {message}") }
-    })?;
+    let cfg: LossConfig = crate::scenario::parse_table(text, "loss")?;
     cfg.validate().map_err(|m| format!("loss.{m}"))?;
     Ok(cfg)
 }

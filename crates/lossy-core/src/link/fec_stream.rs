@@ -94,14 +94,7 @@ impl FecStreamConfig {
 /// notation (`loss.ber`, `codes.1.k`), whether the text does not parse or the values do
 /// not fit together.
 pub fn parse_fec_stream(text: &str) -> Result<FecStreamConfig, String> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let cfg: FecStreamConfig = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = crate::scenario::dotted(e.path());
-        let inner = e.into_inner().to_string();
-        // serde_json appends where in the text it was; the field path says it better.
-        let message = inner.split(" at line ").next().unwrap_or(&inner).to_string();
-        if path.is_empty() { message } else { format!("{path}: {message}") }
-    })?;
+    let cfg: FecStreamConfig = crate::scenario::parse_table(text, "")?;
     cfg.validate()?;
     Ok(cfg)
 }

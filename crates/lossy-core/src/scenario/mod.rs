@@ -15,7 +15,7 @@ pub use actions::ActionConfig;
 pub use groups::{FlowGroupConfig, StartConfig};
 pub use build::build_world;
 pub use parse::{parse_json, schema_json};
-pub(crate) use parse::dotted;
+pub(crate) use parse::parse_table;
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;

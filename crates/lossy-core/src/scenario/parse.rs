@@ -14,6 +14,20 @@ pub fn parse_json(text: &str) -> Result<Scenario> {
     })
 }
 
+/// A table parsed on its own (a loss table, Miyoshi's packet stream) from JSON text; an
+/// error reads `<prefix>.<field path>: what is wrong`, without the parts that are empty.
+pub(crate) fn parse_table<T: serde::de::DeserializeOwned>(text: &str, prefix: &str) -> std::result::Result<T, String> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = dotted(e.path());
+        let inner = e.into_inner().to_string();
+        // serde_json appends where in the text it was; the field path says it better.
+        let message = inner.split(" at line ").next().unwrap_or(&inner);
+        let field: Vec<&str> = [prefix, path.as_str()].into_iter().filter(|p| !p.is_empty()).collect();
+        if field.is_empty() { message.to_string() } else { format!("{}: {message}", field.join(".")) }
+    })
+}
+
 /// The path in `--set` notation: `links.1.loss.p`, never `links[1].loss.p`.
 pub(crate) fn dotted(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
