@@ -41,7 +41,8 @@ pub(crate) struct Flow {
     pub name: String,
     /// Index of its flow group, if it came from one.
     pub group: Option<u32>,
-    /// "tcp" or "udp"; the TCP variant (or "cbr"); the application's kind.
+    /// Labels for reports only, never branched on: the transport's, its variant's and
+    /// the application's names.
     pub transport: &'static str,
     pub variant: &'static str,
     pub app: &'static str,
@@ -335,8 +336,8 @@ impl World {
         let f = pkt.flow as usize;
         let e = if pkt.dst == self.flows[f].dst { 2 * f + 1 } else { 2 * f };
         if pkt.flags.has(Flags::CORRUPT) {
-            // A header whose payload was lost (EWLN): apart from data deliveries, and
-            // only for an endpoint that can use it.
+            // A header whose payload was lost: counted apart from data deliveries, and
+            // handed only to an endpoint that can use it (`Endpoint::takes_corrupt`).
             self.counters.corrupt_delivered += 1;
             if !self.endpoints[e].ep.takes_corrupt() {
                 return;

@@ -1,5 +1,6 @@
 //! Golden results (DESIGN.md "Tests at three depths"): the summary of every shipped
-//! scenario at seeds 1-3, and of the seeded random scenarios, is stored in
+//! scenario at seeds 1-3, of the seeded random scenarios, and of the seeded random
+//! networks with impairments and actions, is stored in
 //! `tests/golden/` and must come out bit for bit, so a refactor cannot drift silently.
 //! Wall-clock fields and the event count (which depends on how the engine schedules,
 //! not on what is simulated) are left out.
@@ -9,7 +10,7 @@
 
 mod common;
 
-use common::{deterministic_part, random_scenarios, run_value, scenario_file, SHIPPED};
+use common::{deterministic_part, random_scenarios, random_scenarios_with_actions, run_value, scenario_file, shipped};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -45,8 +46,8 @@ fn check(runs: Vec<(String, Value)>) {
 #[test]
 fn shipped_scenarios_match_their_golden_results() {
     let mut runs = Vec::new();
-    for name in SHIPPED {
-        let v = scenario_file(name);
+    for name in shipped() {
+        let v = scenario_file(&name);
         for seed in 1..=3 {
             runs.push((format!("{name}-seed{seed}"), golden_part(&run_value(&v, seed))));
         }
@@ -60,6 +61,16 @@ fn random_scenarios_match_their_golden_results() {
         .iter()
         .enumerate()
         .map(|(case, v)| (format!("random-{case:02}"), golden_part(&run_value(v, case as u64))))
+        .collect();
+    check(runs);
+}
+
+#[test]
+fn random_networks_with_actions_match_their_golden_results() {
+    let runs = random_scenarios_with_actions(12)
+        .iter()
+        .enumerate()
+        .map(|(case, v)| (format!("random-actions-{case:02}"), golden_part(&run_value(v, case as u64))))
         .collect();
     check(runs);
 }

@@ -184,6 +184,44 @@ fn reorder_and_duplicate_rates_on_a_real_run() {
     assert_eq!(f.duplicate_bytes, ab.duplicated * 1000);
 }
 
+/// Impairments draw from their own stream (`link:A->B:impair`): switching them on leaves
+/// every channel verdict of the same datagram stream as it was.
+#[test]
+fn impairments_leave_the_channel_draws_unchanged() {
+    let with = |impair: Value| {
+        json!({
+            "nodes": ["A", "B"],
+            "duration": "20 s",
+            "links": [{"between": ["A", "B"], "rate": "10 Mbps", "delay": "5 ms",
+                       "loss": {"model": "gilbert_elliott", "p": 0.02, "r": 0.3}, "impair": impair}],
+            "flows": [{"from": "A", "to": "B", "app": {"kind": "cbr", "rate": "2 Mbps", "packet_size": "1000 B"}}]
+        })
+    };
+    let plain = run_value(&with(json!({})), 4);
+    let impaired = run_value(&with(json!({"reorder": {"p": 0.1, "displacement": [1, 5]}, "duplicate": {"p": 0.1, "distance": [1, 5]}})), 4);
+    let (a, b) = (link(&plain, "A->B"), link(&impaired, "A->B"));
+    assert!(b.reordered > 0 && b.duplicated > 0, "the impairments act: {b:?}");
+    assert!(a.packets_delivered > 4000 && plain.summary.drops_channel > 50, "{:?}", plain.summary);
+    assert_eq!((a.packets_delivered, plain.summary.drops_channel), (b.packets_delivered, impaired.summary.drops_channel));
+}
+
+/// Every arrival passes the queue discipline, even to an idle link: a 1000 B datagram
+/// never fits a 500 B DropTail queue, however idle the 10 Mbps link is (0.8 ms of
+/// every 80 ms busy).
+#[test]
+fn an_arrival_to_an_idle_link_passes_the_queue_discipline() {
+    let v = json!({
+        "nodes": ["A", "B"],
+        "duration": "2 s",
+        "links": [{"between": ["A", "B"], "rate": "10 Mbps", "delay": "1 ms", "queue": "500 B"}],
+        "flows": [{"from": "A", "to": "B", "app": {"kind": "cbr", "rate": "100 kbps", "packet_size": "1000 B"}}]
+    });
+    let r = run_value(&v, 1);
+    assert_conserved(&r.summary, "idle link");
+    assert!(r.summary.packets_injected > 20);
+    assert_eq!((r.summary.drops_queue, r.summary.packets_delivered_all), (r.summary.packets_injected, 0));
+}
+
 /// |count/n − p| ≤ 4 standard errors of a binomial proportion (two-sided normal tail 6e-5;
 /// the seed is fixed, so the outcome is deterministic).
 fn within_4_se(what: &str, count: u64, n: u64, p: f64) {

@@ -89,6 +89,14 @@ impl Endpoint for CbrSource {
         Progress { highest_sent: self.next_seq, ..Progress::default() }
     }
 
+    /// Every datagram sent carried one payload, numbered by its first byte.
+    fn check_invariants(&self) -> Result<(), String> {
+        if self.next_seq != self.datagrams_sent * self.payload as u64 {
+            return Err(format!("CBR source numbered {} bytes for {} datagrams of {} B", self.next_seq, self.datagrams_sent, self.payload));
+        }
+        Ok(())
+    }
+
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
         out.counters.bytes_sent = self.bytes_sent();
         out.counters.segments_sent = self.datagrams_sent;
@@ -139,6 +147,18 @@ impl Endpoint for UdpSink {
         Progress { delivered: self.bytes, ..Progress::default() }
     }
 
+    /// Each datagram that arrived is counted once, as new or as a duplicate, with the
+    /// source's payload size.
+    fn check_invariants(&self) -> Result<(), String> {
+        if self.bytes + self.duplicate_bytes != self.datagrams * self.payload as u64 {
+            return Err(format!(
+                "UDP sink counted {} new + {} duplicate bytes for {} datagrams of {} B",
+                self.bytes, self.duplicate_bytes, self.datagrams, self.payload
+            ));
+        }
+        Ok(())
+    }
+
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
         out.duplicate_bytes = self.duplicate_bytes;
     }
@@ -171,5 +191,18 @@ mod tests {
         k.handle_packet(SimTime::ZERO, &Packet::udp(0, 0, 1, 500, 500, 528));
         k.handle_packet(SimTime::ZERO, &Packet::udp(0, 0, 1, 0, 500, 528));
         assert_eq!((k.datagrams, k.progress().delivered, k.duplicate_bytes), (3, 1000, 500));
+        assert_eq!(k.check_invariants(), Ok(()));
+        k.bytes += 1;
+        assert!(k.check_invariants().unwrap_err().contains("1001 new + 500 duplicate bytes for 3 datagrams"));
+    }
+
+    #[test]
+    fn a_source_numbering_bytes_it_never_sent_fails_its_check() {
+        let mut s = CbrSource::new(0, 0, 1, SimTime::ZERO, 1_000_000, 1000, 28, None);
+        s.handle_timeout(SimTime::ZERO);
+        s.poll_transmit(SimTime::ZERO).unwrap();
+        assert_eq!(s.check_invariants(), Ok(()));
+        s.datagrams_sent += 1;
+        assert!(s.check_invariants().is_err());
     }
 }

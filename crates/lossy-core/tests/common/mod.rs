@@ -5,8 +5,17 @@
 use lossy_core::{parse_json, run, RunResult, Scenario};
 use serde_json::{json, Value};
 
-/// The shipped scenarios, by file stem (`scenarios/<name>.toml`).
-pub const SHIPPED: [&str; 9] = ["one-hop", "last-hop", "ns3-compare", "two-rtts", "chockalingam", "miyoshi", "shagdar-t1", "shagdar-t2", "botos"];
+/// The shipped scenarios, by file stem: every `scenarios/<name>.toml`, sorted, so a new
+/// scenario cannot be left out of the golden results.
+pub fn shipped() -> Vec<String> {
+    let dir = format!("{}/../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios directory")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".toml").map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
 
 /// The one-line error a bad scenario gets, from parsing or from building the run.
 pub fn run_error(v: &Value) -> String {
