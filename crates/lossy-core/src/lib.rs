@@ -26,6 +26,7 @@ pub mod transport;
 pub mod units;
 pub mod world;
 mod world_checks;
+mod world_tables;
 
 pub use error::{Error, Result};
 pub use result::RunResult;
