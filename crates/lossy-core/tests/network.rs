@@ -282,6 +282,48 @@ fn agents_on_one_node_form_a_chain() {
     assert_eq!(two.flows[0].bytes_delivered, one.flows[0].bytes_delivered);
 }
 
+/// A hand-off may join a link an earlier action took down, at or before its `at`: back
+/// and forth (the first hand-off takes BS1's link down), after a `link_down`, or after a
+/// `link_down` at the same instant.
+#[test]
+fn a_handoff_to_a_link_taken_down_earlier_is_valid() {
+    let back_and_forth = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s"), handoff("8 s", "BS2", "BS1", "1 s"), handoff("11 s", "BS1", "BS2", "1 s")]));
+    let mut up = mobile();
+    up["links"][3]["up"] = json!(true);
+    let cases = [(back_and_forth, "back and forth"), (up.clone(), "link_down before"), (up, "link_down at the same instant")];
+    for (mut v, what) in cases {
+        if what != "back and forth" {
+            let down_at = if what == "link_down before" { "2 s" } else { "5 s" };
+            v["actions"] = json!([handoff("5 s", "BS1", "BS2", "1 s"), {"kind": "link_down", "at": down_at, "link": ["MH", "BS2"]}]);
+        }
+        let r = run_value(&v, 1);
+        assert!(r.summary.drops_no_route > 0 && r.flows[0].bytes_delivered > 0, "{what}: {:?}", r.summary);
+    }
+}
+
+#[test]
+fn bad_action_handoff_to_a_link_that_is_up() {
+    // BS2's link up from the start: MH would stay attached through the outage.
+    let mut v = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s")]));
+    v["links"][3]["up"] = json!(true);
+    let want = |t: &str| {
+        format!(
+            r#"actions.0.to: the link between "MH" and "BS2" is up at {t} s, in the outage from 5 s to 6 s; it must be down until the hand-off attaches it (up = false, or taken down by an earlier action)"#
+        )
+    };
+    assert_eq!(run_error(&v), want("5"));
+    // Down at the start, but another action brings it up during the outage.
+    let v = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s"), {"kind": "link_up", "at": "5.5 s", "link": ["BS2", "MH"]}]));
+    assert_eq!(run_error(&v), want("5.5"));
+}
+
+#[test]
+fn bad_action_handoff_whose_outage_ends_after_the_run() {
+    let v = with_actions(json!([handoff("15 s", "BS1", "BS2", "7.5 s")]));
+    let want = "actions.0.outage: 7.5 s ends the outage at 22.5 s, after the run ends at 20 s; use at most 5 s or lengthen the run";
+    assert_eq!(run_error(&v), want);
+}
+
 #[test]
 fn bad_action_link_that_does_not_exist() {
     let v = with_actions(json!([{"kind": "link_down", "at": "3 s", "link": ["A", "MH"]}]));
