@@ -153,6 +153,39 @@ fn a_flow_that_never_has_a_route_is_an_error_naming_it() {
     assert_eq!(run_error(&v), msg);
 }
 
+/// A route that exists only before a flow starts delivers nothing: an error saying so.
+/// The topology in effect when it starts counts; one that comes later does too.
+#[test]
+fn a_flow_whose_only_route_is_before_its_start_is_an_error_naming_it() {
+    let mut v = two_nodes(true);
+    v["actions"] = json!([{"kind": "link_down", "at": "3 s", "link": ["A", "B"]}]);
+    v["flows"][0]["start"] = json!("5 s");
+    let want = r#"flows.0.to: no route from "A" to "B" at or after its start at 5 s; connect them with links or start the flow earlier"#;
+    assert_eq!(run_error(&v), want);
+    // The link goes down at the very instant the flow starts: no route then either.
+    v["flows"][0]["start"] = json!("3 s");
+    assert!(run_error(&v).contains("at or after its start at 3 s"));
+    // Started while the route exists, or with the link back later: valid.
+    v["flows"][0]["start"] = json!("2.9 s");
+    assert!(run_value(&v, 1).flows[0].bytes_delivered > 0);
+    v["flows"][0]["start"] = json!("5 s");
+    v["actions"] = json!([v["actions"][0], {"kind": "link_up", "at": "7 s", "link": ["A", "B"]}]);
+    assert!(run_value(&v, 1).flows[0].bytes_delivered > 0);
+    // A group's flows have their own starts (0, 2 and 4 s); m2's link goes down at 3 s.
+    let links = ["m0", "m1", "m2"].map(|m| json!({"between": ["A", m], "rate": "2 Mbps", "delay": "10 ms"}));
+    let mut g = json!({
+        "nodes": ["A", "m0", "m1", "m2"],
+        "duration": "10 s",
+        "links": links,
+        "flow_groups": [{"name": "down", "count": 3, "from": "A", "to": "m{i}", "start": {"every": "2 s"}}],
+        "actions": [{"kind": "link_down", "at": "3 s", "link": ["A", "m2"]}]
+    });
+    let want = r#"flow_groups.0.to: no route from "A" to "m2" (flow 2 of the group) at or after its start at 4 s; connect them with links or start the flow earlier"#;
+    assert_eq!(run_error(&g), want);
+    g["actions"][0]["at"] = json!("5 s");
+    assert!(run_value(&g, 1).flows[2].bytes_delivered > 0);
+}
+
 // ---- 4. reordering and duplication rates on a real run --------------------------------
 
 /// One lossless 20 Mbps link with Chen's impairments (reorder p = 0.05 by [1, 10], duplicate
