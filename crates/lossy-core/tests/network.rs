@@ -315,6 +315,36 @@ fn agents_on_one_node_form_a_chain() {
     assert_eq!(two.flows[0].bytes_delivered, one.flows[0].bytes_delivered);
 }
 
+/// Two different agents on one base station: Snoop then Syndrome, and the other order.
+/// Each sees the packets in scenario order, and a duplicate ACK Snoop absorbs stops the
+/// chain: the Syndrome agent after it never sees that ACK, the one before it does. The
+/// receiver reads no Syndrome stamps, so the two orders make the same run.
+#[test]
+fn two_different_agents_on_one_node_see_packets_in_scenario_order() {
+    let mut v = common::scenario_file("last-hop");
+    v["duration"] = json!("20 s");
+    let snoop = json!({"kind": "snoop", "node": "BS", "wireless_neighbor": "MH"});
+    let syndrome = json!({"kind": "syndrome", "node": "BS", "wireless_neighbor": "MH"});
+    v["agents"] = json!([snoop, syndrome]);
+    let first = run_value(&v, 4);
+    v["agents"] = json!([syndrome, snoop]);
+    let second = run_value(&v, 4);
+    let counter = |r: &RunResult, a: usize, name: &str| r.agents[a].counters[name];
+    let (snoop_first, snoop_second) = (&first.agents[0], &second.agents[1]);
+    assert_eq!((snoop_first.kind, second.agents[0].kind), ("snoop", "syndrome"));
+    assert_eq!(first.flows[0].bytes_delivered, second.flows[0].bytes_delivered);
+    assert_eq!(snoop_first.packets_seen, snoop_second.packets_seen);
+    let absorbed = counter(&first, 0, "dupacks_suppressed");
+    assert!(absorbed > 0, "no duplicate ACK absorbed: {:?}", snoop_first.counters);
+    assert_eq!(first.summary.packets_absorbed, absorbed);
+    // Syndrome first sees every packet the base station forwards; after Snoop, all but
+    // those Snoop absorbed. (Snoop's own count also has its timer's wakes.)
+    println!("snoop {:?}, syndrome after it {:?}, before it {:?}", snoop_first, first.agents[1], second.agents[0]);
+    assert_eq!(first.agents[1].packets_seen, second.agents[0].packets_seen - absorbed);
+    // The absorbed packets are ACKs: both orders stamp the same data segments.
+    assert_eq!(counter(&first, 1, "syndrome_stamped"), counter(&second, 0, "syndrome_stamped"));
+}
+
 /// A hand-off may join a link an earlier action took down, at or before its `at`: back
 /// and forth (the first hand-off takes BS1's link down), after a `link_down`, or after a
 /// `link_down` at the same instant.
