@@ -338,6 +338,22 @@ def test_overlapping_handoffs_are_a_one_line_error(cli):
                                 "hand-offs of one node must not overlap")
 
 
+def test_handoff_and_route_timing_errors_are_one_line(cli):
+    handoff = '{kind="handoff", at="%s", node="MH", from="HA", to="FA", outage="1.2 s"}'
+    # FA's radio link up from the start: MH would stay attached through the outage.
+    proc = cli("run", "chen-fig9", "--set", "links.8.up=true", "--set", f"actions=[{handoff % '5 s'}]")
+    assert_one_line_error(proc, 'actions.0.to: the link between "MH" and "FA" is up at 5 s, in the outage '
+                                'from 5 s to 6.2 s; it must be down until the hand-off attaches it')
+    proc = cli("run", "chen-fig9", "--set", f"actions=[{handoff % '99.5 s'}]")
+    assert_one_line_error(proc, "actions.0.outage: 1.2 s ends the outage at 100.7 s, after the run ends at 100 s; "
+                                "use at most 0.5 s or lengthen the run")
+    # The only route is gone 2 s before the flow starts.
+    proc = cli("run", "last-hop", "--set", 'flows.0.start="5 s"',
+               "--set", 'actions=[{kind="link_down", at="3 s", link=["BS", "MH"]}]')
+    assert_one_line_error(proc, 'flows.0.to: no route from "S" to "MH" at or after its start at 5 s; '
+                                "connect them with links or start the flow earlier")
+
+
 SYNDROME_NOTE = ('flow S1: tcp.syndrome is "downlink" but its data carried no Syndrome counter '
                  '(no Syndrome agent on its path stamped it); it ran as plain TCP')
 

@@ -153,6 +153,39 @@ fn a_flow_that_never_has_a_route_is_an_error_naming_it() {
     assert_eq!(run_error(&v), msg);
 }
 
+/// A route that exists only before a flow starts delivers nothing: an error saying so.
+/// The topology in effect when it starts counts; one that comes later does too.
+#[test]
+fn a_flow_whose_only_route_is_before_its_start_is_an_error_naming_it() {
+    let mut v = two_nodes(true);
+    v["actions"] = json!([{"kind": "link_down", "at": "3 s", "link": ["A", "B"]}]);
+    v["flows"][0]["start"] = json!("5 s");
+    let want = r#"flows.0.to: no route from "A" to "B" at or after its start at 5 s; connect them with links or start the flow earlier"#;
+    assert_eq!(run_error(&v), want);
+    // The link goes down at the very instant the flow starts: no route then either.
+    v["flows"][0]["start"] = json!("3 s");
+    assert!(run_error(&v).contains("at or after its start at 3 s"));
+    // Started while the route exists, or with the link back later: valid.
+    v["flows"][0]["start"] = json!("2.9 s");
+    assert!(run_value(&v, 1).flows[0].bytes_delivered > 0);
+    v["flows"][0]["start"] = json!("5 s");
+    v["actions"] = json!([v["actions"][0], {"kind": "link_up", "at": "7 s", "link": ["A", "B"]}]);
+    assert!(run_value(&v, 1).flows[0].bytes_delivered > 0);
+    // A group's flows have their own starts (0, 2 and 4 s); m2's link goes down at 3 s.
+    let links = ["m0", "m1", "m2"].map(|m| json!({"between": ["A", m], "rate": "2 Mbps", "delay": "10 ms"}));
+    let mut g = json!({
+        "nodes": ["A", "m0", "m1", "m2"],
+        "duration": "10 s",
+        "links": links,
+        "flow_groups": [{"name": "down", "count": 3, "from": "A", "to": "m{i}", "start": {"every": "2 s"}}],
+        "actions": [{"kind": "link_down", "at": "3 s", "link": ["A", "m2"]}]
+    });
+    let want = r#"flow_groups.0.to: no route from "A" to "m2" (flow 2 of the group) at or after its start at 4 s; connect them with links or start the flow earlier"#;
+    assert_eq!(run_error(&g), want);
+    g["actions"][0]["at"] = json!("5 s");
+    assert!(run_value(&g, 1).flows[2].bytes_delivered > 0);
+}
+
 // ---- 4. reordering and duplication rates on a real run --------------------------------
 
 /// One lossless 20 Mbps link with Chen's impairments (reorder p = 0.05 by [1, 10], duplicate
@@ -280,6 +313,78 @@ fn agents_on_one_node_form_a_chain() {
     assert_eq!(two.agents[0].packets_seen, one.agents[0].packets_seen);
     // The same marks, so the same run: a chain of identical ELN agents changes nothing.
     assert_eq!(two.flows[0].bytes_delivered, one.flows[0].bytes_delivered);
+}
+
+/// Two different agents on one base station: Snoop then Syndrome, and the other order.
+/// Each sees the packets in scenario order, and a duplicate ACK Snoop absorbs stops the
+/// chain: the Syndrome agent after it never sees that ACK, the one before it does. The
+/// receiver reads no Syndrome stamps, so the two orders make the same run.
+#[test]
+fn two_different_agents_on_one_node_see_packets_in_scenario_order() {
+    let mut v = common::scenario_file("last-hop");
+    v["duration"] = json!("20 s");
+    let snoop = json!({"kind": "snoop", "node": "BS", "wireless_neighbor": "MH"});
+    let syndrome = json!({"kind": "syndrome", "node": "BS", "wireless_neighbor": "MH"});
+    v["agents"] = json!([snoop, syndrome]);
+    let first = run_value(&v, 4);
+    v["agents"] = json!([syndrome, snoop]);
+    let second = run_value(&v, 4);
+    let counter = |r: &RunResult, a: usize, name: &str| r.agents[a].counters[name];
+    let (snoop_first, snoop_second) = (&first.agents[0], &second.agents[1]);
+    assert_eq!((snoop_first.kind, second.agents[0].kind), ("snoop", "syndrome"));
+    assert_eq!(first.flows[0].bytes_delivered, second.flows[0].bytes_delivered);
+    assert_eq!(snoop_first.packets_seen, snoop_second.packets_seen);
+    let absorbed = counter(&first, 0, "dupacks_suppressed");
+    assert!(absorbed > 0, "no duplicate ACK absorbed: {:?}", snoop_first.counters);
+    assert_eq!(first.summary.packets_absorbed, absorbed);
+    // Syndrome first sees every packet the base station forwards; after Snoop, all but
+    // those Snoop absorbed. (Snoop's own count also has its timer's wakes.)
+    println!("snoop {:?}, syndrome after it {:?}, before it {:?}", snoop_first, first.agents[1], second.agents[0]);
+    assert_eq!(first.agents[1].packets_seen, second.agents[0].packets_seen - absorbed);
+    // The absorbed packets are ACKs: both orders stamp the same data segments.
+    assert_eq!(counter(&first, 1, "syndrome_stamped"), counter(&second, 0, "syndrome_stamped"));
+}
+
+/// A hand-off may join a link an earlier action took down, at or before its `at`: back
+/// and forth (the first hand-off takes BS1's link down), after a `link_down`, or after a
+/// `link_down` at the same instant.
+#[test]
+fn a_handoff_to_a_link_taken_down_earlier_is_valid() {
+    let back_and_forth = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s"), handoff("8 s", "BS2", "BS1", "1 s"), handoff("11 s", "BS1", "BS2", "1 s")]));
+    let mut up = mobile();
+    up["links"][3]["up"] = json!(true);
+    let cases = [(back_and_forth, "back and forth"), (up.clone(), "link_down before"), (up, "link_down at the same instant")];
+    for (mut v, what) in cases {
+        if what != "back and forth" {
+            let down_at = if what == "link_down before" { "2 s" } else { "5 s" };
+            v["actions"] = json!([handoff("5 s", "BS1", "BS2", "1 s"), {"kind": "link_down", "at": down_at, "link": ["MH", "BS2"]}]);
+        }
+        let r = run_value(&v, 1);
+        assert!(r.summary.drops_no_route > 0 && r.flows[0].bytes_delivered > 0, "{what}: {:?}", r.summary);
+    }
+}
+
+#[test]
+fn bad_action_handoff_to_a_link_that_is_up() {
+    // BS2's link up from the start: MH would stay attached through the outage.
+    let mut v = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s")]));
+    v["links"][3]["up"] = json!(true);
+    let want = |t: &str| {
+        format!(
+            r#"actions.0.to: the link between "MH" and "BS2" is up at {t} s, in the outage from 5 s to 6 s; it must be down until the hand-off attaches it (up = false, or taken down by an earlier action)"#
+        )
+    };
+    assert_eq!(run_error(&v), want("5"));
+    // Down at the start, but another action brings it up during the outage.
+    let v = with_actions(json!([handoff("5 s", "BS1", "BS2", "1 s"), {"kind": "link_up", "at": "5.5 s", "link": ["BS2", "MH"]}]));
+    assert_eq!(run_error(&v), want("5.5"));
+}
+
+#[test]
+fn bad_action_handoff_whose_outage_ends_after_the_run() {
+    let v = with_actions(json!([handoff("15 s", "BS1", "BS2", "7.5 s")]));
+    let want = "actions.0.outage: 7.5 s ends the outage at 22.5 s, after the run ends at 20 s; use at most 5 s or lengthen the run";
+    assert_eq!(run_error(&v), want);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! stations (Chen §6, Fig. 14: an outage of about 1.2 s during which its packets are
 //! lost). Each action becomes changes of one node's attachment to one link.
 
-use super::Scenario;
+use super::{secs, Scenario};
 use crate::error::{Error, Result};
 use crate::packet::NodeId;
 use crate::time::SimTime;
@@ -65,48 +65,74 @@ impl Names<'_> {
     fn node(&self, path: &str, name: &str, s: &Scenario) -> Result<NodeId> {
         super::build::lookup(self.nodes, path, name, s)
     }
+}
+
+/// The links by their ends, built once: a scenario may have thousands of links and
+/// actions, and a scan per action would cost their product.
+struct LinkIndex {
+    /// (lower id, higher id) → the links joining the two nodes.
+    between: HashMap<(NodeId, NodeId), Vec<u32>>,
+    /// Node → its links.
+    of_node: HashMap<NodeId, Vec<u32>>,
+}
+
+impl LinkIndex {
+    fn new(links: &[(NodeId, NodeId)]) -> Self {
+        let (mut between, mut of_node) = (HashMap::<_, Vec<u32>>::new(), HashMap::<_, Vec<u32>>::new());
+        for (i, &(a, b)) in links.iter().enumerate() {
+            between.entry((a.min(b), a.max(b))).or_default().push(i as u32);
+            of_node.entry(a).or_default().push(i as u32);
+            of_node.entry(b).or_default().push(i as u32);
+        }
+        LinkIndex { between, of_node }
+    }
 
     /// The links joining `a` and `b`, or an error naming the field.
-    fn links_between(&self, path: &str, a: NodeId, b: NodeId, why: &str) -> Result<Vec<u32>> {
-        let found: Vec<u32> =
-            (0..self.links.len()).filter(|&i| matches!(self.links[i], (x, y) if (x, y) == (a, b) || (x, y) == (b, a))).map(|i| i as u32).collect();
-        if found.is_empty() {
-            return Err(Error::scenario(path, why.to_string()));
-        }
-        Ok(found)
+    fn between(&self, path: &str, a: NodeId, b: NodeId, why: &str) -> Result<&[u32]> {
+        self.between.get(&(a.min(b), a.max(b))).map(Vec::as_slice).ok_or_else(|| Error::scenario(path, why.to_string()))
     }
+}
+
+/// A hand-off's attachment to its new base station: `links` come up at `rejoin`.
+struct Join {
+    action: usize,
+    links: Vec<u32>,
+    leave: SimTime,
+    rejoin: SimTime,
 }
 
 /// The changes the scenario's actions make, in time order (scenario order at equal times).
 pub(super) fn compile(s: &Scenario, names: &Names) -> Result<Vec<NetChange>> {
-    let mut out = Vec::new();
+    let index = LinkIndex::new(names.links);
+    let end = secs(s.duration.0.as_nanos());
+    // Each change with the action that makes it.
+    let mut out: Vec<(NetChange, usize)> = Vec::new();
+    let mut joins = Vec::new();
     for (i, a) in s.actions.iter().enumerate() {
         let p = |f: &str| format!("actions.{i}.{f}");
         let at = |d: &Duration| -> Result<SimTime> {
             if d.0 > s.duration.0 {
-                let (t, end) = (d.0.as_secs_f64(), s.duration.0.as_secs_f64());
+                let t = secs(d.0.as_nanos());
                 return Err(Error::scenario(p("at"), format!("{t} s is after the run ends at {end} s; remove the action or lengthen the run")));
             }
             Ok(SimTime::ZERO + d.0)
         };
+        let mut push = |at: SimTime, segs: &[u32], node: NodeId, up: bool| out.extend(segs.iter().map(|&segment| (NetChange { at, segment, node, up }, i)));
         match a {
             ActionConfig::LinkDown { at: t, link } | ActionConfig::LinkUp { at: t, link } => {
                 let up = matches!(a, ActionConfig::LinkUp { .. });
                 let x = names.node(&format!("{}.0", p("link")), &link[0], s)?;
                 let y = names.node(&format!("{}.1", p("link")), &link[1], s)?;
                 let why = format!("no link joins \"{}\" and \"{}\"; name the two ends of a link", link[0], link[1]);
-                for seg in names.links_between(&p("link"), x, y, &why)? {
-                    out.push(NetChange { at: at(t)?, segment: seg, node: x, up });
-                }
+                let segs = index.between(&p("link"), x, y, &why)?;
+                push(at(t)?, segs, x, up);
             }
             ActionConfig::Detach { at: t, node } => {
                 let n = names.node(&p("node"), node, s)?;
-                let segs: Vec<u32> = (0..names.links.len() as u32).filter(|&k| matches!(names.links[k as usize], (x, y) if x == n || y == n)).collect();
-                if segs.is_empty() {
+                let Some(segs) = index.of_node.get(&n) else {
                     return Err(Error::scenario(p("node"), format!("\"{node}\" has no links to detach from")));
-                }
-                let t = at(t)?;
-                out.extend(segs.into_iter().map(|seg| NetChange { at: t, segment: seg, node: n, up: false }));
+                };
+                push(at(t)?, segs, n, false);
             }
             ActionConfig::Handoff { at: t, node, from, to, outage } => {
                 let n = names.node(&p("node"), node, s)?;
@@ -116,17 +142,61 @@ pub(super) fn compile(s: &Scenario, names: &Names) -> Result<Vec<NetChange>> {
                     return Err(Error::scenario(p("to"), format!("\"{to}\" is also `from`; hand off to another base station")));
                 }
                 let not_bs = |bs: &str| format!("\"{bs}\" is not a base station of \"{node}\": no link joins them; add one (with up = false until the hand-off)");
-                let leave = names.links_between(&p("from"), n, f, &not_bs(from))?;
-                let join = names.links_between(&p("to"), n, g, &not_bs(to))?;
-                let (t0, t1) = (at(t)?, at(&Duration(t.0 + outage.0))?);
-                out.extend(leave.into_iter().map(|seg| NetChange { at: t0, segment: seg, node: n, up: false }));
-                out.extend(join.into_iter().map(|seg| NetChange { at: t1, segment: seg, node: n, up: true }));
+                let leave = index.between(&p("from"), n, f, &not_bs(from))?;
+                let join = index.between(&p("to"), n, g, &not_bs(to))?;
+                let t0 = at(t)?;
+                // The outage is what must fit: `at` is within the run already.
+                if t.0 + outage.0 > s.duration.0 {
+                    let (o, back, most) = (secs(outage.0.as_nanos()), secs((t.0 + outage.0).as_nanos()), secs((s.duration.0 - t.0).as_nanos()));
+                    return Err(Error::scenario(
+                        p("outage"),
+                        format!("{o} s ends the outage at {back} s, after the run ends at {end} s; use at most {most} s or lengthen the run"),
+                    ));
+                }
+                let t1 = t0 + outage.0;
+                push(t0, leave, n, false);
+                push(t1, join, n, true);
+                joins.push(Join { action: i, links: join.to_vec(), leave: t0, rejoin: t1 });
             }
         }
     }
     check_outages(s, names)?;
-    out.sort_by_key(|c| c.at);
-    Ok(out)
+    // Stable: scenario order at equal times.
+    out.sort_by_key(|c| c.0.at);
+    check_joins(s, &joins, &out)?;
+    Ok(out.into_iter().map(|(c, _)| c).collect())
+}
+
+/// A hand-off attaches to links that are down from `at` until it rejoins: one already
+/// up, or brought up by another action meanwhile, would keep the mobile host attached
+/// and the outage (Chen §6) would not happen. Changes at one instant apply together, so
+/// a link taken down at `at` itself counts; BS1 → BS2 → BS1 is valid because the first
+/// hand-off takes BS1's link down.
+fn check_joins(s: &Scenario, joins: &[Join], changes: &[(NetChange, usize)]) -> Result<()> {
+    let mut of_link: HashMap<u32, Vec<(NetChange, usize)>> = HashMap::new();
+    for &(c, i) in changes {
+        of_link.entry(c.segment).or_default().push((c, i));
+    }
+    for j in joins {
+        for &seg in &j.links {
+            // Every other change of the link, in time order.
+            let others = || of_link.get(&seg).into_iter().flatten().filter(|&&(_, i)| i != j.action).map(|&(c, _)| c);
+            let up_at_leave = others().take_while(|c| c.at <= j.leave).fold(s.links[seg as usize].up, |_, c| c.up);
+            let up_at = if up_at_leave { Some(j.leave) } else { others().find(|c| c.at > j.leave && c.at < j.rejoin && c.up).map(|c| c.at) };
+            if let Some(t) = up_at {
+                let ActionConfig::Handoff { node, to, .. } = &s.actions[j.action] else { unreachable!("joins come from hand-offs") };
+                let (t, t0, t1) = (secs(t.0), secs(j.leave.0), secs(j.rejoin.0));
+                return Err(Error::scenario(
+                    format!("actions.{}.to", j.action),
+                    format!(
+                        "the link between \"{node}\" and \"{to}\" is up at {t} s, in the outage from {t0} s to {t1} s; \
+                         it must be down until the hand-off attaches it (up = false, or taken down by an earlier action)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Hand-offs of one node must not overlap: the next starts after the last outage ends.
@@ -146,9 +216,9 @@ fn check_outages(s: &Scenario, names: &Names) -> Result<()> {
                 format!("actions.{j}.at"),
                 format!(
                     "{} s falls in the hand-off of actions.{i} ({} s to {} s); hand-offs of one node must not overlap",
-                    s1.as_secs_f64(),
-                    s0.as_secs_f64(),
-                    e0.as_secs_f64()
+                    secs(s1.0),
+                    secs(s0.0),
+                    secs(e0.0)
                 ),
             ));
         }

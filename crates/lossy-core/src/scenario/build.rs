@@ -254,12 +254,13 @@ fn neighbours(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, Nod
 }
 
 /// Calls `visit` with the routes at the start and after each instant of scheduled
-/// changes (those at one instant apply together): every topology the run will have.
-fn for_each_topology(n_nodes: usize, ports: &[Port], hops: &[Hop], changes: &[NetChange], mut visit: impl FnMut(&Routes, &[Hop])) {
+/// changes (those at one instant apply together): every topology the run will have,
+/// with the instant it ends (`None`: it lasts to the end of the run).
+fn for_each_topology(n_nodes: usize, ports: &[Port], hops: &[Hop], changes: &[NetChange], mut visit: impl FnMut(&Routes, &[Hop], Option<SimTime>)) {
     let mut hops = hops.to_vec();
     let mut k = 0;
     loop {
-        visit(&Routes::build(n_nodes, &hops), &hops);
+        visit(&Routes::build(n_nodes, &hops), &hops, changes.get(k).map(|c| c.at));
         if k == changes.len() {
             return;
         }
@@ -285,7 +286,7 @@ fn check_agents_on_paths(s: &Scenario, agents: &[AgentSlot], flows: &[Flow], por
         return Ok(());
     }
     let mut on_path = vec![false; s.nodes.len()];
-    for_each_topology(s.nodes.len(), ports, hops, changes, |routes, hops| {
+    for_each_topology(s.nodes.len(), ports, hops, changes, |routes, hops, _| {
         for f in flows.iter().filter(|f| f.transport == "tcp") {
             let mut at = f.src;
             for _ in 0..s.nodes.len() {
@@ -311,27 +312,29 @@ fn check_agents_on_paths(s: &Scenario, agents: &[AgentSlot], flows: &[Flow], por
     }
 }
 
-/// Every flow must have a route both ways at some time (at the start or after some
-/// scheduled change); a flow that never has one is an error naming it.
+/// Every flow must have a route both ways in some topology in effect at or after its
+/// start (the one in effect when it starts counts): a route that exists only before
+/// would deliver nothing. A flow that never has one is an error naming it.
 fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], ports: &[Port], hops: &[Hop], changes: &[NetChange]) -> Result<()> {
-    let mut ok = vec![false; flows.len()];
-    for_each_topology(s.nodes.len(), ports, hops, changes, |routes, hops| {
+    let (mut ever, mut from_start) = (vec![false; flows.len()], vec![false; flows.len()]);
+    for_each_topology(s.nodes.len(), ports, hops, changes, |routes, hops, until| {
         for (f, flow) in flows.iter().enumerate() {
-            ok[f] = ok[f] || (routes.next_hop(flow.src, flow.dst, hops).is_some() && routes.next_hop(flow.dst, flow.src, hops).is_some());
+            if routes.next_hop(flow.src, flow.dst, hops).is_some() && routes.next_hop(flow.dst, flow.src, hops).is_some() {
+                ever[f] = true;
+                from_start[f] |= until.is_none_or(|u| u > flow.start);
+            }
         }
     });
-    match ok.iter().position(|&o| !o) {
-        None => Ok(()),
-        Some(f) => Err(Error::scenario(
-            origins[f].path("to"),
-            format!(
-                "no route from \"{}\" to \"{}\"{} at any time; connect them with links",
-                s.nodes[flows[f].src as usize],
-                s.nodes[flows[f].dst as usize],
-                origins[f].which()
-            ),
-        )),
-    }
+    let Some(f) = from_start.iter().position(|&o| !o) else { return Ok(()) };
+    let (when, fix) = if ever[f] {
+        (format!("at or after its start at {} s", super::secs(flows[f].start.0)), "connect them with links or start the flow earlier")
+    } else {
+        ("at any time".to_string(), "connect them with links")
+    };
+    Err(Error::scenario(
+        origins[f].path("to"),
+        format!("no route from \"{}\" to \"{}\"{} {when}; {fix}", s.nodes[flows[f].src as usize], s.nodes[flows[f].dst as usize], origins[f].which()),
+    ))
 }
 
 /// A link packet larger than every TCP segment the flows send is a mistake: ARQ's link
