@@ -268,7 +268,7 @@ impl World {
 
     fn wake_agent(&mut self, a: usize, ev: Event) {
         match self.agents[a].timer.on_entry(self.now) {
-            TimerEntry::Fire => self.run_agent(a, |agent, now, out| agent.handle_timeout(now, out)),
+            TimerEntry::Fire => self.call_agent(a, |agent, now, out| agent.handle_timeout(now, out)),
             TimerEntry::Reschedule(t) => self.queue.schedule(t, ev),
             TimerEntry::Stale => {}
         }

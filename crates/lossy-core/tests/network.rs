@@ -337,9 +337,11 @@ fn two_different_agents_on_one_node_see_packets_in_scenario_order() {
     let absorbed = counter(&first, 0, "dupacks_suppressed");
     assert!(absorbed > 0, "no duplicate ACK absorbed: {:?}", snoop_first.counters);
     assert_eq!(first.summary.packets_absorbed, absorbed);
-    // Syndrome first sees every packet the base station forwards; after Snoop, all but
-    // those Snoop absorbed. (Snoop's own count also has its timer's wakes.)
+    // Syndrome first sees every packet the base station forwards, as Snoop does (its
+    // timer's wakes are not packets); after Snoop, all but those Snoop absorbed.
     println!("snoop {:?}, syndrome after it {:?}, before it {:?}", snoop_first, first.agents[1], second.agents[0]);
+    assert!(snoop_first.counters["timeout_retransmits"] > 0, "Snoop's timer fired");
+    assert_eq!(snoop_first.packets_seen, second.agents[0].packets_seen);
     assert_eq!(first.agents[1].packets_seen, second.agents[0].packets_seen - absorbed);
     // The absorbed packets are ACKs: both orders stamp the same data segments.
     assert_eq!(counter(&first, 1, "syndrome_stamped"), counter(&second, 0, "syndrome_stamped"));
