@@ -12,6 +12,7 @@ use crate::tcp::TcpConfig;
 use crate::transport::fectcp::FectcpConfig;
 use super::Transport;
 use crate::time::SimDuration;
+use super::secs;
 use crate::units::Duration;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, IntoDeserializer, MapAccess, Visitor};
@@ -213,17 +214,17 @@ pub(crate) fn start_times(g: usize, group: &FlowGroupConfig, seed: u64, replicat
         StartConfig::Every { every, first } => {
             let last = every.0.as_nanos().checked_mul(n - 1).and_then(|x| x.checked_add(first.0.as_nanos()));
             if last.is_none_or(|l| l > limit.as_nanos()) {
-                let secs = first.0.as_secs_f64() + every.0.as_secs_f64() * (n - 1) as f64;
+                let at = last.map_or(first.0.as_secs_f64() + every.0.as_secs_f64() * (n - 1) as f64, secs);
                 return Err(Error::scenario(
                     path(".every"),
-                    format!("flow {} would start at {secs} s, past the limit of {} s; use a shorter spacing", n - 1, limit.as_secs_f64()),
+                    format!("flow {} would start at {at} s, past the limit of {} s; use a shorter spacing", n - 1, secs(limit.as_nanos())),
                 ));
             }
             (0..n).map(|i| SimDuration::from_nanos(first.0.as_nanos() + i * every.0.as_nanos())).collect()
         }
         StartConfig::Uniform { range: [a, b], stream } => {
             if a > b {
-                let (a, b) = (a.0.as_secs_f64(), b.0.as_secs_f64());
+                let (a, b) = (secs(a.0.as_nanos()), secs(b.0.as_nanos()));
                 return Err(Error::scenario(path(".uniform"), format!("[{a} s, {b} s] is not a range; use [a, b] with a <= b")));
             }
             let name = stream.clone().unwrap_or_else(|| format!("group:{}:start", group.name));

@@ -199,6 +199,6 @@ impl TraceConfig {
 /// Seconds as error messages show them: one correctly rounded division is exact for a
 /// decimal count of nanoseconds ("7.5"), where `as_secs_f64` multiplies and may show
 /// 7.500000000000001.
-fn secs(ns: u64) -> f64 {
+pub(crate) fn secs(ns: u64) -> f64 {
     ns as f64 / 1e9
 }
