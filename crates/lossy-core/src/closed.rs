@@ -1,6 +1,9 @@
 //! Closed enums of built-in schemes, generated from one list (smoltcp's
 //! `AnyController`): the per-packet path dispatches with a `match`, never a `Box<dyn>`,
-//! and adding a scheme is one line in the list.
+//! and adding a scheme is one line in the list. The scenario's tagged config tables
+//! (`LossConfig`, `AgentConfig`) are made the same way, one config struct per variant:
+//! their serde attributes and doc comments (the schema's descriptions) pass through,
+//! and their methods dispatch to a trait each struct implements in its scheme's file.
 //!
 //! ```ignore
 //! closed_enum! {

@@ -6,7 +6,7 @@
 //! packet costs no draw at all, a packet with errors O(1) draws (O(errors) when they are
 //! counted per codeword).
 
-use super::{TxSpan, check_probability, LossProcess};
+use super::{Channel, ModelConfig, TxSpan, check_probability, LossProcess};
 use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,9 +22,18 @@ pub struct BerConfig {
     pub ber: f64,
 }
 
-impl BerConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for BerConfig {
+    fn validate(&self) -> Result<(), String> {
         check_probability("ber", self.ber)
+    }
+    fn makes_bit_errors(&self) -> bool {
+        true
+    }
+    fn model_name(&self) -> &'static str {
+        "ber"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Ber::new(self).into()
     }
 }
 

@@ -2,7 +2,7 @@
 //! with probability `p` whatever its size or time. Loss = p; a run of losses is geometric
 //! with mean 1/(1 − p).
 
-use super::{TxSpan, check_probability, LossProcess};
+use super::{Channel, ModelConfig, TxSpan, check_probability, LossProcess};
 use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,9 +16,18 @@ pub struct BernoulliConfig {
     pub p: f64,
 }
 
-impl BernoulliConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for BernoulliConfig {
+    fn validate(&self) -> Result<(), String> {
         check_probability("p", self.p)
+    }
+    fn makes_bit_errors(&self) -> bool {
+        false
+    }
+    fn model_name(&self) -> &'static str {
+        "bernoulli"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Bernoulli::new(self).into()
     }
 }
 

@@ -30,7 +30,7 @@
 //!   independent fades (50 per batch), the 10^6 packets give the 100 Hz rows enough
 //!   errors at 30 dB.
 
-use super::{LossConfig, Modulation, RayleighConfig, TxSpan};
+use super::{LossConfig, ModelConfig, Modulation, RayleighConfig, TxSpan};
 use crate::coding::BchCode;
 use crate::link::coding::Coding;
 use crate::rng::RngStream;

@@ -29,7 +29,7 @@
 use super::ber::ErrorGaps;
 use super::gilbert_idle::{state_after, IdleSlots};
 use super::two_state::TwoState;
-use super::{TxSpan, any_error_prob, chance, check_probability, one, LossProcess};
+use super::{Channel, ModelConfig, TxSpan, any_error_prob, chance, check_probability, one, LossProcess};
 use crate::rng::RngStream;
 use crate::units::Duration;
 use schemars::JsonSchema;
@@ -79,8 +79,8 @@ pub struct GilbertConfig {
     pub slot: Option<Duration>,
 }
 
-impl GilbertConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for GilbertConfig {
+    fn validate(&self) -> Result<(), String> {
         check_probability("p_ge", self.p_ge)?;
         check_probability("p_eg", self.p_eg)?;
         check_probability("ber_good", self.ber_good)?;
@@ -98,7 +98,18 @@ impl GilbertConfig {
             _ => Ok(()),
         }
     }
+    fn makes_bit_errors(&self) -> bool {
+        true
+    }
+    fn model_name(&self) -> &'static str {
+        "gilbert"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Gilbert::new(self).into()
+    }
+}
 
+impl GilbertConfig {
     /// The chain per packet (clean = no bit error in the packet) or per bit.
     fn chain(&self, bits: u64) -> (TwoState, u64) {
         let per_unit = |ber: f64, n: u64| 1.0 - any_error_prob(ber, n);

@@ -18,7 +18,7 @@
 //! (REFERENCES.md "Channels"); with k = 1, h = 0 the mean loss run is 1/r.
 
 use super::two_state::TwoState;
-use super::{TxSpan, chance, check_probability, one, LossProcess};
+use super::{Channel, ModelConfig, TxSpan, chance, check_probability, one, LossProcess};
 use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -45,14 +45,25 @@ pub struct GilbertElliottConfig {
     pub good_loss: f64,
 }
 
-impl GilbertElliottConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for GilbertElliottConfig {
+    fn validate(&self) -> Result<(), String> {
         check_probability("p", self.p)?;
         check_probability("r", self.r)?;
         check_probability("bad_loss", self.bad_loss)?;
         check_probability("good_loss", self.good_loss)
     }
+    fn makes_bit_errors(&self) -> bool {
+        false
+    }
+    fn model_name(&self) -> &'static str {
+        "gilbert_elliott"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        GilbertElliott::new(self).into()
+    }
+}
 
+impl GilbertElliottConfig {
     fn chain(&self) -> TwoState {
         TwoState {
             to_bad: self.p,

@@ -11,7 +11,7 @@
 //! the first packet (Chen does not say; ns-2's two-state model starts in state 0).
 
 use super::two_state::TwoState;
-use super::{TxSpan, chance, check_positive, check_probability, LossProcess};
+use super::{Channel, ModelConfig, TxSpan, chance, check_positive, check_probability, LossProcess};
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 use crate::units::Duration;
@@ -34,12 +34,21 @@ pub struct MarkovConfig {
     pub loss_b: f64,
 }
 
-impl MarkovConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for MarkovConfig {
+    fn validate(&self) -> Result<(), String> {
         check_positive("mean_a", self.mean_a)?;
         check_positive("mean_b", self.mean_b)?;
         check_probability("loss_a", self.loss_a)?;
         check_probability("loss_b", self.loss_b)
+    }
+    fn makes_bit_errors(&self) -> bool {
+        false
+    }
+    fn model_name(&self) -> &'static str {
+        "markov"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Markov::new(self).into()
     }
 }
 

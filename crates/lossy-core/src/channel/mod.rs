@@ -13,7 +13,8 @@
 //! [`modulation`]'s bit error probabilities), [`neyman`] (Neyman Type A clustered errors,
 //! Botoș §II C) and [`trace`] (replay). [`LossConfig`] is
 //! the scenario's `loss = { model = "...", ... }` table; [`LossConfig::build`] makes a
-//! [`Channel`].
+//! [`Channel`]. Each model's file also holds its config table and its [`ModelConfig`]
+//! impl, so a new model is its file, one line in [`Channel`] and one in [`LossConfig`].
 
 pub mod ber;
 pub mod bernoulli;
@@ -24,6 +25,7 @@ mod gilbert_idle;
 pub mod markov;
 pub mod modulation;
 pub mod neyman;
+mod no_loss;
 pub mod rayleigh;
 pub mod sequence;
 pub mod snr;
@@ -44,6 +46,7 @@ pub use gilbert_elliott::{GilbertElliott, GilbertElliottConfig};
 pub use markov::{Markov, MarkovConfig};
 pub use modulation::Modulation;
 pub use neyman::{Neyman, NeymanConfig, NeymanUnit};
+pub use no_loss::{NoLoss, NoLossConfig};
 pub use rayleigh::{Rayleigh, RayleighConfig};
 pub use snr::SnrConfig;
 pub use trace::{Trace, TraceConfig};
@@ -105,25 +108,6 @@ pub trait LossProcess {
     fn mean_burst(&self, bits: u64) -> Option<f64>;
 }
 
-/// The model that never loses a packet.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct NoLoss;
-
-impl LossProcess for NoLoss {
-    fn lost(&mut self, _tx: TxSpan, _rng: &mut RngStream) -> bool {
-        false
-    }
-    fn codeword_errors(&mut self, _: TxSpan, _: u32, errors: &mut [u32], _: &mut RngStream) {
-        errors.fill(0);
-    }
-    fn stationary_loss(&self, _bits: u64) -> Option<f64> {
-        Some(0.0)
-    }
-    fn mean_burst(&self, _bits: u64) -> Option<f64> {
-        None
-    }
-}
-
 closed_enum! {
     /// Every built-in loss model, dispatched by `match` (no boxing on the per-packet path).
     #[derive(Clone, Debug)]
@@ -163,83 +147,72 @@ impl LossProcess for Channel {
     }
 }
 
-/// A link's loss model, chosen by `model`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LossConfig {
-    /// No loss.
-    // An empty struct variant, not a unit one: serde lets a unit variant of an
-    // internally tagged enum accept unknown fields.
-    None {},
-    /// Each packet is lost independently with probability `p`.
-    Bernoulli(BernoulliConfig),
-    /// Independent bit errors at ratio `ber`; a packet with any bit error is lost.
-    Ber(BerConfig),
-    /// Independent bit errors at the ratio a modulation has at a constant SNR (Shagdar Eq. 1).
-    Snr(SnrConfig),
-    /// Gilbert–Elliott per packet, netem's `loss gemodel p r 1-h 1-k`.
-    GilbertElliott(GilbertElliottConfig),
-    /// Gilbert model with geometric sojourns counted in packets or bits (Miyoshi §5).
-    Gilbert(GilbertConfig),
-    /// Two states in continuous time with exponential sojourns (Chen et al. Fig. 8).
-    Markov(MarkovConfig),
-    /// Bit errors under Rayleigh fading (sum of sinusoids), BPSK or DPSK, by time.
-    Rayleigh(RayleighConfig),
-    /// Neyman Type A clustered errors (compound Poisson), per bit or per packet (Botoș §II C).
-    Neyman(NeymanConfig),
-    /// Replay of a loss trace, by packet index or by time.
-    Trace(TraceConfig),
+/// What every model's config table does; [`LossConfig`] dispatches to it, so a new
+/// model implements it in its own file and adds one line to [`LossConfig`].
+pub trait ModelConfig {
+    /// Checks every field; the message names the field, the value and what is allowed.
+    fn validate(&self) -> Result<(), String>;
+    /// Whether it makes bit errors a code can correct, as opposed to losing whole packets.
+    fn makes_bit_errors(&self) -> bool;
+    /// The model's name as a scenario writes it (its `model` tag).
+    fn model_name(&self) -> &'static str;
+    /// The loss process, in its initial state, for a valid config. `fading` is the
+    /// stream a model draws its fixed random parameters from (the Rayleigh channel's
+    /// phases and angles), apart from the per-transmission draws.
+    fn build(&self, fading: RngStream) -> Channel;
+}
+
+// The doc comments here are the schema's descriptions (`lossy schema`).
+closed_enum! {
+    /// A link's loss model, chosen by `model`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum LossConfig via each_loss {
+        /// No loss.
+        None(NoLossConfig),
+        /// Each packet is lost independently with probability `p`.
+        Bernoulli(BernoulliConfig),
+        /// Independent bit errors at ratio `ber`; a packet with any bit error is lost.
+        Ber(BerConfig),
+        /// Independent bit errors at the ratio a modulation has at a constant SNR (Shagdar Eq. 1).
+        Snr(SnrConfig),
+        /// Gilbert–Elliott per packet, netem's `loss gemodel p r 1-h 1-k`.
+        GilbertElliott(GilbertElliottConfig),
+        /// Gilbert model with geometric sojourns counted in packets or bits (Miyoshi §5).
+        Gilbert(GilbertConfig),
+        /// Two states in continuous time with exponential sojourns (Chen et al. Fig. 8).
+        Markov(MarkovConfig),
+        /// Bit errors under Rayleigh fading (sum of sinusoids), BPSK or DPSK, by time.
+        Rayleigh(RayleighConfig),
+        /// Neyman Type A clustered errors (compound Poisson), per bit or per packet (Botoș §II C).
+        Neyman(NeymanConfig),
+        /// Replay of a loss trace, by packet index or by time.
+        Trace(TraceConfig),
+    }
 }
 
 impl Default for LossConfig {
     fn default() -> Self {
-        LossConfig::None {}
+        NoLossConfig {}.into()
     }
 }
 
 impl LossConfig {
     /// Checks every field; the message names the field, the value and what is allowed.
     pub fn validate(&self) -> Result<(), String> {
-        match self {
-            LossConfig::None {} => Ok(()),
-            LossConfig::Bernoulli(c) => c.validate(),
-            LossConfig::Ber(c) => c.validate(),
-            LossConfig::Snr(c) => c.validate(),
-            LossConfig::GilbertElliott(c) => c.validate(),
-            LossConfig::Gilbert(c) => c.validate(),
-            LossConfig::Markov(c) => c.validate(),
-            LossConfig::Rayleigh(c) => c.validate(),
-            LossConfig::Neyman(c) => c.validate(),
-            LossConfig::Trace(c) => c.validate(),
-        }
+        each_loss!(self, c => c.validate())
     }
 
     /// Whether it makes bit errors a code can correct, as opposed to losing whole packets
     /// (the Rayleigh channel replaced by its fitted chain loses whole packets); no loss
     /// at all counts as bit-level (nothing to correct, nothing wrong either).
     pub fn makes_bit_errors(&self) -> bool {
-        match self {
-            LossConfig::None {} | LossConfig::Ber(_) | LossConfig::Snr(_) | LossConfig::Gilbert(_) => true,
-            LossConfig::Rayleigh(r) => !r.markov_fit,
-            LossConfig::Neyman(c) => c.unit == NeymanUnit::Bit,
-            LossConfig::Bernoulli(_) | LossConfig::GilbertElliott(_) | LossConfig::Markov(_) | LossConfig::Trace(_) => false,
-        }
+        each_loss!(self, c => c.makes_bit_errors())
     }
 
     /// The model's name as a scenario writes it.
     pub fn model_name(&self) -> &'static str {
-        match self {
-            LossConfig::None {} => "none",
-            LossConfig::Bernoulli(_) => "bernoulli",
-            LossConfig::Ber(_) => "ber",
-            LossConfig::Snr(_) => "snr",
-            LossConfig::GilbertElliott(_) => "gilbert_elliott",
-            LossConfig::Gilbert(_) => "gilbert",
-            LossConfig::Markov(_) => "markov",
-            LossConfig::Rayleigh(_) => "rayleigh",
-            LossConfig::Neyman(_) => "neyman",
-            LossConfig::Trace(_) => "trace",
-        }
+        each_loss!(self, c => c.model_name())
     }
 
     /// The loss process, in its initial state. Call [`validate`](Self::validate) first:
@@ -247,20 +220,9 @@ impl LossConfig {
     /// the stream a model draws its fixed random parameters from (the Rayleigh
     /// channel's phases and angles), apart from the per-transmission draws; the other
     /// models ignore it.
-    pub fn build(&self, mut fading: RngStream) -> Channel {
+    pub fn build(&self, fading: RngStream) -> Channel {
         debug_assert!(self.validate().is_ok(), "{:?}", self.validate());
-        match self {
-            LossConfig::None {} => Channel::None(NoLoss),
-            LossConfig::Bernoulli(c) => Channel::Bernoulli(Bernoulli::new(c)),
-            LossConfig::Ber(c) => Channel::Ber(Ber::new(c)),
-            LossConfig::Snr(c) => Channel::Ber(Ber::new(&c.as_ber())),
-            LossConfig::GilbertElliott(c) => Channel::GilbertElliott(GilbertElliott::new(c)),
-            LossConfig::Gilbert(c) => Channel::Gilbert(Gilbert::new(c)),
-            LossConfig::Markov(c) => Channel::Markov(Markov::new(c)),
-            LossConfig::Rayleigh(c) => Channel::Rayleigh(Rayleigh::new(c, &mut fading)),
-            LossConfig::Neyman(c) => Channel::Neyman(Neyman::new(c)),
-            LossConfig::Trace(c) => Channel::Trace(Trace::new(c)),
-        }
+        each_loss!(self, c => c.build(fading))
     }
 }
 

@@ -44,6 +44,14 @@ fn serde_round_trip_of_every_model() {
 }
 
 #[test]
+fn model_name_is_the_tag_a_scenario_writes() {
+    for cfg in all_configs() {
+        let text = serde_json::to_value(&cfg).unwrap();
+        assert_eq!(text["model"], cfg.model_name(), "{cfg:?}");
+    }
+}
+
+#[test]
 fn defaults_are_filled_in() {
     let LossConfig::GilbertElliott(c) =
         de(r#"{"model":"gilbert_elliott","p":0.01,"r":0.1}"#).unwrap()
@@ -229,7 +237,7 @@ fn same_seed_same_sequence_for_every_model() {
         let a = run(11);
         assert_eq!(a, run(11), "{cfg:?}");
         let lossy = a.iter().any(|&x| x != 0);
-        let random = !matches!(cfg, LossConfig::None {} | LossConfig::Trace(_));
+        let random = !matches!(cfg, LossConfig::None(NoLossConfig {}) | LossConfig::Trace(_));
         if random {
             assert!(lossy, "{cfg:?} lost nothing");
             assert_ne!(a, run(12), "{cfg:?}: seed does not matter");
@@ -239,7 +247,7 @@ fn same_seed_same_sequence_for_every_model() {
 
 #[test]
 fn none_never_loses() {
-    let mut ch = LossConfig::None {}.build(RngStream::new(1, 0, "fading"));
+    let mut ch = LossConfig::None(NoLossConfig {}).build(RngStream::new(1, 0, "fading"));
     let mut rng = RngStream::new(1, 0, "none");
     assert!((0..1000).all(|i| !ch.lost(super::TxSpan::at(SimTime(i), 8000), &mut rng)));
     let mut cw = [9u32; 3];

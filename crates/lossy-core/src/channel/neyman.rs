@@ -19,7 +19,7 @@
 //! loss, the λ that gives a packet loss (`packet_loss`), the mean loss run
 //! p / (P(clean) − P(two clean)) and P(next packet lost | this one lost).
 
-use super::{TxSpan, LossProcess, UNCORRECTABLE};
+use super::{Channel, ModelConfig, TxSpan, LossProcess, UNCORRECTABLE};
 use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -83,8 +83,8 @@ fn is_whole(v: f64, max: f64) -> bool {
     (1.0..=max).contains(&v) && v.fract() == 0.0
 }
 
-impl NeymanConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for NeymanConfig {
+    fn validate(&self) -> Result<(), String> {
         let units = self.unit.plural();
         let m2 = self.errors_per_cluster;
         if !(m2.is_finite() && m2 > 0.0) {
@@ -142,7 +142,19 @@ impl NeymanConfig {
             }
         }
     }
+    /// Per bit, yes; per packet, each error loses a whole packet.
+    fn makes_bit_errors(&self) -> bool {
+        self.unit == NeymanUnit::Bit
+    }
+    fn model_name(&self) -> &'static str {
+        "neyman"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Neyman::new(self).into()
+    }
+}
 
+impl NeymanConfig {
     /// S, in units.
     pub fn span_units(&self) -> u64 {
         match self.span {

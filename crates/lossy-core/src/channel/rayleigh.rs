@@ -30,7 +30,7 @@ use super::ber::ErrorGaps;
 use super::fit::{out_of_range, PACKETS_RANGE};
 use crate::units::thousands;
 use super::modulation::{db_to_linear, Modulation};
-use super::{LossProcess, TxSpan};
+use super::{Channel, LossProcess, ModelConfig, TxSpan};
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use schemars::JsonSchema;
@@ -87,8 +87,8 @@ fn default_chunk_periods() -> f64 {
     0.02
 }
 
-impl RayleighConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for RayleighConfig {
+    fn validate(&self) -> Result<(), String> {
         if !(-100.0..=100.0).contains(&self.mean_snr_db) {
             return Err(format!(
                 "mean_snr_db: {} is out of range; use a number of dB from -100 to 100, e.g. 20",
@@ -127,7 +127,19 @@ impl RayleighConfig {
             _ => Ok(()),
         }
     }
+    /// The chain fitted in its place (`markov_fit`) loses whole packets.
+    fn makes_bit_errors(&self) -> bool {
+        !self.markov_fit
+    }
+    fn model_name(&self) -> &'static str {
+        "rayleigh"
+    }
+    fn build(&self, mut fading: RngStream) -> Channel {
+        Rayleigh::new(self, &mut fading).into()
+    }
+}
 
+impl RayleighConfig {
     /// The maximum Doppler frequency f_d in Hz: given, or v·f_c/c.
     pub fn doppler(&self) -> f64 {
         match (self.doppler_hz, self.speed_mps, self.carrier_hz) {

@@ -5,7 +5,8 @@
 //! whose SNR moves with the fades.
 
 use super::modulation::{db_to_linear, Modulation};
-use super::BerConfig;
+use super::{Ber, BerConfig, Channel, ModelConfig};
+use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -24,14 +25,25 @@ fn dpsk() -> Modulation {
     Modulation::Dpsk
 }
 
-impl SnrConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for SnrConfig {
+    fn validate(&self) -> Result<(), String> {
         if !(-100.0..=100.0).contains(&self.snr_db) {
             return Err(format!("snr_db: {} is out of range; use a number of dB from -100 to 100, e.g. 10", self.snr_db));
         }
         Ok(())
     }
+    fn makes_bit_errors(&self) -> bool {
+        true
+    }
+    fn model_name(&self) -> &'static str {
+        "snr"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Ber::new(&self.as_ber()).into()
+    }
+}
 
+impl SnrConfig {
     /// The bit error ratio it gives.
     pub fn ber(&self) -> f64 {
         self.modulation.ber(db_to_linear(self.snr_db)).clamp(0.0, 1.0)

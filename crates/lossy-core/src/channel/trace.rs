@@ -4,7 +4,7 @@
 //! one packet lose only that packet). Lists may be given in any order; they are sorted
 //! (and indices deduplicated) when the process is built. Draws no random numbers.
 
-use super::{LossProcess, TxSpan};
+use super::{Channel, LossProcess, ModelConfig, TxSpan};
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::units::Duration;
@@ -25,8 +25,8 @@ pub struct TraceConfig {
     pub times: Vec<Duration>,
 }
 
-impl TraceConfig {
-    pub fn validate(&self) -> Result<(), String> {
+impl ModelConfig for TraceConfig {
+    fn validate(&self) -> Result<(), String> {
         match (self.packets.is_empty(), self.times.is_empty()) {
             (false, true) | (true, false) => Ok(()),
             (true, true) => Err(
@@ -41,6 +41,15 @@ impl TraceConfig {
                 self.times.len()
             )),
         }
+    }
+    fn makes_bit_errors(&self) -> bool {
+        false
+    }
+    fn model_name(&self) -> &'static str {
+        "trace"
+    }
+    fn build(&self, _fading: RngStream) -> Channel {
+        Trace::new(self).into()
     }
 }
 
