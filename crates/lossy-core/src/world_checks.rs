@@ -131,3 +131,18 @@ fn world_rs_names_no_scheme() {
         assert!(!words.contains(&name), "world.rs names {name:?}");
     }
 }
+
+/// The scenario builder hands each agent's config a context and names no agent (issue
+/// 6: a new agent is its file and one line in each closed enum).
+#[cfg(test)]
+#[test]
+fn scenario_build_names_no_agent() {
+    for (file, text) in [("build.rs", include_str!("scenario/build.rs")), ("agents.rs", include_str!("scenario/agents.rs"))] {
+        let text = text.to_lowercase();
+        // `tcp.syndrome` is the receiver's option, not the agent.
+        for name in ["snoop", "syndromeagent", "syndromeconfig", "agentconfig::"] {
+            assert!(!text.contains(name), "scenario/{file} names {name:?}");
+        }
+        assert!(!text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "eln"), "scenario/{file} names \"eln\"");
+    }
+}

@@ -7,10 +7,42 @@
 //! mobile host that ask for a segment that never arrived from it.
 
 use super::uplink_eln::UplinkEln;
-use super::{Agent, AgentOutput, Verdict};
+use super::{Agent, AgentOutput, AgentSpec, AnyAgent, Verdict};
+use crate::error::Result;
 use crate::intervals::IntervalSet;
 use crate::packet::{Flags, Header, NodeId, Packet, TcpData};
+use crate::scenario::BuildCtx;
 use crate::time::SimTime;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `kind = "eln"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ElnConfig {
+    /// The node the agent runs on (the base station).
+    pub node: String,
+    /// The neighbour across the wireless hop (the mobile host side).
+    #[serde(default)]
+    pub wireless_neighbor: Option<String>,
+    /// Several wireless neighbours (mobile hosts of one base station); give this or
+    /// `wireless_neighbor`, not both.
+    #[serde(default)]
+    pub wireless_neighbors: Vec<String>,
+}
+
+impl AgentSpec for ElnConfig {
+    fn node(&self) -> &str {
+        &self.node
+    }
+    fn kind(&self) -> &'static str {
+        "eln"
+    }
+    fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent> {
+        let wireless = ctx.wireless(index, node, &self.wireless_neighbor, &self.wireless_neighbors)?;
+        Ok(ElnAgent::new(&wireless, ctx.n_nodes(), ctx.n_flows()).into())
+    }
+}
 
 /// Bytes to hold one sequence number (32-bit TCP sequence space).
 const SEQ_BYTES: u64 = 4;

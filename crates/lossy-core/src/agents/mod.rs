@@ -3,14 +3,22 @@
 //! same seam. A node's agents form an ordered chain: the world hands every transit packet
 //! to each in scenario order until one absorbs it. An agent never sees the clock or the
 //! queue except through these calls.
+//!
+//! Each agent's file also holds its scenario table (`ElnConfig`, `SnoopConfig` in
+//! `snoop_config.rs`, `SyndromeConfig`), which checks its fields and builds the agent
+//! ([`AgentSpec`]); so a new agent is its file, one line in [`AgentConfig`] and one in
+//! [`AnyAgent`], and the scenario builder names none.
 
 pub mod eln;
 pub mod snoop;
+mod snoop_config;
 pub mod syndrome;
 mod uplink_eln;
 
 use crate::closed::closed_enum;
+use crate::error::Result;
 use crate::packet::{NodeId, Packet};
+use crate::scenario::BuildCtx;
 use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -49,92 +57,55 @@ pub trait Agent {
     fn counters(&self) -> Vec<(&'static str, u64)>;
 }
 
-/// Agents a scenario can place on a node.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum AgentConfig {
-    /// ELN at a base station (Balakrishnan and Katz's ELN-based Snoop, Chen §2.2): no
-    /// packets buffered; holes in the sequence space seen arriving are congestion
-    /// losses; duplicate ACKs from the wireless side for segments it did forward get ELN.
-    Eln {
-        /// The node the agent runs on (the base station).
-        node: String,
-        /// The neighbour across the wireless hop (the mobile host side).
-        #[serde(default)]
-        wireless_neighbor: Option<String>,
-        /// Several wireless neighbours (mobile hosts of one base station); give this or
-        /// `wireless_neighbor`, not both.
-        #[serde(default)]
-        wireless_neighbors: Vec<String>,
-    },
-    /// Snoop at a base station (Balakrishnan, Seshan and Katz 1995; ns-2's `tcp/snoop.cc`;
-    /// Chen §2.2): caches the segments it forwards toward the mobile host, resends one
-    /// locally on the first duplicate ACK for it or on its own timer, and absorbs the
-    /// duplicate ACKs it expects for what it resent; ACKs toward mobile senders get ELN
-    /// when they ask for a segment that never arrived from them (ns-2). With `eln = true`, Snoop+ELN
-    /// (Miyoshi §3): the duplicate ACKs it lets through get ELN as the `eln` agent sets it.
-    Snoop {
-        /// The node the agent runs on (the base station).
-        node: String,
-        /// The neighbour across the wireless hop (the mobile host side).
-        #[serde(default)]
-        wireless_neighbor: Option<String>,
-        /// Several wireless neighbours (mobile hosts of one base station); give this or
-        /// `wireless_neighbor`, not both.
-        #[serde(default)]
-        wireless_neighbors: Vec<String>,
-        /// Snoop+ELN: also set ELN on the duplicate ACKs Snoop lets through, for segments
-        /// lost on the wireless hop (Miyoshi §3).
-        #[serde(default)]
-        eln: bool,
-        /// Segments cached per connection; when full, new segments pass uncached (ns-2's
-        /// default `maxbufs_` = 0, i.e. `SNOOP_MAXWIND` = 100 packets).
-        #[serde(default = "default_cache_packets")]
-        cache_packets: u32,
-        /// The duplicate ACK that triggers the local retransmission: 1, the first (as
-        /// Balakrishnan et al. and Chen describe Snoop), or 2, the second (ns-2's
-        /// `snoop.cc`, which lets the first through); at most 3, since the sender
-        /// retransmits itself on the third it sees.
-        #[serde(default = "default_local_retransmit_dupacks")]
-        local_retransmit_dupacks: u32,
-    },
-    /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
-    /// connection, the number of data packets relayed, stamped on each with the
-    /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
-    Syndrome {
-        /// The node the agent runs on (the base station); it must be on a flow's path.
-        node: String,
-        /// The neighbour across the wireless hop: only data to or from it is stamped, and
-        /// only its link changes start a new epoch. Unset = every neighbour.
-        #[serde(default)]
-        wireless_neighbor: Option<String>,
-        /// Several wireless neighbours; give this or `wireless_neighbor`, not both.
-        #[serde(default)]
-        wireless_neighbors: Vec<String>,
-    },
+/// What every agent's config table does; [`AgentConfig`] dispatches to it, so a new
+/// agent implements it in its own file and adds one line to [`AgentConfig`] (and one to
+/// [`AnyAgent`]).
+pub trait AgentSpec {
+    /// The name of the node the agent runs on.
+    fn node(&self) -> &str;
+    /// The agent's `kind` as a scenario writes it.
+    fn kind(&self) -> &'static str;
+    /// Checks the fields and builds agent `index` of the scenario, on node `node` (the
+    /// id of [`node`](Self::node)); errors name the field path `agents.<index>.<field>`.
+    fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent>;
 }
 
-fn default_cache_packets() -> u32 {
-    snoop::DEFAULT_CACHE_PACKETS
-}
-
-fn default_local_retransmit_dupacks() -> u32 {
-    1
+// The doc comments here are the schema's descriptions (`lossy schema`).
+closed_enum! {
+    /// Agents a scenario can place on a node.
+    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum AgentConfig via each_agent_config {
+        /// ELN at a base station (Balakrishnan and Katz's ELN-based Snoop, Chen §2.2): no
+        /// packets buffered; holes in the sequence space seen arriving are congestion
+        /// losses; duplicate ACKs from the wireless side for segments it did forward get ELN.
+        Eln(eln::ElnConfig),
+        /// Snoop at a base station (Balakrishnan, Seshan and Katz 1995; ns-2's `tcp/snoop.cc`;
+        /// Chen §2.2): caches the segments it forwards toward the mobile host, resends one
+        /// locally on the first duplicate ACK for it or on its own timer, and absorbs the
+        /// duplicate ACKs it expects for what it resent; ACKs toward mobile senders get ELN
+        /// when they ask for a segment that never arrived from them (ns-2). With `eln = true`, Snoop+ELN
+        /// (Miyoshi §3): the duplicate ACKs it lets through get ELN as the `eln` agent sets it.
+        Snoop(snoop::SnoopConfig),
+        /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
+        /// connection, the number of data packets relayed, stamped on each with the
+        /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
+        Syndrome(syndrome::SyndromeConfig),
+    }
 }
 
 impl AgentConfig {
     pub fn node(&self) -> &str {
-        match self {
-            AgentConfig::Eln { node, .. } | AgentConfig::Snoop { node, .. } | AgentConfig::Syndrome { node, .. } => node,
-        }
+        each_agent_config!(self, c => c.node())
     }
 
     pub fn kind(&self) -> &'static str {
-        match self {
-            AgentConfig::Eln { .. } => "eln",
-            AgentConfig::Snoop { .. } => "snoop",
-            AgentConfig::Syndrome { .. } => "syndrome",
-        }
+        each_agent_config!(self, c => c.kind())
+    }
+
+    /// Agent `index` of the scenario, on node `node` (see [`AgentSpec::build`]).
+    pub fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent> {
+        each_agent_config!(self, c => c.build(index, node, ctx))
     }
 }
 

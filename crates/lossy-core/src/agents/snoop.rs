@@ -24,6 +24,7 @@
 //! uplink half (`uplink_eln.rs`), with or without `eln`.
 
 use super::eln::ElnAgent;
+pub use super::snoop_config::{SnoopConfig, SnoopOptions};
 use super::{Agent, AgentOutput, Verdict};
 use crate::packet::{Flags, Header, NodeId, Packet};
 use crate::time::{SimDuration, SimTime};
@@ -137,23 +138,6 @@ struct Counts {
     cache_full: u64,
     resets: u64,
     repairs_reported: u64,
-}
-
-/// How a Snoop agent is set up (the scenario's `snoop` agent fields).
-#[derive(Clone, Copy, Debug)]
-pub struct SnoopOptions {
-    /// Segments cached per connection.
-    pub cache_packets: u32,
-    /// Snoop+ELN: ELN on the duplicate ACKs it lets through.
-    pub eln: bool,
-    /// The duplicate ACK (1st, 2nd, ...) that triggers the local retransmission.
-    pub local_retransmit_dupacks: u32,
-}
-
-impl Default for SnoopOptions {
-    fn default() -> Self {
-        SnoopOptions { cache_packets: DEFAULT_CACHE_PACKETS, eln: false, local_retransmit_dupacks: 1 }
-    }
 }
 
 pub struct SnoopAgent {

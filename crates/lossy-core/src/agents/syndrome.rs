@@ -25,9 +25,41 @@
 //!   from those neighbours is stamped; with none, every TCP data packet crossing the
 //!   node. Pure ACKs are never stamped.
 
-use super::{Agent, AgentOutput, Verdict};
+use super::{Agent, AgentOutput, AgentSpec, AnyAgent, Verdict};
+use crate::error::Result;
 use crate::packet::{Header, NodeId, Packet};
+use crate::scenario::BuildCtx;
 use crate::time::SimTime;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `kind = "syndrome"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SyndromeConfig {
+    /// The node the agent runs on (the base station); it must be on a flow's path.
+    pub node: String,
+    /// The neighbour across the wireless hop: only data to or from it is stamped, and
+    /// only its link changes start a new epoch. Unset = every neighbour.
+    #[serde(default)]
+    pub wireless_neighbor: Option<String>,
+    /// Several wireless neighbours; give this or `wireless_neighbor`, not both.
+    #[serde(default)]
+    pub wireless_neighbors: Vec<String>,
+}
+
+impl AgentSpec for SyndromeConfig {
+    fn node(&self) -> &str {
+        &self.node
+    }
+    fn kind(&self) -> &'static str {
+        "syndrome"
+    }
+    fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent> {
+        let wireless = ctx.wireless_if_named(index, node, &self.wireless_neighbor, &self.wireless_neighbors)?;
+        Ok(SyndromeAgent::new(&wireless, ctx.n_nodes(), ctx.n_flows()).into())
+    }
+}
 
 /// Bytes per connection: the 32-bit count and the epoch it belongs to.
 const CONN_BYTES: u64 = 4 + 2;

@@ -2,10 +2,11 @@
 //! `World`. Every error names the field path, the value and what is allowed.
 
 use super::actions::{self, Names};
+use super::agents::build_agents;
 use super::flows::{self, FlowSpec, Origin};
 use super::markov_fit::fitted_chain;
 use super::{LinkConfig, Scenario, Transport};
-use crate::agents::{eln::ElnAgent, snoop::{SnoopAgent, SnoopOptions}, syndrome::SyndromeAgent, AgentConfig, AgentOutput, AnyAgent};
+use crate::agents::AgentOutput;
 use crate::apps::AppConfig;
 use crate::channel::LossConfig;
 use crate::engine::{EventQueue, Timer, WakeTimer};
@@ -177,80 +178,6 @@ fn flow_record(fc: FlowSpec) -> Flow {
         finished_at: None,
         sampled_bytes: 0,
     }
-}
-
-/// The ids of an agent's wireless neighbours: given in `wireless_neighbor` or
-/// `wireless_neighbors` (not both), each a node linked to the agent's node.
-#[allow(clippy::too_many_arguments)]
-fn wireless_ids(i: usize, node_name: &str, node: NodeId, wireless_neighbor: &Option<String>, wireless_neighbors: &[String], names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], s: &Scenario) -> Result<Vec<NodeId>> {
-    let given: Vec<(String, &String)> = match (wireless_neighbor, wireless_neighbors.is_empty()) {
-        (Some(w), true) => vec![(format!("agents.{i}.wireless_neighbor"), w)],
-        (None, false) => wireless_neighbors.iter().enumerate().map(|(k, w)| (format!("agents.{i}.wireless_neighbors.{k}"), w)).collect(),
-        (Some(_), false) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbors"), "give wireless_neighbor or wireless_neighbors, not both")),
-        (None, true) => return Err(Error::scenario(format!("agents.{i}.wireless_neighbor"), "missing; name the neighbour across the wireless hop")),
-    };
-    let mut wireless = Vec::with_capacity(given.len());
-    for (path, w) in given {
-        let id = lookup(names, &path, w, s)?;
-        if !links.iter().any(|&(a, b)| (a, b) == (node, id) || (a, b) == (id, node)) {
-            return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", node_name)));
-        }
-        wireless.push(id);
-    }
-    Ok(wireless)
-}
-
-/// The agents in chain order per node: (agents, chain_start, chain).
-fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], n_flows: usize) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>)> {
-    let mut agents = Vec::with_capacity(s.agents.len());
-    for (i, ac) in s.agents.iter().enumerate() {
-        let node = lookup(names, &format!("agents.{i}.node"), ac.node(), s)?;
-        let agent = match ac {
-            AgentConfig::Eln { wireless_neighbor, wireless_neighbors, .. } => {
-                let wireless = wireless_ids(i, ac.node(), node, wireless_neighbor, wireless_neighbors, names, links, s)?;
-                AnyAgent::Eln(ElnAgent::new(&wireless, s.nodes.len(), n_flows))
-            }
-            AgentConfig::Snoop { wireless_neighbor, wireless_neighbors, eln, cache_packets, local_retransmit_dupacks, .. } => {
-                let wireless = wireless_ids(i, ac.node(), node, wireless_neighbor, wireless_neighbors, names, links, s)?;
-                if *cache_packets == 0 {
-                    return Err(Error::scenario(format!("agents.{i}.cache_packets"), "0 caches nothing; use at least 1"));
-                }
-                if !(1..=3).contains(local_retransmit_dupacks) {
-                    return Err(Error::scenario(
-                        format!("agents.{i}.local_retransmit_dupacks"),
-                        format!("{local_retransmit_dupacks} is not allowed; use 1 (the first duplicate ACK), 2 (ns-2's Snoop) or 3"),
-                    ));
-                }
-                let o = SnoopOptions { cache_packets: *cache_packets, eln: *eln, local_retransmit_dupacks: *local_retransmit_dupacks };
-                AnyAgent::Snoop(SnoopAgent::new(&wireless, s.nodes.len(), n_flows, o))
-            }
-            AgentConfig::Syndrome { wireless_neighbor, wireless_neighbors, .. } => {
-                let wireless = neighbours(s, names, links, i, node, wireless_neighbor, wireless_neighbors)?;
-                AnyAgent::Syndrome(SyndromeAgent::new(&wireless, s.nodes.len(), n_flows))
-            }
-        };
-        agents.push(AgentSlot { agent, node, timer: Timer::default(), state_max: 0, state_sum: 0.0, packets_seen: 0 });
-    }
-    // Chains: agents grouped by node, in scenario order within a node.
-    let mut order: Vec<u32> = (0..agents.len() as u32).collect();
-    order.sort_by_key(|&a| agents[a as usize].node);
-    let mut chain_start = vec![0u32; s.nodes.len() + 1];
-    for a in &agents {
-        chain_start[a.node as usize + 1] += 1;
-    }
-    for n in 0..s.nodes.len() {
-        chain_start[n + 1] += chain_start[n];
-    }
-    Ok((agents, chain_start, order))
-}
-
-/// A Syndrome agent's optional wireless neighbours (none named: every neighbour), each
-/// linked to its node.
-fn neighbours(s: &Scenario, names: &HashMap<&str, NodeId>, links: &[(NodeId, NodeId)], i: usize, node: NodeId, one: &Option<String>, many: &[String]) -> Result<Vec<NodeId>> {
-    if one.is_none() && many.is_empty() {
-        return Ok(Vec::new());
-    }
-    wireless_ids(i, &s.nodes[node as usize], node, one, many, names, links, s)
 }
 
 /// Calls `visit` with the routes at the start and after each instant of scheduled

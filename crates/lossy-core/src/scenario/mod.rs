@@ -2,6 +2,7 @@
 //! parsed with field paths for errors, checked, then built into a `World`.
 
 mod actions;
+mod agents;
 mod build;
 mod fectcp;
 mod flows;
@@ -12,6 +13,7 @@ mod parse;
 mod wlan;
 
 pub use actions::ActionConfig;
+pub use agents::BuildCtx;
 pub use groups::{FlowGroupConfig, StartConfig};
 pub use build::build_world;
 pub use parse::{parse_json, schema_json};
