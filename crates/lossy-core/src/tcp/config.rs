@@ -1,6 +1,9 @@
 //! TCP options a scenario can set. Defaults follow the RFCs; where the papers' ns-2
 //! runs differ (1-segment initial window, 500 ms tick) they set the field.
 
+use super::recovery::{NewReno, Reno, Tahoe};
+use super::sack::{Reading, SackRecovery};
+use super::sender::Repair;
 use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer, Visitor};
@@ -38,6 +41,19 @@ impl Variant {
             Variant::Newreno => "newreno",
             Variant::Sack => "sack",
             Variant::Sack1 => "sack1",
+        }
+    }
+
+    /// How its sender finds and repairs losses. A new recovery is its file, one line in
+    /// `Recovery`, and the variant with its arms here.
+    pub(crate) fn repair(self, mss: u64, dupack_threshold: u32) -> Repair {
+        let sack = |reading| Repair::Sack(SackRecovery::new(reading, mss, dupack_threshold));
+        match self {
+            Variant::Tahoe => Repair::Dupacks(Tahoe.into()),
+            Variant::Reno => Repair::Dupacks(Reno.into()),
+            Variant::Newreno => Repair::Dupacks(NewReno::default().into()),
+            Variant::Sack => sack(Reading::Rfc6675),
+            Variant::Sack1 => sack(Reading::Sack1),
         }
     }
 }

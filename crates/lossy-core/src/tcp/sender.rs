@@ -2,10 +2,10 @@
 //! Window growth lives in `congestion`, loss recovery in `recovery`, RTO in `rtt`.
 
 use super::adaptive_fec::ElnFecControl;
-use super::config::{TcpConfig, Variant};
+use super::config::TcpConfig;
 use super::ewln::EwlnResponse;
 use super::congestion::{Aimd, ByteCounting, Congestion, CongestionControl};
-use super::recovery::{AckOutcome, LossRecovery, NewReno, Recovery, Reno, Tahoe};
+use super::recovery::{AckOutcome, LossRecovery, Recovery};
 use super::sack::{Reading, SackRecovery};
 use super::ecn::EcnSender;
 use super::rtt::{RtoConfig, RttEstimator};
@@ -15,9 +15,10 @@ use crate::packet::{Flags, FlowId, NodeId, Packet, TcpAck, SACK_BLOCKS};
 use crate::transport::EventLog;
 use crate::time::{SimDuration, SimTime};
 
-/// How losses are found and repaired: from duplicate ACKs alone, or from SACK blocks.
+/// How losses are found and repaired: from duplicate ACKs alone, or from SACK blocks
+/// (each variant's is `Variant::repair`).
 #[derive(Clone, Debug)]
-enum Repair {
+pub(crate) enum Repair {
     Dupacks(Recovery),
     Sack(SackRecovery),
 }
@@ -61,21 +62,13 @@ impl TcpSender {
     pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, start_at: SimTime, app_limit: Option<u64>) -> Self {
         let mss = cfg.mss.0;
         let iw = cfg.initial_window_segments() as u64 * mss;
-        let sack = |reading| Repair::Sack(SackRecovery::new(reading, mss, cfg.dupack_threshold));
-        let repair = match cfg.variant {
-            Variant::Tahoe => Repair::Dupacks(Recovery::Tahoe(Tahoe)),
-            Variant::Reno => Repair::Dupacks(Recovery::Reno(Reno)),
-            Variant::Newreno => Repair::Dupacks(Recovery::NewReno(NewReno::default())),
-            Variant::Sack => sack(Reading::Rfc6675),
-            Variant::Sack1 => sack(Reading::Sack1),
-        };
         TcpSender {
             st: SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold),
             cc: match cfg.abc.limit_segments() {
                 None => Congestion::Aimd(Aimd),
                 Some(l) => Congestion::ByteCounting(ByteCounting::new(l)),
             },
-            repair,
+            repair: cfg.variant.repair(mss, cfg.dupack_threshold),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
                 min: cfg.min_rto.0,

@@ -1,6 +1,7 @@
 //! The sender's unit tests: ACK clocking, fast retransmit, ELN, timeouts, the window.
 
 use super::*;
+use crate::tcp::Variant;
 use crate::packet::Header;
 use crate::transport::Endpoint;
 use crate::units::{Bytes, Duration};
