@@ -55,22 +55,18 @@ fn shipped_scenarios_match_their_golden_results() {
     check(runs);
 }
 
-#[test]
-fn random_scenarios_match_their_golden_results() {
-    let runs = random_scenarios(40)
-        .iter()
-        .enumerate()
-        .map(|(case, v)| (format!("random-{case:02}"), golden_part(&run_value(v, case as u64))))
-        .collect();
+/// Case `i` of a seeded sequence runs at seed `i` and is stored as `<prefix>-<i>`.
+fn check_cases(prefix: &str, cases: Vec<Value>) {
+    let runs = cases.iter().enumerate().map(|(case, v)| (format!("{prefix}-{case:02}"), golden_part(&run_value(v, case as u64)))).collect();
     check(runs);
 }
 
 #[test]
+fn random_scenarios_match_their_golden_results() {
+    check_cases("random", random_scenarios(40));
+}
+
+#[test]
 fn random_networks_with_actions_match_their_golden_results() {
-    let runs = random_scenarios_with_actions(12)
-        .iter()
-        .enumerate()
-        .map(|(case, v)| (format!("random-actions-{case:02}"), golden_part(&run_value(v, case as u64))))
-        .collect();
-    check(runs);
+    check_cases("random-actions", random_scenarios_with_actions(12));
 }
