@@ -115,34 +115,35 @@ mod tests {
         let e = w.check_invariants().unwrap_err().to_string();
         assert!(e.contains("segment drop counts"), "{e}");
     }
-}
 
-/// The world dispatches on entities, never on what they are (issue 6: "no scheme named
-/// in world.rs"): no transport, scheme, queue or link layer appears in its text.
-#[cfg(test)]
-#[test]
-fn world_rs_names_no_scheme() {
-    let text = include_str!("world.rs").to_lowercase();
-    for name in ["tcp", "udp", "cbr", "snoop", "syndrome", "wlan", "ewln", "reno", "tahoe", "sack", "raptor", "droptail", "drop_tail"] {
-        assert!(!text.contains(name), "world.rs names {name:?}");
-    }
-    let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).collect();
-    for name in ["eln", "arq", "fec", "red", "bch", "lt"] {
-        assert!(!words.contains(&name), "world.rs names {name:?}");
-    }
-}
-
-/// The scenario builder hands each agent's config a context and names no agent (issue
-/// 6: a new agent is its file and one line in each closed enum).
-#[cfg(test)]
-#[test]
-fn scenario_build_names_no_agent() {
-    for (file, text) in [("build.rs", include_str!("scenario/build.rs")), ("agents.rs", include_str!("scenario/agents.rs"))] {
+    /// Fails if the lower-cased `text` of `file` contains one of `parts`, or has one of
+    /// `words` as a whole word.
+    fn assert_names_none(file: &str, text: &str, parts: &[&str], words: &[&str]) {
         let text = text.to_lowercase();
-        // `tcp.syndrome` is the receiver's option, not the agent.
-        for name in ["snoop", "syndromeagent", "syndromeconfig", "agentconfig::"] {
-            assert!(!text.contains(name), "scenario/{file} names {name:?}");
+        for name in parts {
+            assert!(!text.contains(name), "{file} names {name:?}");
         }
-        assert!(!text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "eln"), "scenario/{file} names \"eln\"");
+        for w in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            assert!(!words.contains(&w), "{file} names {w:?}");
+        }
+    }
+
+    /// The world dispatches on entities, never on what they are (issue 6: "no scheme
+    /// named in world.rs"): no transport, scheme, queue or link layer appears in its text.
+    #[test]
+    fn world_rs_names_no_scheme() {
+        let parts = ["tcp", "udp", "cbr", "snoop", "syndrome", "wlan", "ewln", "reno", "tahoe", "sack", "raptor", "droptail", "drop_tail"];
+        assert_names_none("world.rs", include_str!("world.rs"), &parts, &["eln", "arq", "fec", "red", "bch", "lt"]);
+    }
+
+    /// The scenario builder hands each agent's config a context and names no agent
+    /// (issue 6: a new agent is its file and one line in each closed enum).
+    #[test]
+    fn scenario_build_names_no_agent() {
+        // `tcp.syndrome` is the receiver's option, not the agent.
+        let parts = ["snoop", "syndromeagent", "syndromeconfig", "agentconfig::"];
+        for (file, text) in [("scenario/build.rs", include_str!("scenario/build.rs")), ("scenario/agents.rs", include_str!("scenario/agents.rs"))] {
+            assert_names_none(file, text, &parts, &["eln"]);
+        }
     }
 }

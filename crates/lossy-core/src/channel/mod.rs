@@ -71,6 +71,15 @@ impl TxSpan {
     }
 }
 
+/// The codeword errors of a model that loses whole packets: [`UNCORRECTABLE`] in every
+/// codeword of a lost packet, 0 otherwise (the default of
+/// [`LossProcess::codeword_errors`], and Neyman's per-packet unit).
+pub(crate) fn whole_packet_errors<L: LossProcess + ?Sized>(model: &mut L, tx: TxSpan, codeword_bits: u32, errors: &mut [u32], rng: &mut RngStream) {
+    let bits = codeword_bits as u64 * errors.len() as u64;
+    let lost = model.lost(TxSpan { bits, ..tx }, rng);
+    errors.fill(if lost { UNCORRECTABLE } else { 0 });
+}
+
 /// A loss process: decides the fate of each transmission on a link.
 pub trait LossProcess {
     /// Is the frame sent over `tx` lost? Called once per transmission, in time order.
@@ -88,13 +97,7 @@ pub trait LossProcess {
         errors: &mut [u32],
         rng: &mut RngStream,
     ) {
-        let bits = codeword_bits as u64 * errors.len() as u64;
-        let value = if self.lost(TxSpan { bits, ..tx }, rng) {
-            UNCORRECTABLE
-        } else {
-            0
-        };
-        errors.fill(value);
+        whole_packet_errors(self, tx, codeword_bits, errors, rng)
     }
 
     /// Long-run probability that a packet of `bits` bits is lost, where a closed form

@@ -19,7 +19,7 @@
 //! loss, the λ that gives a packet loss (`packet_loss`), the mean loss run
 //! p / (P(clean) − P(two clean)) and P(next packet lost | this one lost).
 
-use super::{Channel, ModelConfig, TxSpan, LossProcess, UNCORRECTABLE};
+use super::{whole_packet_errors, Channel, ModelConfig, TxSpan, LossProcess};
 use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -462,13 +462,11 @@ impl LossProcess for Neyman {
         errors: &mut [u32],
         rng: &mut RngStream,
     ) {
+        if self.cfg.unit == NeymanUnit::Packet {
+            return whole_packet_errors(self, tx, codeword_bits, errors, rng);
+        }
         let n = codeword_bits as u64;
         let bits = n * errors.len() as u64;
-        if self.cfg.unit == NeymanUnit::Packet {
-            let lost = self.lost(TxSpan { bits, ..tx }, rng);
-            errors.fill(if lost { UNCORRECTABLE } else { 0 });
-            return;
-        }
         self.start(rng);
         errors.fill(0);
         self.take(bits, rng, |off| errors[(off / n) as usize] += 1);
