@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import lossy.papers
 from lossy.cli import app
 from lossy.papers.figures import LinePlot, table_of
-from lossy.papers.model import BadReproduction, Claim, Reproduction, SweepPlan
+from lossy.papers.model import BadReproduction, LegacyClaim as Claim, Reproduction, SweepPlan
 from lossy.papers.report import render
 from lossy.papers.run import reproduce
 from lossy.papers.verdict import State, Verdict
@@ -125,14 +125,14 @@ def test_a_sweep_that_did_not_run_is_a_defect_in_the_report(tmp_path: Path) -> N
     assert outcome.figures[0].error is not None and len(outcome.defects()) == 3
     report = render(outcome)
     assert "## Defects" in report and "**could not be checked**" in report
-    assert "0 reproduced, 0 not reproduced, 1 could not be checked" in report
+    assert "0 reproduced, 0 not reproduced, 0 inconclusive, 1 could not be checked" in report
     assert "**Could not be drawn**: sweep 's' did not run" in report
 
 
 def test_failed_runs_are_kept_in_the_report(tmp_path: Path) -> None:
     outcome = reproduce(tiny(figures=[]), tmp_path, sweep_fn=fake_sweeps(**{"tiny-s": runs(failed=2)}),
                         progress=False)
-    assert outcome.counts() == "0 reproduced, 0 not reproduced, 1 could not be checked"
+    assert outcome.counts() == "0 reproduced, 0 not reproduced, 0 inconclusive, 1 could not be checked"
     assert "2 of 4 runs of sweep 's' failed" in (tmp_path / "report.md").read_text()
 
 

@@ -6,8 +6,13 @@ no matplotlib) and reproductions may import this one. What a reproduction declar
 model.py (sweeps, claims) and figures/ (the kinds of figure); run.py runs one, report.py
 writes its report.md, cli.py is `lossy reproduce`.
 
-The import order, each module importing only those before it: verdict, tracefiles,
-context, figures, model, checks, outcome, report, run, index, cli.
+The claims protocol: bands.py (what a paper's words allow), estimate.py (a quantity with
+its 95 % CI over replications), judge.py (the one place a verdict is decided),
+measures.py (measurements the claims share), synthetic.py (runs for a claim's null,
+exaggerated and faithful examples), inventory.py (every item of a paper and what covers
+it). The import order, each module importing only those before it: verdict, bands,
+tracefiles, context, estimate, judge, measures, synthetic, inventory, figures, model,
+checks, outcome, report, run, index, cli.
 """
 
 from __future__ import annotations

@@ -8,9 +8,11 @@ instead of working by accident when everything happens to have run.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 import pandas as pd
 
@@ -34,6 +36,7 @@ class Context(Mapping[str, pd.DataFrame]):
     errors: Dict[str, str] = field(default_factory=dict)  # sweep key -> why it has no runs
     metrics: Dict[str, Dict[str, str]] = field(default_factory=dict)  # sweep -> alias -> summary key
     visible: Optional[frozenset[str]] = None  # None: every sweep
+    specs: Dict[str, Dict[str, Any]] = field(default_factory=dict)  # sweep -> its spec (full and [quick])
 
     def __getitem__(self, sweep: str) -> pd.DataFrame:
         if self.visible is not None and sweep not in self.visible:
@@ -69,7 +72,31 @@ class Context(Mapping[str, pd.DataFrame]):
 
     def restricted(self, sweeps: Iterable[str]) -> "Context":
         return Context(self.out, self.quick, self.runs, self.stores, self.errors, self.metrics,
-                       frozenset(sweeps))
+                       frozenset(sweeps), self.specs)
+
+    def with_runs(self, extra: Mapping[str, pd.DataFrame]) -> "Context":
+        """This context with more named tables (a claim's inputs) beside the sweeps."""
+        if not extra:
+            return self
+        return Context(self.out, self.quick, {**self.runs, **extra}, self.stores, self.errors, self.metrics,
+                       self.visible, self.specs)
+
+    def full_values(self, sweep: str, axis: str) -> Optional[List[Any]]:
+        """The values of `axis` in the full run of `sweep` (the quick run may have
+        fewer); None when the context does not know the sweep's spec (synthetic runs)."""
+        self[sweep]
+        spec = self.specs.get(sweep)
+        if spec is None:
+            return None
+        return _full_axes(json.dumps(spec, sort_keys=True, default=str)).get(axis)
+
+
+@functools.lru_cache(maxsize=64)
+def _full_axes(spec_json: str) -> Dict[str, List[Any]]:
+    """Axis name -> its values in the full run, for a spec given as JSON (hashable)."""
+    from ..sweep.spec import load_spec  # the engine's own reading of the spec
+
+    return {a.name: list(a.values) for a in load_spec(json.loads(spec_json), quick=False).axes}
 
 
 def as_context(runs: Mapping[str, pd.DataFrame]) -> Context:

@@ -28,14 +28,14 @@ def render_index(outcomes: Sequence[Outcome], root: Path, quick: bool) -> str:
         "# lossy reproductions", "",
         f"`lossy reproduce all{mode}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
         f"{sum(o.wall_s for o in outcomes):.0f} s.", "",
-        "| reproduction | claims | reproduced | not reproduced | could not be checked | defects | report |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| reproduction | claims | reproduced | not reproduced | inconclusive | could not be checked | defects | report |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for o in outcomes:
         report = o.report.relative_to(root).as_posix() if o.report else ""
         lines.append(
             f"| {cell(o.reproduction.title)} (`{o.reproduction.name}`) | {len(o.verdicts)} | "
-            f"{o.count(State.REPRODUCED)} | {o.count(State.NOT_REPRODUCED)} | "
+            f"{o.count(State.REPRODUCED)} | {o.count(State.NOT_REPRODUCED)} | {o.count(State.INCONCLUSIVE)} | "
             f"{o.count(State.UNCHECKED)} | {len(o.defects())} | [report.md]({report}) |")
     return "\n".join(lines) + "\n"
 

@@ -6,15 +6,18 @@ halfway through a long run."""
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Sequence, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import pandas as pd
 
 from .._core import ScenarioError
+from .bands import Band
 from .context import Context, NotAvailable, as_context
 from .figures.base import Figure
-from .verdict import Verdict
+from .inventory import Inventory
+from .judge import Measurement, judge
+from .verdict import State, Verdict
 
 
 class BadReproduction(ScenarioError):
@@ -31,29 +34,149 @@ class SweepPlan:
     spec: Dict[str, Any]
 
 
+# Data a claim reads that no sweep makes (a model's table, a stream study): name ->
+# a function of `quick` that computes it. Examples supply it directly.
+Inputs = Mapping[str, Callable[[bool], pd.DataFrame]]
+Runs = Mapping[str, pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Synthetic data for a claim (lossy.papers.synthetic), keyed by sweep or input name:
+    `null` with the claimed effect absent (the treatment equal to the baseline, the
+    curves equal, the crossing elsewhere), `exaggerated` with the paper's magnitude
+    doubled (None only for a claim of likeness or a direction-only one, which state no
+    magnitude to double), `faithful` as the paper states it. A test asserts the first
+    two are never reproduced and the third is."""
+
+    null: Callable[[], Runs]
+    faithful: Callable[[], Runs]
+    exaggerated: Optional[Callable[[], Runs]] = None
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What we think makes a gap, and a run without it: `measure` is the claim's quantity
+    on sweeps with the cause removed (`change`: a parameter changed, a reading swapped).
+    `share` is the part of the gap the explanation says the cause makes (1.0: all of
+    it); the report shows how much the probe closes."""
+
+    cause: str
+    change: str
+    sweeps: Sequence[str]
+    measure: Callable[[Context], Measurement]
+    share: float = 1.0
+
+
 @dataclass(frozen=True)
 class Claim:
-    """A claim with the value it is held to, how far we may be from it, and the sweeps
-    its check reads (it sees only those)."""
+    """A statement of a paper held to our runs: where it stands (`source`), the paper's
+    `words`, the `quantity` we measure for it, the `band` those words allow, and
+    `measure`, which computes the quantity's estimate per part from the sweeps it names
+    (it sees only those, and `inputs`). The verdict is decided by judge.py, never by the
+    claim. `why_here` says why the chosen points can show the effect."""
 
     key: str  # its name for --only
+    text: str
+    source: str  # section, figure or table
+    words: str  # the paper's words, quoted
+    quantity: str  # what is measured: a ratio, a difference, a crossing, a rank
+    band: Band
+    measure: Callable[[Context], Measurement]
+    sweeps: Sequence[str]
+    examples: Examples
+    why_here: str
+    inputs: Inputs = field(default_factory=dict)
+    probe: Optional[Probe] = None
+
+    kind = "claim"
+
+    @property
+    def reference(self) -> str:
+        return self.words
+
+    @property
+    def tolerance(self) -> str:
+        return self.band.text()
+
+    @property
+    def needs(self) -> Sequence[str]:
+        return tuple(self.sweeps) + (tuple(s for s in self.probe.sweeps if s not in self.sweeps)
+                                     if self.probe else ())
+
+    def evaluate(self, runs: Runs, quick: bool = False) -> Verdict:
+        """The verdict on the runs (judge.py); "could not be checked" with the reason when
+        the data is not complete (a sweep did not run, a run failed) or the measure
+        raised (a missing column, an undeclared sweep, a bug) — never an exception."""
+        base = as_context(runs)
+        try:
+            for sweep in self.sweeps:
+                defect = failed_runs(sweep, base.restricted(self.sweeps)[sweep])
+                if defect:
+                    return Verdict.unchecked(defect)
+            extra = {k: f(quick or base.quick) for k, f in self.inputs.items() if k not in base.runs}
+            ctx = base.with_runs(extra).restricted([*self.sweeps, *self.inputs])
+            verdict = judge(self.measure(ctx), self.band)
+        except Exception as e:  # noqa: BLE001 - every defect becomes a verdict with its reason
+            return Verdict.unchecked(describe(e))
+        if verdict.state is State.NOT_REPRODUCED:
+            return replace(verdict, probe=self.probe_text(base, verdict))
+        return verdict
+
+    def probe_text(self, base: Context, verdict: Verdict) -> str:
+        """The cause of a gap and what its probe showed; "cause unknown" without one."""
+        if self.probe is None:
+            return "cause unknown: no probe has demonstrated one"
+        p = self.probe
+        try:
+            for sweep in p.sweeps:
+                defect = failed_runs(sweep, base.restricted(p.sweeps)[sweep])
+                if defect:
+                    return f"{p.cause}; the probe ({p.change}) did not run: {defect}"
+            probed = judge(p.measure(base.restricted(p.sweeps)), self.band)
+        except Exception as e:  # noqa: BLE001 - the report says the probe could not be made
+            return f"{p.cause}; the probe ({p.change}) could not be measured: {describe(e)}"
+        closed = gap_closed(verdict, probed)
+        shown = "demonstrated" if closed >= p.share - 1e-9 else "not demonstrated"
+        return (f"{p.cause}. Probe, {p.change}: {probed.ours}, {probed.state.value}; it closes "
+                f"{closed:.0%} of the gap (the explanation says {p.share:.0%}): {shown}")
+
+
+def gap_closed(before: Verdict, after: Verdict) -> float:
+    """The share of the distance to the band that the probe closes, summed over parts
+    (1.0: all parts inside; 0: no nearer; negative: farther)."""
+    def gap(v: Verdict) -> float:
+        return sum(_distance(r) for r in v.parts)
+    g0 = gap(before)
+    return 1.0 - gap(after) / g0 if g0 > 0 else 0.0
+
+
+def _distance(part: Dict[str, Any]) -> float:
+    """How far a part's value lies outside its band (judge.py's row)."""
+    return float(part["distance"])
+
+
+@dataclass(frozen=True)
+class LegacyClaim:
+    """A claim still checked by hand (reproduced or not, no band, no CI): the shape every
+    claim had before the claims protocol; it goes when every reproduction is moved."""
+
+    key: str
     text: str
     reference: str  # the paper's or model's value, short
     tolerance: str
     check: Callable[[Context], Verdict]
     sweeps: Sequence[str]
-    source: str = ""  # where the reference and the tolerance come from, and why
+    source: str = ""
 
     kind = "claim"
+    probe = None
 
     @property
     def needs(self) -> Sequence[str]:
         return tuple(self.sweeps)
 
-    def evaluate(self, runs: Mapping[str, pd.DataFrame]) -> Verdict:
-        """The check's verdict on complete data; "could not be checked" with the reason
-        when the data is not complete (a sweep did not run, a run failed) or the check
-        raised (a missing column, an undeclared sweep, a bug) — never an exception."""
+    def evaluate(self, runs: Runs, quick: bool = False) -> Verdict:
         ctx = as_context(runs).restricted(self.sweeps)
         try:
             for sweep in self.sweeps:
@@ -92,7 +215,8 @@ def describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {' '.join(str(e).split())}{at}"
 
 
-Item = Union[Figure, Claim]
+AnyClaim = Union[Claim, LegacyClaim]
+Item = Union[Figure, AnyClaim]
 
 
 @dataclass(frozen=True)
@@ -102,8 +226,9 @@ class Reproduction:
     about: str  # a paragraph for the top of the report
     sweeps: Sequence[SweepPlan]
     figures: Sequence[Figure]  # figures and tables, in report order
-    claims: Sequence[Claim]
+    claims: Sequence[AnyClaim]
     notes: Sequence[str] = field(default_factory=tuple)  # readings chosen where the paper is vague
+    inventory: Optional[Inventory] = None  # every item of the paper and what covers it
 
     def __post_init__(self) -> None:
         check_references(self)
@@ -129,7 +254,8 @@ class Reproduction:
         chosen: List[Item] = [*figures, *claims]
         needed = {s for x in chosen for s in x.needs}
         return Reproduction(self.name, self.title, self.about,
-                            [p for p in self.sweeps if p.key in needed], figures, claims, self.notes)
+                            [p for p in self.sweeps if p.key in needed], figures, claims, self.notes,
+                            self.inventory)
 
 
 def check_references(r: Reproduction) -> None:
@@ -148,6 +274,11 @@ def check_references(r: Reproduction) -> None:
                                       else f"{where}: two items share the key {key!r}")
             seen.add(key)
     sweeps = [p.key for p in r.sweeps]
+    if r.inventory is not None:
+        claim_keys = {c.key for c in r.claims}
+        for key in r.inventory.claim_keys():
+            if key not in claim_keys:
+                raise BadReproduction(f"{where}: its inventory names claim {key!r}, which it does not have")
     items: List[Item] = [*r.figures, *r.claims]
     for item in items:
         for sweep in item.needs:
@@ -162,5 +293,5 @@ def needed_sweeps(r: Reproduction) -> List[SweepPlan]:
     return [p for p in r.sweeps if p.key in needed]
 
 
-__all__ = ["BadReproduction", "Claim", "Reproduction", "SweepPlan", "check_references",
+__all__ = ["AnyClaim", "BadReproduction", "Claim", "Examples", "LegacyClaim", "Probe", "Reproduction", "SweepPlan", "check_references",
            "describe", "failed_runs", "needed_sweeps"]

@@ -9,7 +9,7 @@ import json
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import pandas as pd
 from rich.table import Table as RichTable
@@ -18,17 +18,19 @@ from .. import __version__
 from .._core import ScenarioError
 from ..formatting import cell, value as _value
 from ..summary import ok_rows
+from .model import AnyClaim, LegacyClaim
 from .outcome import Outcome, Rendered, store_dir
-from .verdict import State
+from .verdict import State, Verdict
 
 # How each state reads in the report and in the terminal.
 WORDS = {State.REPRODUCED: "reproduced", State.NOT_REPRODUCED: "not reproduced",
-         State.UNCHECKED: "could not be checked"}
-COLOURS = {State.REPRODUCED: "green", State.NOT_REPRODUCED: "red", State.UNCHECKED: "bold magenta"}
+         State.INCONCLUSIVE: "inconclusive", State.UNCHECKED: "could not be checked"}
+COLOURS = {State.REPRODUCED: "green", State.NOT_REPRODUCED: "red", State.INCONCLUSIVE: "yellow",
+           State.UNCHECKED: "bold magenta"}
 
 
 OUTCOME_FILE = "outcome.json"
-OUTCOME_FORMAT = 1  # raised when a field changes meaning; readers check it
+OUTCOME_FORMAT = 2  # raised when a field changes meaning; readers check it (2: bands, CIs, inventory)
 
 
 def write_report(outcome: Outcome) -> Path:
@@ -83,13 +85,32 @@ def record(outcome: Outcome) -> Dict[str, Any]:
         "finished": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
         "wall_s": round(outcome.wall_s, 3), "provenance": _provenance(outcome),
         "counts": {s.value: outcome.count(s) for s in State},
-        "claims": [{"key": c.key, "text": c.text, "reference": c.reference, "tolerance": c.tolerance,
-                    "source": c.source, "state": v.state.value, "ours": v.ours, "reason": v.reason}
-                   for c, v in outcome.verdicts],
+        "claims": [claim_record(c, v) for c, v in outcome.verdicts],
+        "inventory": _inventory_record(outcome),
         "figures": figures, "sweeps": sweeps, "defects": outcome.defects(),
         "what_was_run": "\n".join(_what_was_run(outcome)[2:]).strip(),  # report.md's section, markdown
         "report": "report.md",
     }
+
+
+def claim_record(c: AnyClaim, v: Verdict) -> Dict[str, Any]:
+    """One claim and its verdict as data (outcome.json)."""
+    out = {"key": c.key, "text": c.text, "reference": c.reference, "tolerance": c.tolerance,
+           "source": c.source, "state": v.state.value, "ours": v.ours, "reason": v.reason,
+           "legacy": isinstance(c, LegacyClaim), "words": "", "quantity": "", "band": v.band or c.tolerance,
+           "band_reading": "", "direction_only": False, "why_here": "",
+           "parts": v.parts, "needed": v.needed, "probe": v.probe}
+    if not isinstance(c, LegacyClaim):
+        out.update(words=c.words, quantity=c.quantity, band_reading=c.band.reading,
+                   direction_only=c.band.direction_only, why_here=c.why_here)
+    return out
+
+
+def _inventory_record(outcome: Outcome) -> Optional[Dict[str, Any]]:
+    inv = outcome.reproduction.inventory
+    if inv is None:
+        return None
+    return {"paper": inv.paper, "counts": inv.counts(), "items": inv.as_records()}
 
 
 def render(outcome: Outcome) -> str:
@@ -109,7 +130,8 @@ def render(outcome: Outcome) -> str:
     if outcome.only:
         lines += [f"Only {', '.join(f'`{k}`' for k in outcome.only)} (and the sweeps they need) "
                   "were made: `--only`.", ""]
-    lines += _defects(outcome) + _claims(outcome) + _notes(outcome) + _what_was_run(outcome)
+    lines += (_defects(outcome) + _claims(outcome) + _inventory(outcome) + _notes(outcome)
+              + _what_was_run(outcome))
     for rendered in outcome.figures:
         lines += _figure(outcome, rendered)
     return "\n".join(lines).rstrip() + "\n"
@@ -141,17 +163,40 @@ def _defects(outcome: Outcome) -> List[str]:
 
 def _claims(outcome: Outcome) -> List[str]:
     n, k = len(outcome.verdicts), outcome.reproduced
-    lines = ["## Claims", "", f"{k} of {n} reproduced ({outcome.counts()}).", ""]
+    scale = "quick" if outcome.quick else "full"
+    lines = ["## Claims", "", f"{k} of {n} reproduced ({outcome.counts()}; {scale} run).", "",
+             "Each verdict is decided by the 95 % confidence interval of the claim's quantity over the "
+             "replications against the band read from the paper's words: *reproduced* when the whole CI lies "
+             "inside, *not reproduced* when it lies wholly outside, *inconclusive* when it straddles an end.", ""]
     if not n:
         return lines
-    rows = [{"claim": c.text, "reference": c.reference, "tolerance": c.tolerance,
-             "ours": v.ours, "verdict": f"**{WORDS[v.state]}**"}
+    rows = [{"claim": c.text, "source": c.source if not isinstance(c, LegacyClaim) else "-",
+             "band": v.band or c.tolerance, "ours (95 % CI)": v.ours, "verdict": f"**{WORDS[v.state]}**"}
             for c, v in outcome.verdicts]
     lines += markdown_table(pd.DataFrame(rows)) + [""]
     for i, (c, v) in enumerate(outcome.verdicts, 1):
-        source = f" Reference: {c.source}." if c.source else ""
-        lines.append(f"{i}. {c.text}: **{WORDS[v.state]}**, {v.reason}.{source} (`{c.key}`)")
+        lines.append(f"{i}. **{c.text}** (`{c.key}`): **{WORDS[v.state]}**, {v.reason}.")
+        if isinstance(c, LegacyClaim):
+            lines.append(f"   Reference: {c.source}. (Checked by hand, not yet on the claims protocol: no band, "
+                         "no CI.)" if c.source else "   (Checked by hand, not yet on the claims protocol.)")
+        else:
+            lines.append(f"   The paper ({c.source}): {c.words}. We measure {c.quantity}; band {c.band.reading}"
+                         + (" (direction only: the paper gives no magnitude; ours is printed)"
+                            if c.band.direction_only else "") + f". Why these points: {c.why_here}")
+        if v.state is State.NOT_REPRODUCED:
+            lines.append(f"   What closes the gap: {v.probe}.")
     return lines + [""]
+
+
+def _inventory(outcome: Outcome) -> List[str]:
+    inv = outcome.reproduction.inventory
+    if inv is None:
+        return []
+    lines = ["## Inventory of the paper", "", f"{inv.counts_text()}.", ""]
+    rows = [{"item": i.ref, "section": i.section, "what": i.what,
+             "covered by": ", ".join([*(f"`{k}`" for k in i.claims), *(f"`{t}`" for t in i.tests)])
+             or f"not covered: {i.not_covered}"} for i in inv.items]
+    return lines + markdown_table(pd.DataFrame(rows)) + [""]
 
 
 def _notes(outcome: Outcome) -> List[str]:
@@ -244,12 +289,24 @@ def claims_table(outcome: Outcome) -> RichTable:
                         f"claims reproduced ({outcome.counts()})",
                   title_justify="left")
     t.add_column("claim", ratio=4)
-    t.add_column("reference", ratio=1)
-    t.add_column("ours", ratio=3)
+    t.add_column("band", ratio=2)
+    t.add_column("ours (95 % CI)", ratio=3)
     t.add_column("verdict", no_wrap=True)
+    notes = []
     for c, v in outcome.verdicts:
         ours = v.ours if v.checked else v.reason
-        t.add_row(c.text, c.reference, ours, f"[{COLOURS[v.state]}]{WORDS[v.state]}[/]")
+        if v.state is State.NOT_REPRODUCED and v.probe:
+            ours += f"\ncause: {v.probe}"
+        elif v.state is State.INCONCLUSIVE and v.needed:
+            ours += f"\n~{v.needed} replications would decide it"
+        t.add_row(c.text, v.band or c.tolerance, ours, f"[{COLOURS[v.state]}]{WORDS[v.state]}[/]")
+    inv = outcome.reproduction.inventory
+    if inv is not None:
+        notes.append(f"inventory of the paper: {inv.counts_text()}")
+    notes.append("full run" if not outcome.quick else "quick run: fewer points and replications, so more may be "
+                 "inconclusive")
+    t.caption = "; ".join(notes)
+    t.caption_justify = "left"
     return t
 
 

@@ -72,6 +72,7 @@ def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: 
         path = store_dir(out, plan, quick)
         ctx.stores[plan.key] = path
         ctx.metrics[plan.key] = {str(k): str(v) for k, v in plan.spec.get("metrics", {}).items()}
+        ctx.specs[plan.key] = plan.spec
         try:
             ctx.runs[plan.key] = run(plan.spec, path, quick, pool)
         except (KeyboardInterrupt, SystemExit):
@@ -80,7 +81,7 @@ def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: 
             ctx.errors[plan.key] = describe(e)
     outcome = Outcome(repro, ctx, only=tuple(only))
     outcome.figures = [draw(figure, ctx) for figure in repro.figures]
-    outcome.verdicts = [(claim, claim.evaluate(ctx)) for claim in repro.claims]
+    outcome.verdicts = [(claim, claim.evaluate(ctx, quick)) for claim in repro.claims]
     outcome.wall_s = time.perf_counter() - started
     outcome.report = write_report(outcome)
     return outcome

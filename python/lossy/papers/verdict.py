@@ -1,30 +1,40 @@
-"""A claim's verdict, in one of three states.
+"""A claim's verdict, in one of four states.
 
-"not reproduced" is a scientific result: the check ran on complete data and our number
-is outside the tolerance. "could not be checked" is a defect to fix (a missing column, a
-failed run, a sweep that did not run, a bad reference, a check that raised), never a
-result; the CLI exits with status 1 when any claim is in that state.
+"reproduced", "not reproduced" and "inconclusive" are scientific results, decided by the
+95 % confidence interval of the claim's quantity against its band (judge.py): the whole
+CI inside, wholly outside, or straddling an end. "could not be checked" is a defect to
+fix (a missing column, a failed run, a sweep that did not run, a bad reference, a check
+that raised), never a result; the CLI exits with status 1 when any claim is in that
+state.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Dict, List, Optional
 
 
 class State(str, Enum):
     REPRODUCED = "reproduced"
     NOT_REPRODUCED = "not reproduced"
+    INCONCLUSIVE = "inconclusive"
     UNCHECKED = "could not be checked"
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What a check found: its state, our value in words, and why."""
+    """What a check found: its state, our value in words, and why. A judged verdict also
+    carries the band, each part's estimate (as data for outcome.json), the replications
+    that would decide an inconclusive one, and what the probe of a gap showed."""
 
     state: State
     ours: str
     reason: str
+    band: str = ""
+    parts: List[Dict[str, Any]] = field(default_factory=list)
+    needed: Optional[int] = None  # replications --until-ci estimates would decide it
+    probe: str = ""  # for "not reproduced": the cause and what removing it closes
 
     @property
     def reproduced(self) -> bool:
@@ -36,7 +46,8 @@ class Verdict:
 
     @classmethod
     def of(cls, ok: bool, ours: str, reason: str) -> "Verdict":
-        """Reproduced or not, as a check on complete data decides."""
+        """Reproduced or not, decided by a hand-written check (LegacyClaim only: it goes
+        when every reproduction is on the claims protocol)."""
         return cls(State.REPRODUCED if ok else State.NOT_REPRODUCED, ours, reason)
 
     @classmethod

@@ -12,7 +12,7 @@ import pandas as pd
 from ...summary import ok_rows, summarize
 from ..checks import all_of
 from ..context import Context
-from ..model import Claim
+from ..model import LegacyClaim as Claim
 from ..verdict import Verdict
 
 FLOWS = ["S1", "S2"]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ...summary import ok_rows, summarize
 from ..context import Context
-from ..model import Claim
+from ..model import LegacyClaim as Claim
 from ..verdict import Verdict
 from .figures import normalized
 from .table1 import fits

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import List
 
 from ..context import Context
-from ..model import Claim
+from ..model import LegacyClaim as Claim
 from ..verdict import Verdict
 from ..checks import point_means as means
 

@@ -10,7 +10,7 @@ from typing import Callable, List, Optional
 from ...summary import ok_rows
 from ..checks import Model, all_of, gain_at_least, gain_row, identical_runs, within_model
 from ..context import Context
-from ..model import Claim
+from ..model import LegacyClaim as Claim
 from ..verdict import Verdict
 from .models import mathis_bps, pftk_bps
 from .ns3 import ns3_goodput_bps
