@@ -4,7 +4,7 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_commit", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
@@ -78,6 +78,9 @@ def version() -> str:
 
 def trace_legend() -> dict[str, dict[str, list[str]]]:
     """What coded trace columns mean: {trace: {column: [name of code 0, 1, ...]}}."""
+
+def build_commit() -> str:
+    """The git commit this module was built from; "unknown" when built outside a checkout."""
 
 def build_info() -> dict[str, str]:
     """Versions of the core and of the crates that decide its random streams."""

@@ -216,6 +216,13 @@ fn version() -> &'static str {
     lossy_core::VERSION
 }
 
+/// The git commit this module was built from (build.rs): what an installed wheel
+/// reports as its commit; "unknown" when it was built outside a checkout.
+#[pyfunction]
+fn build_commit() -> &'static str {
+    env!("LOSSY_BUILD_COMMIT")
+}
+
 /// Versions of the pieces that decide a result's bits (recorded as provenance).
 #[pyfunction]
 fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -236,6 +243,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(build_commit, m)?)?;
     m.add_function(wrap_pyfunction!(trace_legend, m)?)?;
     m.add_function(wrap_pyfunction!(capture_example, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit::fit_markov, m)?)?;

@@ -228,7 +228,7 @@ def _what_was_run(outcome: Outcome) -> List[str]:
         n = (f"{per_point.min()}" if per_point.min() == per_point.max() else
              f"{per_point.min()}–{per_point.max()}") if len(per_point) else "0"
         lines += [f"**{plan.title}** (`{plan.key}`)", "",
-                  f"- scenario: `{_shown(plan.spec.get('scenario'))}`"]
+                  f"- scenario: {_shown(plan.spec.get('scenario'), outcome.out)}"]
         fixed = {k: v for k, v in spec.fixed.items() if not k.startswith("traces.")}
         if fixed:
             lines.append("- set: " + ", ".join(f"`{k} = {_value(v)}`" for k, v in fixed.items()))
@@ -250,18 +250,19 @@ def _what_was_run(outcome: Outcome) -> List[str]:
 
 
 def _provenance(outcome: Outcome) -> str:
+    """The version and commit the runs were made with (as each run recorded them; a
+    wheel records the commit it was built from), and the crates that decide its bits."""
+    from .._core import build_commit
+
     frames = [df for df in outcome.ctx.runs.values() if len(df)]
     if not frames:
-        return f"lossy {__version__}."
+        return f"lossy {__version__}, git commit {_commits([build_commit()])}."
     df = pd.concat(frames, ignore_index=True)
 
-    def one(column: str) -> str:
-        if column not in df.columns:
-            return "unknown"
-        values = sorted({str(v) for v in df[column].dropna()})
-        return ", ".join(values) if values else "unknown"
+    def values(column: str) -> List[str]:
+        return sorted({str(v) for v in df[column].dropna()}) if column in df.columns else []
 
-    text = f"lossy {one('lossy_version')}, git commit `{one('git_commit')[:12]}`"
+    text = f"lossy {', '.join(values('lossy_version')) or 'unknown'}, git commit {_commits(values('git_commit'))}"
     if "core_versions" in df.columns and df["core_versions"].notna().any():
         try:
             crates = json.loads(str(df["core_versions"].dropna().iloc[0]))
@@ -269,6 +270,15 @@ def _provenance(outcome: Outcome) -> str:
         except ValueError:
             pass
     return text + "."
+
+
+def _commits(commits: List[str]) -> str:
+    """Each commit shortened to 12 characters (stored runs reused across commits show
+    all of them); "unknown" said as such, not as a commit."""
+    known = [f"`{c[:12]}`" for c in commits if c and c != "unknown"]
+    if not known:
+        return "unknown (neither a checkout nor a build recorded it)"
+    return ", ".join(known) + (" and unknown" if len(known) < len(commits) else "")
 
 
 def markdown_table(df: pd.DataFrame) -> List[str]:
@@ -310,14 +320,24 @@ def claims_table(outcome: Outcome) -> RichTable:
     return t
 
 
-def _shown(path: Any) -> str:
-    """A scenario path relative to the working directory when it is below it."""
+def _shown(path: Any, out: Path) -> str:
+    """Where a sweep's scenario comes from, never as an absolute path (markdown): a
+    shipped scenario by its name, a file inside the output directory relative to it,
+    one below the working directory relative to that, else by its file name alone."""
     if not isinstance(path, str):
-        return "(inline table)"
-    try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path
+        return "an inline table"
+    from ..shipped import scenarios_dir
+
+    file = Path(path).resolve()
+    if file.parent == scenarios_dir().resolve() and file.suffix == ".toml":
+        return f"`{file.stem}` (shipped: `lossy scenarios show {file.stem}`)"
+    for base, where in [(out, "in the output directory"), (Path.cwd(), "")]:
+        try:
+            rel = file.relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+        return f"`{rel}`" + (f" ({where})" if where else "")
+    return f"`{file.name}`"
 
 
 __all__ = ["OUTCOME_FILE", "OUTCOME_FORMAT", "claims_table", "markdown_table", "record", "render",

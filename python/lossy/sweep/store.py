@@ -434,15 +434,19 @@ def load_meta(root: "str | os.PathLike[str]") -> Dict[str, Any]:
 
 @functools.lru_cache(maxsize=None)
 def git_commit() -> str:
-    """The commit of the lossy source that runs, when it runs from a git checkout;
-    "unknown" for an installed package or without git."""
+    """The commit of the lossy source that runs: asked of git when it runs from a
+    checkout, else the one its compiled core was built from (an installed wheel;
+    crates/lossy-py/build.rs records it), "unknown" when neither knows."""
+    from .. import _core
+
+    built = _core.build_commit()
     here = Path(__file__).resolve().parent
     if "site-packages" in here.parts or "dist-packages" in here.parts:
-        return "unknown"
+        return built
     try:
         proc = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
                               text=True, timeout=5, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        return built
     commit = proc.stdout.strip()
-    return commit if proc.returncode == 0 and commit else "unknown"
+    return commit if proc.returncode == 0 and commit else built
