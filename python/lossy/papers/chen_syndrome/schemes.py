@@ -32,6 +32,31 @@ SCHEMES = schemes(["HA"])
 ROAMING = schemes(["HA", "FA"])
 UPLINK = schemes(["HA"], "uplink")
 
+# ns-2's retransmission timer as it was before 2001/05/10, when `minrto_` was added (set
+# to 1 s on 2001/05/14; tcl/lib/ns-default.tcl): no floor but two ticks of tcpTick_,
+# 0.1 s until 2002/03/07. Chen's technical report [16] is of December 2000. The probes
+# run every sender with it; the figures keep the 1 s floor of chen-fig9.toml.
+TIMERS_2000: Dict[str, Any] = {f"flows.{i}.tcp.{k}": v for i in (0, 1)
+                               for k, v in {"min_rto": "0.2 s", "timer_granularity": "100 ms"}.items()}
+
+
+def coexisting() -> Dict[str, Dict[str, Any]]:
+    """§1: "end hosts without syndrome cannot benefit ... but can otherwise coexist with
+    syndrome hosts". Beside plain Reno and Syndrome on both connections, one connection
+    with a plain end host and the other a Syndrome one, the counter at HA stamping both:
+    `plain-mh-S1` (S1's receiver at MH does not infer), `plain-fh-S1` (S1's sender does
+    not react to ELN), and the same for S2."""
+    counter = {"agents": _at(["HA"], "syndrome")}
+    out: Dict[str, Dict[str, Any]] = {"reno": SCHEMES["reno"], "syndrome": SCHEMES["syndrome"]}
+    for i, flow in enumerate(["S1", "S2"]):
+        other = 1 - i
+        out[f"plain-mh-{flow}"] = {**counter, f"flows.{other}.tcp.syndrome": "downlink"}
+        out[f"plain-fh-{flow}"] = {**SCHEMES["syndrome"], f"flows.{i}.tcp.eln": False}
+    return out
+
+
+COEXISTING = coexisting()
+
 # The paper's three, in the order of its legends.
 PAPER = ["syndrome", "snoop", "reno"]
 # What every sweep compares: the paper's three and ELN (snoop-ns2 joins Fig. 10 only).

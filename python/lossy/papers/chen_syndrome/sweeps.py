@@ -11,7 +11,7 @@ from typing import Any, Dict, List
 
 from ...shipped import scenarios_dir
 from ..model import SweepPlan
-from .schemes import ROAMING, SCHEMES, UPLINK
+from .schemes import COEXISTING, PAPER, ROAMING, SCHEMES, TIMERS_2000, UPLINK
 
 SCENARIO = str(scenarios_dir() / "chen-fig9.toml")
 X = 50  # wireless loss over wired loss (§6)
@@ -26,12 +26,12 @@ P = [0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001]
 P_QUICK = [0.1, 0.02, 0.005]
 
 
-def _uniform(ps: List[float], field: str = ".loss.p", wired: str = ".loss.p") -> Dict[str, Any]:
+def _uniform(ps: List[float], field: str = ".loss.p", wired: str = ".loss.p", x: float = X) -> Dict[str, Any]:
     """p on both wireless links (`field` of their loss), p / x on the wired link near S1
     (`wired` of it): one zip row per p."""
     return {"p": {"path": f"links.{HA_MH}{field}", "values": ps},
             "p_fa": {"path": f"links.{FA_MH}{field}", "values": ps},
-            "p_wired": {"path": f"links.{S1_WIRED}{wired}", "values": [p / X for p in ps]}}
+            "p_wired": {"path": f"links.{S1_WIRED}{wired}", "values": [p / x for p in ps]}}
 
 
 # MH → FH: MH sends to S1 and S2; the losses move to the data's direction, MH → HA (FA)
@@ -126,3 +126,55 @@ SCALE_AGENTS: Dict[str, Dict[str, Any]] = {
 # MH moves HA → FA → HA → FA → HA with an outage of 1.2 s each time (§6, Fig. 14).
 HANDOFFS = [{"kind": "handoff", "at": f"{t} s", "node": "MH", "from": a, "to": b, "outage": "1.2 s"}
             for t, (a, b) in zip([8, 13, 18, 23], [("HA", "FA"), ("FA", "HA"), ("HA", "FA"), ("FA", "HA")])]
+
+
+# --- Sweeps for the claims beyond Figs. 10–14 ----------------------------------------
+
+# §6: "x varies from 10 to 1000"; the figures use x = 50. Fig. 10 at both ends.
+X_ENDS = [10, 1000]
+# §1's coexistence where Syndrome gains most (Fig. 10: about 2× Reno at p ≥ 0.05) and
+# at p = 0.02, where the two connections load the wireless link most.
+P_COEXIST, P_COEXIST_QUICK = [0.1, 0.05, 0.02], [0.1, 0.02]
+
+
+def added_sweeps() -> List[SweepPlan]:
+    """Fig. 10 at x = 10 and x = 1000, and a plain end host beside Syndrome hosts."""
+    ends = [_plan(f"x{x}", f"Fig. 10 with wired loss p / {x} (§6: x from 10 to 1000)", PAPER,
+                  zip=_uniform(P, x=x), quick={"zip": _uniform(P_QUICK, x=x)}) for x in X_ENDS]
+    coexist = _plan("coexist", "§1: plain end hosts beside Syndrome hosts (Fig. 10's network)",
+                    list(COEXISTING), COEXISTING,
+                    zip=_uniform(P_COEXIST), quick={"zip": _uniform(P_COEXIST_QUICK)})
+    return [*ends, coexist]
+
+
+# --- Probes: the same sweeps with ns-2's timers of 2000, where the gaps are ----------
+
+# Fig. 10's gaps to the bands lie at p ≥ 0.02; Fig. 12's at every duplicate probability.
+P_PROBE, P_PROBE_QUICK = [0.1, 0.05, 0.02], [0.1, 0.02]
+
+
+def with_timers_2000(plan: SweepPlan, points: Dict[str, Any] = {}, quick_points: Dict[str, Any] = {}) -> SweepPlan:
+    """`plan` with every sender on ns-2's timers of 2000 (schemes.TIMERS_2000), on the
+    points `points` of its zip or grid (`quick_points` with --quick) in place of its own
+    (its own when none are given)."""
+    spec = {**plan.spec, "set": {**plan.spec.get("set", {}), **TIMERS_2000}, "name": f"{plan.spec['name']}-2000"}
+    if points:
+        axes = "grid" if "grid" in plan.spec else "zip"
+        spec.update({axes: points, "quick": {**plan.spec.get("quick", {}), axes: quick_points}})
+    return SweepPlan(f"{plan.key}-2000", f"Probe: {plan.title}, with ns-2's timers of 2000", spec)
+
+
+def probe_sweeps(plans: List[SweepPlan]) -> List[SweepPlan]:
+    """The timers-of-2000 version of Figs. 10–12, the MH → FH direction and x = 10, 1000."""
+    by_key = {p.key: p for p in plans}
+    uniform = {key: with_timers_2000(by_key[key], _uniform(P_PROBE), _uniform(P_PROBE_QUICK))
+               for key in ("base", "full")}
+    reverse = (".reverse_loss.p", ".reverse_loss.p")
+    uplink = with_timers_2000(by_key["uplink"], _uniform(P_PROBE, *reverse), _uniform(P_PROBE_QUICK, *reverse))
+    ends = [with_timers_2000(by_key[f"x{x}"], _uniform(P_PROBE, x=x), _uniform(P_PROBE_QUICK, x=x))
+            for x in X_ENDS]
+    dup_axis = by_key["duplicates"].spec["grid"]["dup"]
+    dup = with_timers_2000(by_key["duplicates"], {"dup": {**dup_axis, "values": [0.02, 0.05, 0.1]}},
+                           {"dup": {**dup_axis, "values": [0.02, 0.1]}})
+    handoffs = with_timers_2000(by_key["handoffs"])
+    return [*uniform.values(), uplink, *ends, dup, handoffs]
