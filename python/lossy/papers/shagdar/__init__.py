@@ -4,8 +4,10 @@ performance over wireless networks using a homogeneous implementation of EWLN".
 Figs. 5–6 (topology 1: the sender on an 802.11b WLAN, no congestion) and Figs. 8–9
 (topology 2: a RED/ECN bottleneck before the WLAN), each with plain, ECN, EWLN and
 EWLN-ECN Reno or SACK against the SNR, on scenarios/shagdar-t1.toml and -t2.toml; and,
-beyond the paper, EWLN against ELN and Snoop at the base station. The layout: setup.py,
-sweeps.py, figures.py, claims.py.
+beyond the paper, EWLN against ELN and Snoop at the base station. The layout: setup.py
+(schemes, counters), sweeps.py (the figures' sweeps and the probes'), figures.py,
+quantities.py (what the claims measure), examples.py (their synthetic runs), claims.py,
+inventory.py (every item of the paper and what covers it).
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ from __future__ import annotations
 from ..model import Reproduction
 from .claims import CLAIMS
 from .figures import FIGURES
+from .inventory import INVENTORY
 from .sweeps import sweeps
 
 NOTES = (
     "Figs. 4 and 7 are missing from the text. Topology 1: MH – BS on an 802.11b WLAN at 2 Mbit/s, BS – FH wired at "
     "10 Mbit/s and 10 ms (not given; fast enough that only the radio limits). Topology 2: W1 and W2 → R1 → R2 "
-    "(1.5 Mbit/s, RED 5/15/50 packets with ECN marking: the bottleneck, set to congest across the SNR range) → M1 "
-    "over the WLAN and → W3; other links 10 Mbit/s, every delay 5 ms.",
+    "(1.5 Mbit/s, RED with ECN marking: the bottleneck, set to congest across the SNR range) → M1 over the WLAN and "
+    "→ W3; other links 10 Mbit/s, every delay 5 ms. RED runs with min_th 5 and max_th 15 in lossy's defaults, which "
+    "are ns-2.35's: byte mode, thresholds in 500-byte mean packets (about 2.4 and 7.2 of our 1040-byte segments), "
+    "gentle, automatic w_q, a 50-packet limit; not the paper's 2002 ns-2 RED, whose settings the text does not give.",
     "The MAC as ns-2's defaults: RTSThreshold_ 0 (every data frame after RTS/CTS, so data frames get LongRetryLimit_ "
     "4 attempts, RTS frames ShortRetryLimit_ 7), a 34-byte MAC header, 1 Mbit/s basic rate; DPSK bit errors at the "
     "SNR (Eq. 1) on every frame, data and control.",
@@ -43,6 +48,7 @@ REPRODUCTION = Reproduction(
     figures=FIGURES,
     claims=CLAIMS,
     notes=NOTES,
+    inventory=INVENTORY,
 )
 
 __all__ = ["REPRODUCTION"]
