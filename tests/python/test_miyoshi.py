@@ -99,3 +99,41 @@ def test_the_papers_own_gains():
 
 def test_bch36_is_the_strongest_and_slowest():
     assert BCH36.t == 15 and analytic.overhead_fraction(BCH36) == pytest.approx(91 / 127)
+
+
+def test_the_scenario_is_table_1():
+    """Fig. 1 and Table 1: 100-byte segments, 40-byte ACKs, 50 kB buffers, 1 ms delays, a
+    384 kbit/s radio link BS -> MH with bit errors, the wired hops faster than it."""
+    import tomllib
+
+    from lossy.papers.miyoshi.setup import SCENARIO
+
+    with open(SCENARIO, "rb") as f:
+        s = tomllib.load(f)
+    tcp = s["flows"][0]["tcp"]
+    assert (tcp["variant"], tcp["mss"], tcp["ack_size"]) == ("reno", "100 B", "40 B")
+    assert all(link["delay"] == "1 ms" and link["queue"] == "50 KB" for link in s["links"])
+    radio = s["links"][3]
+    assert radio["between"] == ["BS", "MH"] and radio["rate"] == "384 kbps" and radio["loss"]["model"] == "ber"
+    assert all(link["rate"] == "10 Mbps" for link in s["links"][:3])
+
+
+def test_no_packet_is_lost_to_congestion():
+    """§2: losses come from transmission errors only; no queue overflows, with FEC's
+    parity on the radio link or without."""
+    import lossy
+    from lossy.papers.miyoshi.setup import FIG2, LOSS, SCENARIO
+
+    for scheme in ("Snoop+ELN", "FEC BCH(127,92)"):
+        r = lossy.run(SCENARIO, overrides={**FIG2[scheme], f"{LOSS}.ber": 1e-5, "duration": "20 s"})
+        assert r.summary["drops_queue"] == 0, scheme
+        assert r.summary["flows.0.goodput_bps"] > 150e3, scheme
+
+
+def test_table_2_and_the_captions():
+    # Table 2: (p_GE, p_EG); the captions of Tables 3–4: (p_b, p_err).
+    assert stream.CASES == {"table3": (0.006, 0.05, 0.00015, 0.090), "table4": (0.006, 0.007, 0.00075, 0.445)}
+    # Every row of the tables adds up: received = sent − lost, available = received − overhead.
+    for rows in stream.PAPER.values():
+        for lost, received, overhead, available in rows.values():
+            assert lost + received == stream.PACKETS and received - overhead == available

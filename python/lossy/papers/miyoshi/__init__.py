@@ -6,7 +6,8 @@ Figs. 2–3 (Reno, ELN, Snoop+ELN, fixed BCH FEC and adaptive FEC over a 384 kbp
 link against BER) on scenarios/miyoshi.toml; Tables 3–4 (the Gilbert experiment) and the
 observation-window study on the core's packet stream; the Appendix's model (Eqs. A·1–A·8)
 and the thresholds derived from it. The layout: analytic.py, setup.py, stream.py,
-sweeps.py, figures.py, claims.py.
+sweeps.py, figures.py, statistics.py, claims_tcp.py and claims_stream.py (gathered in
+claims.py), inventory.py.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from ..model import Reproduction
 from .claims import CLAIMS
 from .figures import FIGURES
+from .inventory import INVENTORY
 from .stream import READINGS
 from .sweeps import sweeps
 
@@ -34,6 +36,9 @@ NOTES = (
     "threshold, down when it is below the lower; thresholds derived from the crossings of the fixed-code curves of "
     "the model (TCP: whole-codeword frames; stream: Eq. A·4), not typed in. The ladder is no FEC, (127,92), "
     "(127,64), (127,36): three steps, six thresholds A–F (the paper's A–D covered two).",
+    "Replications: each TCP point runs 5 times (100 s; --quick 2 of 20 s); each stream of Tables 3–4 is one run of "
+    "the paper's 50,000-packet experiment, 5 seeds (--quick 5 of 20,000 packets); the window study 3 seeds of "
+    "50,000 packets (--quick 3 of 10,000). Every claim's CI is over these replications, schemes paired by seed.",
     "ELN with Snoop: Snoop hides the duplicate ACKs of what it repairs, so Snoop+ELN sets ELN on the new ACK that "
     "passes a locally repaired segment; the sender counts each new ELN-marked ACK number as one lost segment.",
 )
@@ -50,6 +55,7 @@ REPRODUCTION = Reproduction(
     figures=FIGURES,
     claims=CLAIMS,
     notes=NOTES,
+    inventory=INVENTORY,
 )
 
 __all__ = ["REPRODUCTION"]

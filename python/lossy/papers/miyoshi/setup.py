@@ -30,19 +30,23 @@ def fixed(code: Code) -> Dict[str, Any]:
     return {LINK_LAYER: {"kind": "plain", "coding": code.scenario()}}
 
 
-def thresholds(window: int = WINDOW) -> Dict[str, object]:
+def thresholds(window: int = WINDOW, step_down: bool = True) -> Dict[str, object]:
     """The controller's table: thresholds from the crossings of the fixed-code curves of
     the model of the core's frames (analytic; the report sets the simulated crossings of
-    Fig. 3 beside them)."""
-    return analytic.control(analytic.frame_thresholds(FRAME_BITS, LADDER), window)
+    Fig. 3 beside them). `step_down=False` zeroes the lower thresholds, so the code
+    never steps down (a probe's change)."""
+    ctl = analytic.control(analytic.frame_thresholds(FRAME_BITS, LADDER), window)
+    if not step_down:
+        ctl["down"] = [0.0 for _ in analytic.frame_thresholds(FRAME_BITS, LADDER)]
+    return ctl
 
 
-def adaptive(window: int = WINDOW) -> Dict[str, Any]:
+def adaptive(window: int = WINDOW, step_down: bool = True) -> Dict[str, Any]:
     """Miyoshi's scheme: Snoop+ELN at BS, the sender's controller fed by ELN, the code
     requested in every data segment and used by the radio link."""
     return {"agents": SNOOP_ELN,
             LINK_LAYER: {"kind": "adaptive_fec", "codes": [c.scenario() for c in LADDER]},
-            "flows.0.tcp.adaptive_fec": thresholds(window)}
+            "flows.0.tcp.adaptive_fec": thresholds(window, step_down)}
 
 
 def link_controlled(window: int = WINDOW) -> Dict[str, Any]:
@@ -57,5 +61,6 @@ def link_controlled(window: int = WINDOW) -> Dict[str, Any]:
 FIG2 = {"Reno": {"agents": []}, "ELN": {"agents": ELN}, "Snoop+ELN": {"agents": SNOOP_ELN},
         "FEC BCH(127,92)": {"agents": [], **fixed(analytic.BCH92)}}
 # Fig. 3: Snoop+ELN with each code (and without), and adaptive FEC.
-FIG3 = {**{f"Snoop+ELN, {c.label}": {"agents": SNOOP_ELN, **fixed(c)} for c in LADDER},
-        "Snoop+ELN, adaptive FEC": adaptive()}
+ADAPTIVE = "Snoop+ELN, adaptive FEC"
+FIXED = [f"Snoop+ELN, {c.label}" for c in LADDER]
+FIG3 = {**{label: {"agents": SNOOP_ELN, **fixed(c)} for label, c in zip(FIXED, LADDER)}, ADAPTIVE: adaptive()}

@@ -4,14 +4,16 @@ paper, adaptive FEC driven by ELN against the same controller at the link on Ray
 fading. The paper states neither its run length nor its number of runs: 100 s (about
 34,000 segments at full rate) and 5 replications here, 20 s and 2 with --quick. Fig. 3
 runs to BER 5·10⁻² because with whole codewords the stronger codes overtake BCH(127,92)
-only past 10⁻² (the figure's axis is lost with the figure)."""
+only past 10⁻² (the figure's axis is lost with the figure). `fig3-no-step-down` is a
+probe: Fig. 3's adaptive FEC with its lower thresholds zeroed, at Fig. 3's BERs and
+seeds (the same master seed, so its runs pair with Fig. 3's by replication)."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, List
 
 from ..model import SweepPlan
-from .setup import DOWNLINK, FIG2, FIG3, LOSS, SCENARIO, SNOOP_ELN, adaptive, fixed, link_controlled
+from .setup import ADAPTIVE, DOWNLINK, FIG2, FIG3, LOSS, SCENARIO, SNOOP_ELN, adaptive, fixed, link_controlled
 from .analytic import BCH64, BCH92, NONE
 from .stream import doppler
 
@@ -58,4 +60,7 @@ def sweeps() -> List[SweepPlan]:
                    _fading(SPEEDS, FADING_SNR), _fading(SPEEDS_QUICK, FADING_SNR_QUICK),
                    set={LOSS: {"model": "rayleigh", "mean_snr_db": 15, "doppler_hz": 3, "modulation": "bpsk"}},
                    variants={"scheme": CONTROLLERS})
-    return [fig2, fig3, fading]
+    no_step_down = _plan("fig3-no-step-down", "Probe: Fig. 3's adaptive FEC that never steps down (lower thresholds 0)",
+                         _ber(FIG3_BER), _ber(FIG3_BER_QUICK),
+                         variants={"scheme": {ADAPTIVE: adaptive(step_down=False)}})
+    return [fig2, fig3, fading, no_step_down]
