@@ -105,3 +105,73 @@ def test_eln_equals_reno_when_the_base_station_queue_overflows() -> None:
     assert all(r.summary["links.2.queue_drops"] > 0 for r in runs), "the scenario must congest"
     assert eln == reno
     assert all(r.summary["agents.0.eln_marked"] == 0 for r in runs)
+
+
+# --- the validation's claims (lossy.papers.validation.claims) ----------------------------
+# The claims protocol's own test (test_claims_protocol.py -k validation) feeds every claim
+# its null, exaggerated and faithful examples; these hold the parts it does not see.
+
+from lossy.papers import synthetic  # noqa: E402
+from lossy.papers.validation.claims import CLAIMS, ns3_reference  # noqa: E402
+from lossy.papers.validation.eln_expected import BASE_RTT_S, expected_gain, link_limited_bps  # noqa: E402
+from lossy.papers.validation.examples import overshoot, upstream  # noqa: E402
+from lossy.papers.verdict import State  # noqa: E402
+
+CLAIM = {c.key: c for c in CLAIMS}
+
+
+def test_the_eln_argument_uses_last_hops_path() -> None:
+    # One segment in flight and no loss: every RTT sample is the base RTT the argument
+    # gives Reno; with no loss the goodput is the link-limited rate (less slow start).
+    lossless = {"agents": [], "links.1.loss": {"model": "none"}}
+    one = lossy.run(LAST_HOP, overrides={**lossless, "flows.0.tcp.max_window": "1000 B", "duration": "5 s"})
+    assert one.summary["flows.0.rtt_min_s"] == pytest.approx(BASE_RTT_S, rel=1e-9)
+    assert one.summary["flows.0.rtt_max_s"] == pytest.approx(BASE_RTT_S, rel=1e-9)
+    full = lossy.run(LAST_HOP, overrides=lossless)
+    assert full.summary["flows.0.goodput_bps"] == pytest.approx(link_limited_bps(0), rel=0.005)
+
+
+def test_the_eln_bands_are_the_arguments_gain_within_the_stated_rule() -> None:
+    assert expected_gain(0.02) == pytest.approx(2.74, abs=0.01)
+    assert expected_gain(0.05) == pytest.approx(6.89, abs=0.01)
+    band = CLAIM["eln-gain-2pc"].band
+    assert (band.low, band.high) == pytest.approx((0.75 * expected_gain(0.02), 1.25 * expected_gain(0.02)))
+
+
+def test_ns3_reference_rows_are_apart_from_ours() -> None:
+    ref = ns3_reference(quick=False)
+    assert set(ref["window"]) == {"32 KB", "16 MiB"} and ref["replication"].min() >= 10_000
+    assert len(ref[(ref["window"] == "32 KB") & (ref["p"] == 0.05)]) == 10
+
+
+def test_the_ns3_interval_carries_ns3s_spread() -> None:
+    # Ours without spread, ns-3's with: the interval is ns-3's mean's, not a point.
+    ours = synthetic.runs({"p": [0.05], "window": ["32 KB"]}, lambda p, window: 1e6, spread=0.0)
+    theirs = synthetic.runs({"p": [0.05], "window": ["32 KB"]}, lambda p, window: 1e6, spread=0.05, seed=3)
+    theirs["replication"] += 10_000
+    v = CLAIM["ns3-sack-32k"].evaluate({"ns3-sack": ours, "ns3": theirs})
+    part = v.parts[0]
+    assert part["ci_high"] - part["ci_low"] > 1.0  # per cent
+
+
+def test_one_differing_upstream_pair_is_not_identical() -> None:
+    runs = upstream(gain=1.0, marks=0)()
+    df = runs["upstream"]
+    df.loc[(df["scheme"] == "eln") & (df["replication"] == 2), "goodput"] += 80.0  # one segment in 100 s
+    v = CLAIM["eln-upstream"].evaluate(runs)
+    assert v.state is State.NOT_REPRODUCED and "80 b/s" in v.reason
+
+
+def test_no_overshoot_is_no_evidence() -> None:
+    # SACK without a timeout proves nothing when the queue never overflowed.
+    runs = overshoot(sack_timeouts=0)()
+    runs["overshoot"]["queue_drops"] = 0
+    assert CLAIM["sack-overshoot"].evaluate(runs).state is State.NOT_REPRODUCED
+
+
+def test_each_bursty_step_is_held_to_its_own_band() -> None:
+    from lossy.papers.validation.examples import sack_losses
+
+    v = CLAIM["sack-bursty"].evaluate(sack_losses({"reno": 0.85, "newreno": 1.23, "sack": 1.41, "sack1": 1.33})())
+    assert v.state is State.REPRODUCED
+    assert [p["band"] for p in v.parts] == ["+11.0 % to +18.3 %", "+6.1 % to +10.2 %", "+33.5 % to +55.9 %"]

@@ -55,6 +55,23 @@ UPSTREAM = SweepPlan("upstream", "ELN against Reno when the losses are upstream"
     "quick": {"replications": 3},
 })
 
+# The ELN claims' probe: ELN's sender with the repair its analytic gain takes for granted
+# (SACK, RFC 6675: several holes per round trip; a 16 MiB window, so no stall at the
+# 32 KiB window while a resent segment is outstanding), against last-hop's Reno (the
+# same runs as there), at the two loss rates the claims test.
+IDEAL_ELN = SweepPlan("last-hop-ideal-eln", "Probe: ELN with SACK repair and a 16 MiB window against Reno", {
+    "name": "validation-last-hop-ideal-eln",
+    "scenario": str(SCENARIOS / "last-hop.toml"),
+    "replications": 20,
+    "seed": 1,
+    "duration": "100 s",
+    "grid": {"wireless.p": {"path": "links.1.loss.p", "values": [0.02, 0.05]}},
+    "variants": {"scheme": {"reno": {"agents": []},
+                            "eln": {"flows.0.tcp.variant": "sack", "flows.0.tcp.max_window": "16 MiB"}}},
+    "metrics": {GOODPUT: "flows.0.goodput_bps", "timeouts": "flows.0.timeouts"},
+    "quick": {"replications": 8},
+})
+
 # One run of each scheme at wireless p = 0.02 with its traces, for the time series and
 # CDF figures (not for claims: one run says nothing about a mean).
 TRACED = SweepPlan("traced", "One traced run of Reno and of ELN at wireless p = 0.02", {
@@ -118,4 +135,4 @@ OVERSHOOT = SweepPlan("overshoot", "A slow-start overshoot of the queue, NewReno
                 "queue_drops": "links.2.queue_drops"},
 })
 
-SWEEPS = [ONE_HOP, LAST_HOP, UPSTREAM, TRACED, NS3_SACK, SACK_LOSSES, OVERSHOOT]
+SWEEPS = [ONE_HOP, LAST_HOP, UPSTREAM, TRACED, NS3_SACK, SACK_LOSSES, OVERSHOOT, IDEAL_ELN]
