@@ -5,7 +5,9 @@ Fig. 1 (distance between losses under Neyman Type A errors), Figs. 3–4 (FECTCP
 Tahoe, Reno, NewReno and SACK against segment loss, at 20 and 100 ms, with independent
 and clustered losses), Figs. 5–6 (a TCP flow and a UDP CBR flow beside FECTCP), and,
 beyond the paper, the real codes' overheads and FECTCP on a congested bottleneck. The
-layout: setup.py, sweeps.py, losses.py, sharing.py, figures.py, claims.py.
+layout: setup.py, sweeps.py, losses.py, sharing.py, figures.py; the claims in claims.py
+over curves.py (Figs. 3–4's quantities) and sharing.py (Figs. 5–6's), their synthetic
+examples in examples.py; every item of the paper in inventory.py.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from ..model import Reproduction
 from .claims import CLAIMS
 from .figures import FIGURES
+from .inventory import INVENTORY
 from .sweeps import NEYMAN_ERRORS_PER_CLUSTER, sweeps
 
 NOTES = (
@@ -36,9 +39,14 @@ NOTES = (
     "expiry halves cwnd once per window, initial window 2; the paper's 5 % code overhead (\"a rateless code with an "
     "average overhead of 5 % was used\"), and beyond it RaptorQ's and LT's measured overheads.",
     "TCP as ns-2.35: 1460-byte segments plus 40 bytes of header, window_ 20 packets, windowInit_ 2, minrto_ 1 s, "
-    "rtxcur_init_ 3 s, tcpTick_ 0.01 s, an ACK per segment; the AP's queue 50 packets (ifqlen_).",
+    "rtxcur_init_ 3 s, tcpTick_ 0.01 s, an ACK per segment; the AP's queue 50 packets (ifqlen_). (ns-2.35's "
+    "tcl/lib/ns-default.tcl sets minrto_ 0.2, \"changed to 200ms on 2004/10/14\"; the scenario keeps 1 s.)",
+    "Figs. 3–4 do not say which channel their losses came from: §II C's Neyman Type A model, or independent "
+    "losses. Both are run, and every claim on Figs. 3–4 is held under both.",
     "Figs. 5–6 give no loss rate or timing: 1 % independent loss, the second flow from 60 s; Fig. 6's CBR flow sends "
-    "1000-byte datagrams at 20 kB/s for 120 s.",
+    "1000-byte datagrams at 20 kB/s for 120 s. Each flow's rate is its mean over the window both run in (70 s to "
+    "the end; for UDP, to 180 s); Jain's index (Jain, Chiu, Hawe 1984) is that of the two mean rates. The mean "
+    "over 1 s intervals of a per-interval index is shown beside it as an extra metric, named as such.",
 )
 
 REPRODUCTION = Reproduction(
@@ -54,6 +62,7 @@ REPRODUCTION = Reproduction(
     figures=FIGURES,
     claims=CLAIMS,
     notes=NOTES,
+    inventory=INVENTORY,
 )
 
 __all__ = ["REPRODUCTION"]

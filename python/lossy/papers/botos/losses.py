@@ -58,11 +58,6 @@ def table(ctx: Context) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def next_lost_ratio(ctx: Context) -> Dict[float, float]:
-    """P(d = 1)/p under the bit-level model (the paper's: about 1)."""
-    return {p: float((distances(p, False, _packets(ctx.quick)) == 1).mean()) / p for p in RATES}
-
-
 @dataclass(frozen=True)
 class DistanceCdf:
     """The plot of Fig. 1."""
