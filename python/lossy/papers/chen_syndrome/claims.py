@@ -41,8 +41,8 @@ CLOSE_BELOW = {"S1": lambda d: d <= 0.05 + 1e-12, "S2": lambda d: d < WORST_DUP 
 
 def dup_close(sweep: str) -> partial[Measurement]:
     def measure(ctx: Context, s: str) -> Measurement:
-        return joined(["S1", "S2"], [scheme_ratios(ctx, s, [("syndrome", "snoop")], "dup", CLOSE_BELOW[f], [f])
-                                     for f in ["S1", "S2"]])
+        each = [scheme_ratios(ctx, s, [("syndrome", "snoop")], "dup", CLOSE_BELOW[f], [f]) for f in ["S1", "S2"]]
+        return Measurement([p for m in each for p in m.parts], [x for m in each for x in m.missing])
     return partial(measure, s=sweep)
 
 
@@ -131,8 +131,7 @@ CLAIMS: List[AnyClaim] = [
                                      axis="dup", values=(0.02, 0.05, 0.1)),
                    faithful=ex.one_sweep("duplicates", LIKE_SNOOP, axis="dup", values=(0.02, 0.05, 0.1))),
           "duplicates 0.02 and 0.05 are 1 and 2.5 times the loss probability 0.02: cases C1.b–C1.d of Table 4 "
-          "occur at both, so an optimistic error would show",
-          probe=timers_2000(dup_close("duplicates-2000"), "duplicates-2000")),
+          "occur at both, so an optimistic error would show"),
     Claim("duplicates-worst", "In the worst case (S2 at a duplicate probability of 0.1) Syndrome is 20 % more "
           "aggressive than Snoop (Fig. 12)", "§6 on Fig. 12",
           "syndrome performs, in the worst case (when the probability of packet being duplicated is 0.1 for "

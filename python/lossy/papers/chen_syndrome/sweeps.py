@@ -177,4 +177,15 @@ def probe_sweeps(plans: List[SweepPlan]) -> List[SweepPlan]:
     dup = with_timers_2000(by_key["duplicates"], {"dup": {**dup_axis, "values": [0.02, 0.05, 0.1]}},
                            {"dup": {**dup_axis, "values": [0.02, 0.1]}})
     handoffs = with_timers_2000(by_key["handoffs"])
-    return [*uniform.values(), uplink, *ends, dup, handoffs]
+    return [*uniform.values(), uplink, *ends, dup, handoffs, with_wide_links(by_key["coexist"])]
+
+
+# The links both connections share toward MH: node 8 → HA and HA → MH.
+SHARED = [N8_HA, HA_MH]
+
+
+def with_wide_links(plan: SweepPlan) -> SweepPlan:
+    """`plan` with the shared links at 10 Mb/s, more than both connections together use."""
+    spec = {**plan.spec, "name": f"{plan.spec['name']}-wide",
+            "set": {**plan.spec.get("set", {}), **{f"links.{i}.rate": "10 Mbps" for i in SHARED}}}
+    return SweepPlan(f"{plan.key}-wide", f"Probe: {plan.title}, the shared links at 10 Mb/s", spec)
