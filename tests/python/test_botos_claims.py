@@ -119,9 +119,15 @@ def test_every_inventory_test_exists():
             assert re.search(rf"\b(fn|def) {re.escape(name)}\b", text), f"{item.ref}: no {name} in {path}"
 
 
-def test_no_explanation_without_a_probe_in_the_claims():
-    # A claim says why its points can show the effect, never why it fails: a cause
-    # needs a probe (none is declared here, so the report says "cause unknown").
+def test_no_explanation_in_why_here_and_probes_swap_one_reading():
+    # A claim says why its points can show the effect, never why it fails: a cause is a
+    # probe's, which runs it away (the report says "cause unknown" without one).
     for c in CLAIMS:
-        assert c.probe is None
         assert "because" not in c.why_here, c.key
+    probed = {c.key: c.probe for c in CLAIMS if c.probe is not None}
+    assert set(probed) == {"delay-costs-fectcp-little", "tcp-gets-its-share"}
+    plans = {p.key: p.spec for p in REPRODUCTION.sweeps}
+    for probe in probed.values():
+        for key in probe.sweeps:
+            assert plans[key]["set"].get("flows.0.fectcp", {}).get("decrease") == 0.7 or \
+                all(o["flows.0.fectcp"]["decrease"] == 0.7 for o in plans[key]["variants"]["scheme"].values()), key

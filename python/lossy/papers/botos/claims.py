@@ -18,12 +18,12 @@ from ..bands import Band
 from ..context import Context
 from ..estimate import jackknife, select
 from ..judge import Measurement, Part
-from ..model import Claim, Examples
+from ..model import Claim, Examples, Probe
 from . import curves, examples, sharing
 from .curves import CROSSING, OVERHEAD
 from .examples import world
 from .figures import congested_table
-from .sweeps import BOTTLENECK_QUEUES
+from .sweeps import BOTTLENECK_QUEUES, PROBE_DECREASE, PROBE_DELAY_SWEEPS
 
 FIGS_3_4 = list(curves.LOSS_SWEEPS)
 UDP_KBPS = 160.0  # Fig. 6: "a data rate of 20kBps"
@@ -40,6 +40,15 @@ def _friendly(ctx: Context) -> Measurement:
         return float(congested_table(df)["FECTCP ÷ TCP"].iloc[0])
     return Measurement([Part(q, jackknife(select(rows, {"queue": q}), ratio)) for q in BOTTLENECK_QUEUES])
 
+
+# The probes swap one reading: FECTCP's reduction on an expired timer, a halving here
+# (TCP's), to which the paper gives no size (§II D: "reduce the sending data rate").
+HALVING = ("each expired timer halves FECTCP's window: our reading, the paper gives the reduction no size "
+           "(§II D)")
+GENTLER = f"FECTCP reducing to {PROBE_DECREASE} cwnd instead (the readings sweep's alternative)"
+DELAY_PROBE = Probe(HALVING, GENTLER, list(PROBE_DELAY_SWEEPS.values()),
+                    lambda ctx: curves.fectcp_delay_ratio(ctx, list(PROBE_DELAY_SWEEPS.values())))
+SHARE_PROBE = Probe(HALVING, GENTLER, ["fig5-decrease"], lambda ctx: sharing.share_ratio(ctx, "fig5-decrease"))
 
 CROSSING_READING = (f'"below 5%" and "from about 5%": the crossing at 5 % ± 25 % (the stated-number rule: '
                     f'{CROSSING[0]:.2%} to {CROSSING[1]:.2%}); at each grid loss below that the best TCP leads, '
@@ -91,7 +100,7 @@ CLAIMS: List[Claim] = [
         curves.fectcp_delay_ratio, FIGS_3_4,
         Examples(null=world(fectcp_delay=1.0), faithful=world(), exaggerated=world(fectcp_delay=0.8)),
         "every grid loss of the paper's range at both delays, under both loss readings: the statement is not "
-        "limited to some losses"),
+        "limited to some losses", probe=DELAY_PROBE),
     Claim(
         "delay-costs-tcp", "The 100 ms delay costs TCP visibly (Fig. 4 against Fig. 3)", "§IV A, Figs. 3–4",
         '"A performance penalty on TCP is visible due to the increased end-to-end delay"',
@@ -112,7 +121,7 @@ CLAIMS: List[Claim] = [
                  exaggerated=examples.two_flows("fig5", 964, 320, 640)),
         "the link is the bottleneck of both flows (FECTCP alone carries 964 of its 973 kb/s), so one flow's rate "
         "is taken from the other's; \"its share\" of a link two flows share is half, read as the two rates "
-        "roughly equal (bands.py has no word \"its share\")"),
+        "roughly equal (bands.py has no word \"its share\")", probe=SHARE_PROBE),
     Claim(
         "yields-to-udp", "FECTCP gives way to a 20 kB/s UDP CBR flow (Fig. 6)", "§IV B, Fig. 6",
         '"FECTCP reduces its data rate when faced with the presence of a UDP flow just as it is expected to do"',

@@ -90,11 +90,12 @@ def per_delay_and_loss(ctx: Context, keep: Callable[[float], bool],
     return Measurement(parts, missing)
 
 
-def per_loss(ctx: Context, keep: Callable[[float], bool], statistic: Statistic) -> Measurement:
+def per_loss(ctx: Context, keep: Callable[[float], bool], statistic: Statistic,
+             sweeps: Sequence[str] = LOSS_SWEEPS) -> Measurement:
     """`statistic` on the runs (both delays) at each kept loss of each sweep."""
     parts: List[Part] = []
     missing: List[str] = []
-    for sweep in LOSS_SWEEPS:
+    for sweep in sweeps:
         rows = ctx[sweep]
         present = [p for p in values_of(rows, "loss") if keep(p)]
         parts += [Part(f"{sweep}, loss {loss_text(p)}", jackknife(select(rows, {"loss": p}), statistic))
@@ -135,10 +136,10 @@ def overhead_deficit(ctx: Context) -> Measurement:
     return per_delay_and_loss(ctx, lambda p: math.isclose(p, lowest), lambda d, p: deficit, delays=("20 ms",))
 
 
-def fectcp_delay_ratio(ctx: Context) -> Measurement:
-    """FECTCP's throughput at 100 ms ÷ at 20 ms, per loss."""
+def fectcp_delay_ratio(ctx: Context, sweeps: Sequence[str] = LOSS_SWEEPS) -> Measurement:
+    """FECTCP's throughput at 100 ms ÷ at 20 ms, per loss (of `sweeps`: a probe's)."""
     slow, fast = kbps("FECTCP", delay="100 ms"), kbps("FECTCP", delay="20 ms")
-    return per_loss(ctx, in_paper_range, lambda df: slow(df) / fast(df))
+    return per_loss(ctx, in_paper_range, lambda df: slow(df) / fast(df), sweeps)
 
 
 def tcp_delay_ratio(ctx: Context) -> Measurement:

@@ -8,7 +8,7 @@ windows in both)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..model import SweepPlan
 from .setup import CODES, DELAY, DELAYS, LOSS, PACKET_BYTES, SCENARIO, SCHEMES, fectcp, scenario_tcp
@@ -34,23 +34,26 @@ MODELS = {
 DELAY_VARIANTS = {name: {DELAY: hop} for name, hop in DELAYS.items()}
 
 
-def _loss_plan(key: str, title: str, model: str, schemes: Dict[str, Any], delays: Dict[str, Any]) -> SweepPlan:
+def _loss_plan(key: str, title: str, model: str, schemes: Dict[str, Any], delays: Dict[str, Any],
+               losses: Sequence[float] = LOSSES) -> SweepPlan:
     table, field = MODELS[model]
     return SweepPlan(key, title, {
         "name": f"botos-{key}", "scenario": SCENARIO, "replications": 10, "seed": 1,
         "set": {LOSS: table, "flows.0.app.size": FILE}, "metrics": METRICS,
-        "grid": {"loss": {"path": f"{LOSS}.{field}", "values": LOSSES}},
+        "grid": {"loss": {"path": f"{LOSS}.{field}", "values": list(losses)}},
         "variants": {"delay": delays, "scheme": schemes},
         "quick": {"replications": 2, "set": {"flows.0.app.size": "2 MB"},
                   "grid": {"loss": {"path": f"{LOSS}.{field}", "values": LOSSES_QUICK}}},
     })
 
 
-def _fig5() -> SweepPlan:
+def _fig5(key: str = "fig5", title: str = "Fig. 5: a TCP flow joins a FECTCP flow on the same link",
+          fectcp_options: Optional[Dict[str, Any]] = None) -> SweepPlan:
     """FECTCP from 0 s, a Reno transfer joining at 60 s, 1 % independent loss, 20 ms."""
-    return SweepPlan("fig5", "Fig. 5: a TCP flow joins a FECTCP flow on the same link", {
-        "name": "botos-fig5", "scenario": SCENARIO, "replications": 5, "seed": 1, "duration": "300 s",
-        "set": {LOSS: {"model": "bernoulli", "p": 0.01}, "flows.0.app.size": "50 MB",
+    fec = {} if fectcp_options is None else {"flows.0.fectcp": fectcp_options}
+    return SweepPlan(key, title, {
+        "name": f"botos-{key}", "scenario": SCENARIO, "replications": 5, "seed": 1, "duration": "300 s",
+        "set": {LOSS: {"model": "bernoulli", "p": 0.01}, "flows.0.app.size": "50 MB", **fec,
                 "flow_groups": [{"name": "tcp", "count": 1, "from": "server", "to": "client", "start": "60 s",
                                  "app": {"kind": "file", "size": "50 MB"}, "tcp": scenario_tcp()}]},
         "traces": ["throughput"], "metrics": {"fectcp_symbols": "flows.0.fectcp_symbols_received",
@@ -122,6 +125,26 @@ def _readings() -> SweepPlan:
     })
 
 
+# Probes (model.Probe): the claims' sweeps with one reading swapped. FECTCP's reduction on
+# an expired timer has no size in the paper (§II D: "reduce the sending data rate"); ours
+# is TCP's halving, and the probe takes the gentler 0.7 of the readings sweep above.
+PROBE_DECREASE = 0.7
+PROBE_LOSSES = [p for p in LOSSES if p <= 0.25]  # the paper's range: what the claims measure
+PROBE_DELAY_SWEEPS = {"independent": "probe-decrease-independent", "neyman": "probe-decrease-neyman"}
+
+
+def probes() -> List[SweepPlan]:
+    gentle = {"FECTCP": fectcp(overhead=0.05, decrease=PROBE_DECREASE)}
+    return [
+        *(_loss_plan(key, f"Probe: FECTCP reducing to {PROBE_DECREASE} cwnd, {model} losses, 20 and 100 ms", model,
+                     gentle, DELAY_VARIANTS, PROBE_LOSSES)
+          for model, key in (("independent", PROBE_DELAY_SWEEPS["independent"]),
+                             ("Neyman Type A", PROBE_DELAY_SWEEPS["neyman"]))),
+        _fig5("fig5-decrease", f"Probe: Fig. 5 with FECTCP reducing to {PROBE_DECREASE} cwnd",
+              {"overhead": 0.05, "decrease": PROBE_DECREASE}),
+    ]
+
+
 def sweeps() -> List[SweepPlan]:
     return [
         _loss_plan("independent", "Figs. 3 and 4: throughput against independent segment loss, 20 and 100 ms",
@@ -136,4 +159,5 @@ def sweeps() -> List[SweepPlan]:
         _fig6(),
         _congested(),
         _readings(),
+        *probes(),
     ]
