@@ -138,8 +138,9 @@ class Claim:
             return f"{p.cause}; the probe ({p.change}) could not be measured: {describe(e)}"
         closed = gap_closed(verdict, probed)
         shown = "demonstrated" if closed >= p.share - 1e-9 else "not demonstrated"
+        rest = f"; the other {1 - closed:.0%} of the gap: cause unknown" if 0 <= closed < 1 else ""
         return (f"{p.cause}. Probe, {p.change}: {probed.ours}, {probed.state.value}; it closes "
-                f"{closed:.0%} of the gap (the explanation says {p.share:.0%}): {shown}")
+                f"{closed:.0%} of the gap (the explanation says {p.share:.0%}): {shown}{rest}")
 
 
 def gap_closed(before: Verdict, after: Verdict) -> float:
