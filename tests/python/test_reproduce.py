@@ -52,7 +52,7 @@ def test_quick_validation_writes_the_report(quick) -> None:
     assert "## What was run" in report and "0 failed" in report
     assert "Could not be drawn" not in report and "## Defects" not in report
     csv = pd.read_csv(out / "goodput-vs-loss.csv")
-    assert len(csv) == 10 and list(csv.columns[:3]) == ["p", "variant", "n"]  # 5 p × 2 variants
+    assert len(csv) == 16 and list(csv.columns[:3]) == ["p", "variant", "n"]  # 8 p × 2 variants
     assert any((out / "traced-quick" / "traces").glob("*/cwnd.parquet"))
 
 

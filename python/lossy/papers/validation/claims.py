@@ -19,7 +19,7 @@ import pandas as pd
 
 from ...summary import ok_rows
 from ..bands import Band
-from ..context import Context
+from ..context import Context, as_context
 from ..estimate import Estimate, Statistic, jackknife, mean_of, ratio_of, select, values_of
 from ..judge import Measurement, Part
 from ..measures import joined, per_point
@@ -28,7 +28,8 @@ from . import examples as ex
 from .eln_expected import expected_gain
 from .models import mathis_bps, pftk_bps
 from .ns3 import WINDOWS, ns3_sack_runs
-from .sweeps import ELN_MARKED, GOODPUT, IDEAL_ELN, LAST_HOP, NS3_SACK, ONE_HOP, OVERSHOOT, SACK_LOSSES, UPSTREAM
+from .sweeps import (ELN_MARKED, GOODPUT, IDEAL_ELN, LAST_HOP, NS3_SACK, ONE_HOP, OVERSHOOT, SACK_LOSSES,
+                     SACK_RS_RUNS, UPSTREAM)
 
 ONE, LAST, UP, IDEAL = ONE_HOP.key, LAST_HOP.key, UPSTREAM.key, IDEAL_ELN.key
 NS3, LOSSES, OVER = NS3_SACK.key, SACK_LOSSES.key, OVERSHOOT.key
@@ -202,6 +203,13 @@ def bursty_measure(ctx: Context) -> Measurement:
     return replace(m, parts=[replace(part, band=bands[part.label.split(",")[0]]) for part in m.parts])
 
 
+def bursty_on_sack_rs_seeds(ctx: Context) -> Measurement:
+    """The same steps on tests/sack.rs's runs (seeds 1–10), each seed a replication."""
+    runs = pd.concat([ok_rows(ctx[plan.key]).assign(replication=plan.spec["seed"]) for plan in SACK_RS_RUNS],
+                     ignore_index=True)
+    return bursty_measure(as_context({LOSSES: runs}))
+
+
 def independent_measure(ctx: Context) -> Measurement:
     ratio = ratio_of(mean_of(GOODPUT, variant="sack"), mean_of(GOODPUT, variant="newreno"))
     return per_point(ctx, LOSSES, "losses", lambda x: ratio, keep=lambda x: x != "bursty")
@@ -340,7 +348,14 @@ CLAIMS: List[Claim] = [
         examples=Examples(null=ex.sack_losses(SACK_RS, equal=True), faithful=ex.sack_losses(SACK_RS),
                           exaggerated=ex.sack_losses(SACK_RS, doubled=True)),
         why_here="Gilbert–Elliott bursts of 1/0.3 ≈ 3.3 packets every 200 on average put several holes in one "
-                 "window, where the three recoveries differ (Reno times out on most bursts)"),
+                 "window, where the three recoveries differ (Reno times out on most bursts)",
+        probe=Probe(
+            cause="the band's numbers are one sample: tests/sack.rs's means over its seeds 1–10, with no "
+                  "interval, of gains that vary by tens of points between samples of 10 runs (a burst that "
+                  "costs NewReno a timeout or not); our replications are another sample of the same path",
+            change="the same steps measured on tests/sack.rs's own runs (seeds 1–10, replication 0; sweeps "
+                   "sack-rs-seed-1 to -10)",
+            sweeps=[plan.key for plan in SACK_RS_RUNS], measure=bursty_on_sack_rs_seeds)),
     Claim(
         "sack-independent", "Under independent losses SACK is no worse than NewReno: their goodputs agree "
                             "within 3 %",
