@@ -121,8 +121,6 @@ def test_list_shows_every_reproduction_and_runs_nothing(cli, tmp_path: Path) -> 
     assert "  tables:\n    upstream (table, from upstream)" in r.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="Reproduction.only keeps the whole inventory but drops the claims it "
-                   "names, so check_references refuses it (model.py); remove this mark with that fix")
 def test_only_runs_what_the_items_need(cli, tmp_path: Path) -> None:
     out = tmp_path / "only"
     r = cli("reproduce", "validation", "--quick", "--only", "upstream,eln-upstream", "--out", out)

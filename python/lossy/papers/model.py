@@ -230,6 +230,7 @@ class Reproduction:
     claims: Sequence[AnyClaim]
     notes: Sequence[str] = field(default_factory=tuple)  # readings chosen where the paper is vague
     inventory: Optional[Inventory] = None  # every item of the paper and what covers it
+    partial: bool = False  # made by only(): its inventory may name claims left out
 
     def __post_init__(self) -> None:
         check_references(self)
@@ -256,7 +257,7 @@ class Reproduction:
         needed = {s for x in chosen for s in x.needs}
         return Reproduction(self.name, self.title, self.about,
                             [p for p in self.sweeps if p.key in needed], figures, claims, self.notes,
-                            self.inventory)
+                            self.inventory, partial=True)
 
 
 def check_references(r: Reproduction) -> None:
@@ -275,7 +276,7 @@ def check_references(r: Reproduction) -> None:
                                       else f"{where}: two items share the key {key!r}")
             seen.add(key)
     sweeps = [p.key for p in r.sweeps]
-    if r.inventory is not None:
+    if r.inventory is not None and not r.partial:
         claim_keys = {c.key for c in r.claims}
         for key in r.inventory.claim_keys():
             if key not in claim_keys:
