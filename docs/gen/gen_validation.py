@@ -1,12 +1,14 @@
 """The validation page (validation.md): the simulator against ns-3, the throughput models
-and each paper, in one table with the tolerance of every row.
+and each paper, in one table with the band (or tolerance) of every row.
 
 Generated rather than written, so that its numbers are not typed in:
 
-- the model rows are the claims of `lossy reproduce validation` with their verdicts and
-  our numbers, read from the same outcome.json as the gallery (reproduction_results.py);
+- the model rows are the claims of `lossy reproduce validation` with their bands, our
+  estimates and verdicts, read from the same outcome.json as the gallery
+  (reproduction_results.py), with the run's scale;
 - the paper rows follow the registry: a paper whose reproduction is registered in
-  lossy.papers shows its verdict counts, one that is not says which issue brings it;
+  lossy.papers shows its verdict counts and its run's scale, one that is not says which
+  issue brings it;
 - the ns-3 rows are the README's benchmark table (`lossy bench`, both simulators timed in
   one invocation), parsed here: ns-3 is not run when the site is built (its anchor takes
   minutes to build, and speeds are only comparable within one invocation). A README
@@ -25,7 +27,9 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+import md_text as md  # noqa: E402
 import reproduction_results as rr  # noqa: E402
+import verdict_sections as vs  # noqa: E402
 
 README = rr.ROOT / "README.md"
 
@@ -72,22 +76,22 @@ def page(root: Optional[Path] = None, readme: Path = README) -> str:
         "# Validation", "",
         "What `lossy` is held against, and how far from it it may be: an independent simulator "
         "(ns-3), the analytic throughput models, and each paper it reproduces. One row per check, "
-        "with its reference, its tolerance, our number and the verdict.", "",
-        "- The **model** rows are the claims of `lossy reproduce validation`, run at its quick scale "
-        "when this site was built; their numbers and verdicts come from that run (the same as the "
-        "[gallery](gallery/index.md)), not from this page's text.",
+        "with the source's words, the band they allow, our number and the verdict.", "",
+        "- The **model** rows are the claims of `lossy reproduce validation`, run when this site was "
+        "built (each row says at which scale); their numbers and verdicts come from that run (the same "
+        "as the [gallery](gallery/index.md)), not from this page's text.",
         "- The **ns-3** rows come from `lossy bench` as recorded in the README, where both simulators "
         "ran in one invocation on one machine (ns-3 is not run when the site is built).",
-        "- The **paper** rows follow the registered reproductions: each paper's claims, tolerances "
+        "- The **paper** rows follow the registered reproductions: each paper's claims, bands "
         "and verdicts are on its gallery page.", "",
-        "| against | what is compared | reference | tolerance | ours | verdict |",
+        "| against | what is compared | the source's words | band | ours | verdict |",
         "| --- | --- | --- | --- | --- | --- |",
         *rows, "",
     ]
     validation = entries.get("validation")
     if validation is None or validation.outcome is None:
         why = validation.missing if validation is not None else "`validation` is not registered"
-        lines += [_admonition("warning", "The model rows have no numbers",
+        lines += [md.admonition("warning", "The model rows have no numbers",
                               f"{why}. " + rr.how_to_produce(root, validation)), ""]
     lines += _ns3_section(bench) + _models_section(validation) + _papers_section()
     return "\n".join(lines)
@@ -180,7 +184,7 @@ def _ns3_section(bench: List[Dict[str, str]]) -> List[str]:
         "a cycle of timeout, go-back-N and spurious fast retransmit; an RFC 6582 NewReno is not "
         "expected to match it. So the goodputs are not held to each other: `lossy`'s "
         f"{fast} at 100 Mb/s is within 10 % of the Mathis formula for that path (README), and the model "
-        "rows above hold `lossy` to the models with stated tolerances. With `--sack=1` ns-3 behaves "
+        "rows above hold `lossy` to the models with stated bands. With `--sack=1` ns-3 behaves "
         "like a textbook TCP, and the two SACK claims above hold `lossy`'s RFC 6675 sender to ns-3 "
         "3.44 `--sack=1` at seven loss rates and two windows (ns-3's numbers: 10 runs per point, "
         "measured once with `tools/ns3_sack_reference.py`). Two rules differ, and `lossy` follows "
@@ -201,16 +205,27 @@ def _model_rows(e: Optional[rr.Entry], root: Path) -> List[str]:
     if e is None:
         return ["| throughput models | – | – | – | – | `validation` is not registered |"]
     if e.outcome is None:
-        return [f"| {_against(c.reference)} | {_cell(c.text)} | {_cell(c.reference)} | {_cell(c.tolerance)} | "
+        return [f"| {_against(c.text, c.source, getattr(c, 'reference', ''))} | {md.cell(c.text)} | "
+                f"{md.cell(getattr(c, 'words', '') or c.reference)} | {md.cell(vs._declared_band(c))} | "
                 f"not run | not run ([how](#the-throughput-models)) |" for c in e.repro.claims]
     scale = "quick" if e.outcome.get("quick") else "full scale"
-    return [f"| {_against(c['reference'])} | {_cell(c['text'])} | {_cell(c['reference'])} | "
-            f"{_cell(c['tolerance'])} | {_cell(c['ours'])} ({scale}) | {rr.verdict_cell(c['state'])} |"
+    return [f"| {_against(c['text'], c.get('source', ''), c.get('reference', ''))} | {md.cell(c['text'])} | "
+            f"{md.cell(c.get('words') or c.get('reference', ''))} | {md.cell(vs._band(c))} | "
+            f"{md.cell(c['ours'])} ({scale}) | {vs._verdict(c)} |"
             for c in e.outcome.get("claims", [])]
 
 
-def _against(reference: str) -> str:
-    return "throughput models" if any(w in reference for w in MODEL_WORDS) else "ELN's purpose"
+def _against(*texts: str) -> str:
+    """What a validation claim holds lossy against, from its own words."""
+    def says(*words: str) -> bool:
+        return any(w in t for t in texts for w in words)
+    if says(*MODEL_WORDS):
+        return "throughput models"
+    if says("ns-3"):
+        return "ns-3 3.44 `--sack=1`"
+    if says("ELN"):
+        return "ELN's purpose"
+    return "TCP's loss recovery"
 
 
 def _models_section(e: Optional[rr.Entry]) -> List[str]:
@@ -221,15 +236,16 @@ def _models_section(e: Optional[rr.Entry]) -> List[str]:
         "minimum RTO 1 s) against the Mathis formula (C = √(3/2)) and the full PFTK model (b = 1, "
         "T0 = 1 s, W_max = 32), both with the RTT measured in the runs; and Reno with and without ELN "
         "on a wireless last hop (`scenarios/last-hop.toml`), paired by common random numbers. Each "
-        "tolerance comes from `tests/python/test_validation.py`, where the reason for its size is "
-        "written beside it (each claim's source says how); none was tuned to these runs. Its figures, tables and every verdict's "
-        "reason are on its [gallery page](gallery/validation.md).", "",
+        "claim's band and where it comes from are with the claim (on its gallery page); none was "
+        "tuned to these runs. Its figures, tables and every verdict's reason are on its "
+        "[gallery page](gallery/validation.md).", "",
     ]
     if e is not None and e.outcome is not None:
         o = e.outcome
-        lines += [f"The numbers above are from `{o.get('command', '')}`, {o.get('finished', '')}; "
-                  f"{o.get('provenance', '')} The full scale (more points and replications, longer "
-                  "runs): `lossy reproduce validation`.", ""]
+        lines += [f"The numbers above are from `{o.get('command', '')}` ({rr.scale(o)}), "
+                  f"{o.get('finished', '')}; {o.get('provenance', '')}"
+                  + (" The full scale (more points and replications, longer runs): "
+                     "`lossy reproduce validation`." if o.get("quick") else ""), ""]
     else:
         lines += ["The numbers are filled in when the reproduction has run: `make docs` runs it; or "
                   "`lossy reproduce all --quick --out build/reproductions`.", ""]
@@ -248,7 +264,7 @@ def _paper_rows(entries: Dict[str, rr.Entry], root: Path) -> List[str]:
             rows.append(f"| {paper.cite} | {paper.brings} | the paper's figures and tables | "
                         f"per claim, stated with each | – | to come: issue {paper.issue} |")
         rows += [_registered_row(e, paper.cite) for e in mine]
-    rows += [_registered_row(e, _cell(e.repro.title)) for n, e in entries.items() if n not in claimed]
+    rows += [_registered_row(e, md.cell(e.repro.title)) for n, e in entries.items() if n not in claimed]
     return rows
 
 
@@ -257,32 +273,20 @@ def _registered_row(e: rr.Entry, against: str) -> str:
     if e.outcome is None:
         return (f"| {against} | {link}: {len(e.repro.claims)} claims | the paper's figures and tables | "
                 f"per claim, on its gallery page | not run | not run (`make docs` runs it) |")
-    n = len(e.outcome.get("claims", []))
+    n = len(e.claims)
     counts = ", ".join(f"{e.count(s)} {s}" for s in rr.STATES)
     verdict = (rr.verdict_cell("reproduced") + " all" if n and e.count("reproduced") == n
                else f"{e.count('reproduced')} of {n} reproduced")
-    scale = "quick" if e.outcome.get("quick") else "full scale"
     return (f"| {against} | {link}: {n} claims | the paper's figures and tables | "
-            f"per claim, on its gallery page | {counts} ({scale}) | {verdict} |")
+            f"per claim, on its gallery page | {counts} ({md.cell(rr.scale(e.outcome))}) | {verdict} |")
 
 
 def _papers_section() -> List[str]:
     return [
         "## The papers", "",
-        "Each paper's reproduction is a package registered in `lossy.papers`; its claims carry their "
-        "own reference values and tolerances, chosen from the paper (where a paper was vague, the "
-        "reading chosen is written in its report and on its gallery page). When one lands, its row "
+        "Each paper's reproduction is a package registered in `lossy.papers`; each of its claims "
+        "carries the paper's words and the band they allow, read before any run (where a paper was "
+        "vague, the reading chosen is written in its report and on its gallery page). When one lands, its row "
         "above fills in from its run and its [gallery](gallery/index.md) page appears; where each "
         "paper stands is on the [Papers](papers/index.md) pages.", "",
     ]
-
-
-# --- markdown ------------------------------------------------------------------------------
-
-
-def _cell(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
-def _admonition(kind: str, title: str, body: str) -> str:
-    return "\n".join([f'!!! {kind} "{title}"', "", f"    {body}"])

@@ -1,11 +1,15 @@
-"""The reproductions' results as the site reads them (the gallery and the validation page).
+"""The reproductions' results as the site reads them: the one source of every verdict,
+count and inventory a page shows (the gallery, the validation page, the papers' pages,
+getting started).
 
-`make docs` first runs `lossy reproduce all --quick --out build/reproductions`; each
-reproduction's output directory there holds outcome.json (what report.md says, as data:
-claims with their verdicts, figures' files, tables' cells, sweeps, defects), its PNGs and
-its CSVs. The generators read outcome.json, never report.md's text. The directory is
-$LOSSY_DOCS_RESULTS when set (tests point it at a tmp dir), else build/reproductions in
-the repository.
+`make docs` first runs `lossy reproduce all` (quick or full scale: the Makefile decides)
+into build/reproductions; each reproduction's output directory there holds outcome.json
+(what report.md says, as data: claims with their bands, estimates and verdicts, the
+paper's inventory, figures' files, tables' cells, sweeps, defects; format 2, see
+lossy.papers.report.record), its PNGs and its CSVs. The generators read outcome.json,
+never report.md's text, and every page says the scale of the run it shows (`scale`).
+The directory is $LOSSY_DOCS_RESULTS when set (tests point it at a tmp dir), else
+build/reproductions in the repository.
 
 A reproduction with no results (no directory, never run, an unreadable or older
 outcome.json) is an Entry with `outcome=None` and `missing` saying why: its pages are
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -30,19 +35,25 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV = "LOSSY_DOCS_RESULTS"
 DEFAULT = ROOT / "build" / "reproductions"
 OUTCOME_FILE = "outcome.json"  # lossy.papers.report.OUTCOME_FILE (not imported: no pandas needed to read it)
-OUTCOME_FORMAT = 1
+OUTCOME_FORMAT = 2  # lossy.papers.report.OUTCOME_FORMAT: bands, CIs, probes, inventory
 
-# The three verdict states, as lossy.papers.verdict.State spells them, with what each means.
-STATES = ["reproduced", "not reproduced", "could not be checked"]
-MARKS = {"reproduced": "✓", "not reproduced": "✗", "could not be checked": "⚠"}  # in common fonts, unlike emoji
+# The four verdict states, as lossy.papers.verdict.State spells them, with what each means.
+STATES = ["reproduced", "not reproduced", "inconclusive", "could not be checked"]
+MARKS = {"reproduced": "✓", "not reproduced": "✗", "inconclusive": "?",
+         "could not be checked": "⚠"}  # in common fonts, unlike emoji
 MEANINGS = {
-    "reproduced": "the check ran on complete data and our number is within the claim's tolerance",
-    "not reproduced": "the check ran on complete data and our number is outside the tolerance: "
-                      "a scientific result, reported as it is",
+    "reproduced": "the 95 % confidence interval of the claim's quantity lies wholly inside the band "
+                  "read from the paper's words",
+    "not reproduced": "the interval lies wholly outside the band: a scientific result, reported as it is, "
+                      "with the probe that shows its cause or \"cause unknown\"",
+    "inconclusive": "the interval straddles an end of the band, or this run lacks points the full run "
+                    "measures: more replications (`--until-ci`) or the full scale would decide it",
     "could not be checked": "a defect of the reproduction (a run failed, a sweep did not run, a "
                             "column is missing, the check raised), never a result; "
                             "`lossy reproduce` exits with status 1",
 }
+LEGACY = ("checked by hand, not yet on the claims protocol: a tolerance instead of a band, "
+          "no confidence interval")
 
 
 def results_root() -> Path:
@@ -70,8 +81,22 @@ class Entry:
     def ran(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def claims(self) -> List[Dict[str, Any]]:
+        return list((self.outcome or {}).get("claims", []))
+
     def count(self, state: str) -> int:
         return int((self.outcome or {}).get("counts", {}).get(state, 0))
+
+    @property
+    def legacy(self) -> int:
+        """Claims still checked by hand (no band, no CI)."""
+        return sum(bool(c.get("legacy")) for c in self.claims)
+
+    @property
+    def inventory(self) -> Optional[Dict[str, Any]]:
+        inv = (self.outcome or {}).get("inventory")
+        return inv if isinstance(inv, dict) else None
 
     def file(self, rel: str) -> Optional[Path]:
         """A file of the results, when it is there (and inside the output directory)."""
@@ -81,6 +106,46 @@ class Entry:
         except ValueError:
             return None
         return path if path.is_file() else None
+
+
+def replications(outcome: Dict[str, Any]) -> List[int]:
+    """The replications per point of each sweep the run made (its "what was run"
+    section, written by the same run), sorted."""
+    found = re.findall(r"(\d+) points? × (\d+) replications?", str(outcome.get("what_was_run", "")))
+    return sorted({int(r) for _, r in found})
+
+
+def scale(outcome: Dict[str, Any]) -> str:
+    """The run's scale in words: `quick run, 3–8 replications per point (by sweep)`."""
+    words = "quick run" if outcome.get("quick") else "full-scale run"
+    if outcome.get("only"):
+        words += ", only " + ", ".join(f"`{k}`" for k in outcome["only"]) + " (`--only`)"
+    reps = replications(outcome)
+    if reps:
+        n = str(reps[0]) if len(reps) == 1 else f"{reps[0]}–{reps[-1]}"
+        words += f", {n} replication{'s' if reps[-1] > 1 else ''} per point" + (" (by sweep)" if len(reps) > 1 else "")
+    return words
+
+
+def counts_text(e: "Entry") -> str:
+    """`2 of 8 claims reproduced (2 reproduced, 3 not reproduced, 3 inconclusive, 0 could
+    not be checked; 5 still checked by hand)`, from the run's outcome."""
+    n = len(e.claims)
+    text = (f"{e.count('reproduced')} of {n} claim{'s' if n != 1 else ''} reproduced ("
+            + ", ".join(f"{e.count(s)} {s}" for s in STATES))
+    if e.legacy:
+        text += f"; {e.legacy} of them still checked by hand, not yet on the claims protocol"
+    return text + ")"
+
+
+def inventory_text(e: "Entry") -> str:
+    """`the paper's inventory: 31 items, 24 covered, 7 not covered`, or why there is none."""
+    inv = e.inventory
+    if inv is None:
+        return "no inventory of the paper yet"
+    c = inv.get("counts", {})
+    return (f"the paper's inventory: {c.get('items', 0)} items, {c.get('covered', 0)} covered, "
+            f"{c.get('not covered', 0)} not covered")
 
 
 def load(name: str, root: Optional[Path] = None) -> Entry:
@@ -119,8 +184,9 @@ def how_to_produce(root: Path, entry: Optional[Entry] = None) -> str:
     """Markdown: how to get the results a page shows into `root`."""
     one = (f" (`lossy reproduce {entry.name} --quick --out {shown(entry.out)}` makes this one alone)"
            if entry is not None else "")
-    return (f"`make docs` runs every reproduction's quick version before it builds the site; or run "
-            f"`lossy reproduce all --quick --out {shown(root)}`{one} and build the site again. "
+    return (f"`make docs` runs every reproduction before it builds the site; or run "
+            f"`lossy reproduce all --quick --out {shown(root)}`{one} (or without `--quick`, at full "
+            f"scale) and build the site again. "
             f"The site reads the directory named by `{ENV}` (default `build/reproductions`).")
 
 

@@ -1,8 +1,10 @@
-"""The documentation's reproductions gallery and validation page (docs/gen/gen_gallery.py,
-gen_validation.py): against the results of `lossy reproduce all --quick` in a tmp dir
-(run once per module, a few seconds), against no results or broken ones (the pages say
-how to produce them, and never link a missing file), and `mkdocs build --strict` in
-both cases."""
+"""The documentation's reproductions gallery, validation page and the generated sections
+of the hand-written pages (docs/gen/gen_gallery.py, gen_validation.py,
+gen_page_sections.py): against the results of `lossy reproduce all --quick` in a tmp dir
+(run once per module), against a small reproduction with every verdict state, claims
+on the protocol and by hand, and an inventory, against no results or broken ones (the
+pages say how to produce them, and never link a missing file), and `mkdocs build
+--strict` in both cases."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from lossy.papers import get, names
 ROOT = Path(__file__).resolve().parents[2]
 GEN = ROOT / "docs" / "gen"
 PNG = b"\x89PNG\r\n\x1a\n"
-STATES = ["reproduced", "not reproduced", "could not be checked"]
+STATES = ["reproduced", "not reproduced", "inconclusive", "could not be checked"]
 
 
 def _load(name: str) -> ModuleType:
@@ -40,6 +42,7 @@ def _load(name: str) -> ModuleType:
 
 gallery = _load("gen_gallery")
 validation = _load("gen_validation")
+sections = _load("gen_page_sections")
 Files = Dict[str, Union[str, Path]]
 
 
@@ -47,8 +50,9 @@ Files = Dict[str, Union[str, Path]]
 def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What `make docs` runs first, into a tmp dir."""
     root = tmp_path_factory.mktemp("docs-results")
+    # About 2 minutes on 2 idle cores; the limit leaves room for a busy machine.
     proc = subprocess.run([*lossy_command(), "reproduce", "all", "--quick", "--out", str(root)],
-                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     return root
 
@@ -108,25 +112,29 @@ def test_the_claims_table_shows_each_verdict(results: Path) -> None:
         page = files[f"gallery/{name}.md"]
         assert isinstance(page, str)
         outcome = _outcome(results, name)
-        assert "| claim | reference | tolerance | ours | verdict |" in page
+        assert "| claim | source | band | ours (95 % CI) | verdict |" in page
         for claim in outcome["claims"]:
             row = next(line for line in page.splitlines() if line.startswith(f"| {claim['text']} |"))
             assert claim["ours"] in row and f"**{claim['state']}**" in row
-            assert f"(`{claim['key']}`)" in page  # the reason, in the details
+            assert f"(`{claim['key']}`)" in page  # the reasons, in the details
         counts = " | ".join(str(outcome["counts"][s]) for s in STATES)
-        assert f"| {counts} | {len(outcome['defects'])} |" in files["gallery/index.md"]  # type: ignore[operator]
-        for state in STATES:  # the three states are explained on every page
+        legacy = sum(c["legacy"] for c in outcome["claims"])
+        assert f"| {counts} | {legacy} |" in files["gallery/index.md"]  # type: ignore[operator]
+        for state in STATES:  # the four states are explained on every page
             assert f"**{state}**:" in page
+        scale = "quick run" if outcome["quick"] else "full-scale run"
+        assert scale in page and "## Inventory of the paper" in page
 
 
 def test_the_validation_page_takes_its_numbers_from_the_runs_and_the_readme(results: Path) -> None:
     page = validation.page(results)
     assert page.startswith("# Validation")
-    header = "| against | what is compared | reference | tolerance | ours | verdict |"
+    header = "| against | what is compared | the source's words | band | ours | verdict |"
     assert page.count(header) == 1  # one table
     for claim in _outcome(results, "validation")["claims"]:
         row = next(line for line in page.splitlines() if f"| {claim['text']} |" in line)
         assert claim["tolerance"] in row and claim["ours"] in row and f"**{claim['state']}**" in row
+        assert "(quick)" in row
     bench = [r for r in validation.bench_rows() if r["ns-3 pkt / wall s"]]
     assert bench, "the README's benchmark table has ns-3 rows"
     for r in bench:
@@ -137,35 +145,106 @@ def test_the_validation_page_takes_its_numbers_from_the_runs_and_the_readme(resu
         if not any(n.startswith(paper.prefix) for n in registered):
             assert f"to come: issue {paper.issue}" in page
     assert "to come: issue 9" not in page
-    assert "SACK's goodput is within 10 % of ns-3 3.44 with --sack=1" in page  # a claim row
 
 
-def test_a_newly_registered_reproduction_gets_its_page_with_all_three_verdicts(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import pandas as pd
+def test_the_hand_written_pages_show_the_same_run(results: Path) -> None:
+    """Each paper's page, the papers index and getting started fill their markers from
+    the same outcome.json as the gallery: the same counts, and the run's scale."""
+    pages = sections.pages(results)
+    for text in pages.values():
+        assert "<!-- generated:" not in text
+    index = pages["papers/index.md"]
+    for name in names():
+        outcome = _outcome(results, name)
+        claims = outcome["claims"]
+        counts = ", ".join(f"{outcome['counts'][s]} {s}" for s in STATES)
+        sentence = f"{outcome['counts']['reproduced']} of {len(claims)} claims reproduced ({counts}"
+        scale = "quick run" if outcome["quick"] else "full-scale run"
+        row = next(line for line in index.splitlines() if f"(gallery/{name}.md)" in line)
+        assert f"{scale}" in row and " | ".join(str(outcome["counts"][s]) for s in STATES) in row
+        paper = pages.get(f"papers/{name}.md")
+        if paper is None:
+            continue
+        assert f"**Where it stands** (`{outcome['command']}`, {scale}" in paper
+        assert paper.count(sentence) == 2  # the status line and the claims section
+        for claim in claims:
+            assert any(line.startswith(f"| {claim['text']} |") and f"**{claim['state']}**" in line
+                       for line in paper.splitlines())
+        assert "## Inventory of the paper" in paper
+    validation_outcome = _outcome(results, "validation")
+    terminal = (f"{validation_outcome['command']}: {validation_outcome['counts']['reproduced']} of "
+                f"{len(validation_outcome['claims'])} claims reproduced (")
+    assert terminal in pages["getting-started.md"]
+    assert '| "comparable" | 0.80× to 1.20× (± 20%) |' in pages["guide/reproductions.md"]
 
+
+def test_every_paper_page_has_its_generated_sections() -> None:
+    for name in names():
+        path = ROOT / "docs" / "papers" / f"{name}.md"
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for kind in ("status", "verdicts", "inventory"):
+            assert f"<!-- generated: {kind} {name} -->" in text, f"docs/papers/{name}.md lacks its {kind} section"
+
+
+def test_a_marker_that_cannot_be_filled_fails_the_build(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = docs / "page.md"
+    for marker, message in [("<!-- generated: verdicts no-such-paper -->", "no-such-paper"),
+                            ("<!-- generated: verdict no-such-kind -->", "no generated section 'verdict'"),
+                            ("<!-- generated: status -->", "needs the name of a reproduction"),
+                            ("<!-- generated: words validation -->", "takes no name")]:
+        page.write_text(f"# A page\n\n{marker}\n", encoding="utf-8")
+        with pytest.raises(sections.BadMarker, match=re.escape(message)):
+            sections.pages(tmp_path / "none", docs=docs)
+
+
+def _tiny(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A registered reproduction whose run gives every state: claims on the protocol
+    (reproduced, not reproduced, inconclusive), claims by hand (reproduced, could not be
+    checked), a figure that cannot be drawn, and an inventory."""
     import lossy.papers
+    from lossy.papers import synthetic
+    from lossy.papers.bands import Band
     from lossy.papers.figures import LinePlot
-    from lossy.papers.model import Claim, Reproduction, SweepPlan
-    from lossy.papers.run import reproduce
+    from lossy.papers.inventory import Inventory, Item
+    from lossy.papers.measures import ratio_per_point
+    from lossy.papers.model import Claim, Examples, LegacyClaim, Reproduction, SweepPlan
     from lossy.papers.verdict import Verdict
+    from lossy.shipped import scenarios_dir
 
-    def mean_at_least(least: float, sweep: str) -> Any:
-        def check(ctx: Any) -> Verdict:
-            mean = float(ctx.ok(sweep)["goodput"].mean())
-            return Verdict.of(mean >= least, f"{mean:g}", f"mean {mean:g} against {least:g}")
-        return check
+    rows = synthetic.runs({"p": [0.1], "scheme": ["a", "b"]}, lambda p, scheme: 150.0 if scheme == "b" else 100.0)
 
-    runs = pd.DataFrame([{"run_id": f"r{i}", "point": "p", "x": float(i), "replication": 0, "seed": 1,
-                          "status": "ok", "error": None, "goodput": 100.0 + i} for i in range(4)])
+    def ratio(ctx: Any) -> Any:
+        return ratio_per_point(ctx, "s", "goodput", "scheme", "b", "a", "p")
+
+    examples = Examples(null=lambda: {"s": rows}, faithful=lambda: {"s": rows})
+
+    def claim(key: str, text: str, band: Band) -> Claim:
+        return Claim(key, text, "Fig. 1", '"half as much again"', "b ÷ a", band, ratio, ["s"], examples,
+                     "where the queue congests")
+
+    claims = [claim("half-more", "b is 30–80 % above a", Band.between(1.3, 1.8, '"30–80 %": 1.3× to 1.8×')),
+              claim("triple", "b is three times a", Band.stated(3.0, '"three times"')),
+              claim("edge", "b is 50–100 % above a", Band.between(1.5, 2.0, '"50–100 %": 1.5× to 2.0×')),
+              LegacyClaim("hand", "the mean is at least 100", "≥ 100", "mean ≥ 100",
+                          lambda ctx: Verdict.of(True, "125", "mean 125 against 100"), sweeps=["s"]),
+              LegacyClaim("other", "the other mean is large", "≥ 1", "none",
+                          lambda ctx: Verdict.of(True, "1", "-"), sweeps=["t"])]
+    inventory = Inventory("tiny-2001.md", [
+        Item("Fig. 1", "§2", "figure", "b against a", claims=["half-more", "triple", "edge"]),
+        Item("§3 ¶1", "§3", "statement", "b helps mobile hosts", not_covered="no mobile host here")])
+    spec = {"name": "tiny-s", "scenario": str(scenarios_dir() / "one-hop.toml"), "replications": 10,
+            "variants": {"scheme": {"a": {"links.0.delay": "10 ms"}, "b": {"links.0.delay": "20 ms"}}},
+            "grid": {"p": {"path": "links.0.loss.p", "values": [0.1]}}}
     repro = Reproduction(
-        "tiny-paper", "Tiny et al.: a paper", "The paper finds that the mean is large.",
-        [SweepPlan("s", "one sweep", {"name": "tiny-s"}), SweepPlan("t", "another", {"name": "tiny-t"})],
-        [LinePlot("fig1", "s", "goodput against x", x="x", y="goodput"),
-         LinePlot("fig2", "t", "a figure of the sweep that failed", x="x", y="goodput")],
-        [Claim("big", "the mean is at least 100", "≥ 100", "none", mean_at_least(100, "s"), sweeps=["s"]),
-         Claim("huge", "the mean is at least 1000", "≥ 1000", "none", mean_at_least(1000, "s"), sweeps=["s"]),
-         Claim("other", "the other mean is large", "≥ 1", "none", mean_at_least(1, "t"), sweeps=["t"])])
+        "tiny-paper", "Tiny et al.: a paper", "The paper finds that b beats a.",
+        [SweepPlan("s", "one sweep", spec), SweepPlan("t", "another", {"name": "tiny-t"})],
+        [LinePlot("fig1", "s", "goodput against p", x="p", y="goodput", hue="scheme"),
+         LinePlot("fig2", "t", "a figure of the sweep that failed", x="p", y="goodput")],
+        claims, inventory=inventory)
     module = types.ModuleType("tiny_paper_reproduction")
     module.REPRODUCTION = repro  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "tiny_paper_reproduction", module)
@@ -174,26 +253,60 @@ def test_a_newly_registered_reproduction_gets_its_page_with_all_three_verdicts(
     def fake(spec: Dict[str, Any], path: Path, quick: bool, pool: Any) -> Any:
         if spec["name"] == "tiny-t":
             raise RuntimeError("the disk is full")
-        return runs
+        return rows
 
+    return repro, fake
+
+
+def test_a_newly_registered_reproduction_gets_its_page_with_every_verdict(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from lossy.papers.run import reproduce
+
+    repro, fake = _tiny(monkeypatch)
     root = tmp_path / "results"
     reproduce(repro, root / "reproduce-tiny-paper", quick=True, sweep_fn=fake, progress=False)
     files = gallery.pages(root)
     page = files["gallery/tiny-paper.md"]
     assert isinstance(page, str)
-    assert page.startswith("# Tiny et al.: a paper\n") and "The paper finds that the mean is large." in page
-    for text, state in [("the mean is at least 100", "reproduced"), ("the mean is at least 1000", "not reproduced"),
+    assert page.startswith("# Tiny et al.: a paper\n") and "The paper finds that b beats a." in page
+    for text, state in [("b is 30–80 % above a", "reproduced"), ("b is three times a", "not reproduced"),
+                        ("b is 50–100 % above a", "inconclusive"), ("the mean is at least 100", "reproduced"),
                         ("the other mean is large", "could not be checked")]:
         row = next(line for line in page.splitlines() if line.startswith(f"| {text} |"))
-        assert row.endswith(f"**{state}** |")
+        assert f"**{state}**" in row, row
+    assert "| b is 30–80 % above a | Fig. 1 | 1.30× to 1.80× | 1.50× (95 % CI " in page
+    assert "| the mean is at least 100 | ≥ 100 | mean ≥ 100 (by hand) | 125 |" in page
+    edge = next(line for line in page.splitlines() if line.startswith("| b is 50–100 % above a |"))
+    assert "replications would decide it)" in edge
+    assert "What closes the gap: cause unknown" in page  # the not reproduced one has no probe
+    assert "| p = 0.1 | 1.5 | " in page  # each part's estimate
+    assert ("2 of 5 claims reproduced (2 reproduced, 1 not reproduced, 1 inconclusive, 1 could not be checked; "
+            "2 of them still checked by hand") in page
+    assert "the paper's inventory: 2 items, 1 covered, 1 not covered" in page
+    assert "| §3 ¶1 | §3 | statement | b helps mobile hosts | not covered: no mobile host here |" in page
+    assert "quick run, 10 replications per point" in page
     assert '!!! failure "Defects"' in page and "sweep 't' did not run: RuntimeError: the disk is full" in page
     assert '!!! failure "Could not be drawn"' in page
     assert files["gallery/tiny-paper/fig1.png"] == root / "reproduce-tiny-paper" / "fig1.png"
-    assert "| [Tiny et al.: a paper](tiny-paper.md) (`tiny-paper`) | quick, " in files["gallery/index.md"]  # type: ignore[operator]
-    assert "| 1 | 1 | 1 | 3 |" in files["gallery/index.md"]  # type: ignore[operator]
+    index = files["gallery/index.md"]
+    assert isinstance(index, str)
+    row = next(line for line in index.splitlines() if "(tiny-paper.md)" in line)
+    assert "| quick run, 10 replications per point, " in row
+    assert row.endswith("| 5 | 2 | 1 | 1 | 1 | 2 | 1 of 2 items covered | 3 |")
     text = validation.page(root)  # a registered reproduction that is no known paper gets its row
-    assert "[`tiny-paper`](gallery/tiny-paper.md): 3 claims" in text
-    assert "1 reproduced, 1 not reproduced, 1 could not be checked (quick) | 1 of 3 reproduced |" in text
+    assert "[`tiny-paper`](gallery/tiny-paper.md): 5 claims" in text
+    assert ("2 reproduced, 1 not reproduced, 1 inconclusive, 1 could not be checked (quick run, 10 replications "
+            "per point) | 2 of 5 reproduced |") in text
+    docs = tmp_path / "docs"
+    (docs / "papers").mkdir(parents=True)
+    (docs / "papers" / "tiny.md").write_text("# Tiny\n\n<!-- generated: status tiny-paper -->\n\n"
+                                             "<!-- generated: verdicts tiny-paper -->\n\n"
+                                             "<!-- generated: inventory tiny-paper -->\n", encoding="utf-8")
+    paper = sections.pages(root, docs=docs)["papers/tiny.md"]
+    assert "**Where it stands** (`lossy reproduce tiny-paper --quick`, quick run, 10 replications per point" in paper
+    assert paper.count("2 of 5 claims reproduced (") == 2
+    assert "[gallery](../gallery/tiny-paper.md)" in paper
+    assert "| Fig. 1 | §2 | figure | b against a | `half-more`, `triple`, `edge` |" in paper
 
 
 # --- without results, or with broken ones ------------------------------------------------
@@ -218,7 +331,12 @@ def test_without_results_the_pages_say_how_to_produce_them(tmp_path: Path, kind:
     text = validation.page(root)
     assert "The model rows have no numbers" in text and "`make docs`" in text
     for claim in get("validation").claims:
-        assert f"| {claim.tolerance} | not run |" in text
+        band = claim.band.text() if hasattr(claim, "band") else f"{claim.tolerance} (by hand)"
+        assert f"| {band} | not run |" in text
+    for rel, page in sections.pages(root).items():  # the hand-written pages say the same
+        assert "<!-- generated:" not in page
+        if rel.startswith("papers/") and rel != "papers/index.md":
+            assert "Not run when this site was built" in page
 
 
 def test_broken_results_never_give_a_broken_page(tmp_path: Path, results: Path) -> None:
