@@ -1,7 +1,9 @@
 """Pages written at build time (mkdocs-gen-files runs this script).
 
 Every `gen_*.py` module beside it has a `write()` that writes its pages with
-`mkdocs_gen_files.open(...)`; a new generated section is one new module.
+`mkdocs_gen_files.open(...)`; a new generated page is one new module. Hand-written
+pages get their verdicts, counts and bands the same way: gen_page_sections.py fills
+their `<!-- generated: ... -->` markers from the same run as the gallery.
 """
 
 from __future__ import annotations
