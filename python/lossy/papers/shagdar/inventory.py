@@ -121,8 +121,9 @@ ITEMS = [
          not_covered=NEVER_FIRES_AT_11_5),
     Item("§IV B ¶4d", "IV B", "statement",
          "The reason: at high SNR losses are mainly congestion and EWLN-capable TCP behaves as the original",
-         not_covered="the explanation of ¶4c, true by construction here: from 10.5 dB no wireless loss reaches TCP "
-                     "(0 EWLN resends per run) while the bottleneck drops at every SNR"),
+         not_covered="the explanation of ¶4c, true by construction here: from 11 dB no wireless loss reaches TCP "
+                     "(0 EWLN resends in every run, about 0.1 per run at 10.5 dB) while the bottleneck drops at "
+                     "every SNR"),
     Item("§IV B ¶4e", "IV B", "statement",
          "EWLN-ECN differs from EWLN because ECN avoids unnecessary packet drops",
          claims=("ecn-gain-t2", "ecn-avoids-drops-t2")),
