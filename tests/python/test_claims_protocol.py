@@ -172,3 +172,18 @@ def test_a_quick_run_missing_a_point_is_never_reproduced() -> None:
 def test_a_measure_that_raises_could_not_be_checked() -> None:
     v = claim(lambda ctx: 1 / 0).evaluate({"s": synthetic.runs({"p": [0.1]}, lambda p: 1.0)})
     assert v.state is State.UNCHECKED and v.reason.startswith("ZeroDivisionError")
+
+
+def test_the_intervals_of_several_parts_hold_at_once() -> None:
+    from scipy.special import stdtrit
+
+    from lossy.papers.judge import simultaneous
+
+    one = simultaneous([Part("a", est(1.5, 0.1))])[0].estimate
+    assert one.half_width == pytest.approx(0.1)  # one part: its own 95 % interval
+    four = simultaneous([Part(str(i), est(1.5, 0.1)) for i in range(4)])
+    factor = float(stdtrit(9, 1 - 0.05 / 8)) / float(stdtrit(9, 0.975))
+    assert all(p.estimate.half_width == pytest.approx(0.1 * factor) for p in four)
+    # A part just outside at 95 % is no longer "wholly outside" when 14 parts must hold at once.
+    parts = [Part("edge", est(1.18, 0.1))] + [Part(str(i), est(1.5, 0.05)) for i in range(13)]
+    assert judge(Measurement(parts), BAND).state is State.INCONCLUSIVE
