@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -45,6 +45,7 @@ class Curve:
     xs: Sequence[float]
     ys: Sequence[float]
     style: str = "--"
+    of: Optional[Any] = None  # the hue value whose colour it takes (its model, say)
 
 
 @dataclass
@@ -74,6 +75,12 @@ class PlotSpec:
     # The unit of y (b/s, s, B): ticks and label get a prefix (Mb/s); see unit_axis.
     unit: Optional[str] = None
     secondary_x: Optional["SecondaryX"] = None
+    # The SI prefix of y's unit when it must not follow the data ("k": the paper's kB/s).
+    prefix: Optional[str] = None
+    # The line style of a hue value: colour, marker and label (matplotlib keywords), so a
+    # scheme keeps its look from figure to figure; default: the colour cycle.
+    style: Optional[Callable[[Any], Mapping[str, Any]]] = None
+    legend_title: Optional[str] = None  # default: the hue's name; "" for none
 
 
 @dataclass(frozen=True)
@@ -164,29 +171,92 @@ def save(fig: Figure, path: Path) -> Path:
 
 def draw_on(ax: Any, summary: pd.DataFrame, spec: PlotSpec) -> None:
     """The lines, bands and curves of a summary on one matplotlib Axes (a figure of its
-    own, or one panel of several)."""
+    own, or one panel of several). A line that hides another at every point is drawn
+    hollow and dashed over it, and a note above the axes says so."""
     groups = [(None, summary)] if not spec.hue else list(summary.groupby(spec.hue, sort=False))
     if spec.hue_order:
         rank = {v: i for i, v in enumerate(spec.hue_order)}
-        groups.sort(key=lambda kg: rank.get(kg[0][0] if isinstance(kg[0], tuple) else kg[0], len(rank)))
+        groups.sort(key=lambda kg: rank.get(_value(kg[0]), len(rank)))
     numeric_x = pd.api.types.is_numeric_dtype(summary[spec.x])
+    lines = []
     for key, g in groups:
         g = g.sort_values(spec.x) if numeric_x else g
+        style = dict(spec.style(_value(key))) if spec.style and key is not None else {}
+        name = str(style.pop("label", _value(key)))
+        lines.append((name, g, style))
+    same = coinciding([(g[spec.x].to_numpy(), g["mean"].to_numpy(dtype=float)) for _, g, _ in lines], spec.logy)
+    notes = []
+    for i, (name, g, style) in enumerate(lines):
         xs = g[spec.x].to_numpy()
         mean = g["mean"].to_numpy(dtype=float)
-        label = None if key is None else f"{spec.hue} = {str(key[0] if isinstance(key, tuple) else key)}"
+        label = None if groups[0][0] is None else name
+        style = {"marker": "o", **style}
+        if i in same:
+            j, exact = same[i]
+            notes.append(f"{name} {'=' if exact else '≈'} {lines[j][0]} at every point")
+            style.update(markerfacecolor="none", markersize=9, markeredgewidth=1.5, linestyle="--")
         if spec.errorbars:
             ax.errorbar(xs, mean, yerr=np.nan_to_num(g["half_width"].to_numpy(dtype=float)),
-                        marker="o", capsize=3, label=label)
+                        capsize=3, label=label, **style)
         else:
-            (line,) = ax.plot(xs, mean, marker="o", label=label)
+            (line,) = ax.plot(xs, mean, label=label, **style)
             ax.fill_between(xs, g["ci_low"].to_numpy(dtype=float), g["ci_high"].to_numpy(dtype=float),
                             color=line.get_color(), alpha=0.2, linewidth=0)
     for curve in spec.curves:
-        ax.plot(curve.xs, curve.ys, curve.style, linewidth=1.2, label=curve.label)
+        ax.plot(curve.xs, curve.ys, curve.style, linewidth=1.2, label=curve.label, **_curve_colour(curve, spec))
     _style_axes(ax, summary, spec, numeric_x)
+    if notes:  # above the axes, right: it covers no data, and panels keep one legend
+        ax.set_title("\n".join(notes), loc="right", fontsize=8, color="0.25")
     if groups and (groups[0][0] is not None or spec.curves):
-        ax.legend(frameon=False)
+        title = spec.hue if spec.legend_title is None else spec.legend_title
+        ax.legend(frameon=False, title=title or None)
+
+
+def _curve_colour(curve: Curve, spec: PlotSpec) -> Dict[str, Any]:
+    """The colour of the hue value the curve models; with lines in set colours, grey for
+    a curve of its own (the cycle's next colour would be some scheme's)."""
+    if spec.style is None or any(c in "bgrcmykw" for c in curve.style):
+        return {}
+    return {"color": spec.style(curve.of)["color"] if curve.of is not None else "0.35"}
+
+
+def _value(key: Any) -> Any:
+    """A group's hue value (pandas gives a 1-tuple when grouping by a list)."""
+    return key[0] if isinstance(key, tuple) and len(key) == 1 else key
+
+
+def coinciding(lines: Sequence[Tuple[Any, Any]], log: bool = False,
+               tolerance: float = 0.01) -> Dict[int, Tuple[int, bool]]:
+    """Lines (xs, ys) that lie on an earlier one at every x: index -> (that one's index,
+    whether they are equal exactly). "On" means within `tolerance` of the span of all
+    the ys (of their logs on a log axis): closer than a marker, so one hides the other."""
+    def scaled(ys: Any) -> Any:
+        ys = np.asarray(ys, dtype=float)
+        if not log:
+            return ys
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(ys > 0, np.log10(np.where(ys > 0, ys, 1.0)), np.nan)
+    values = [scaled(ys) for _, ys in lines]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.empty(0)
+    span = float(finite.max() - finite.min()) if finite.size else 0.0
+    found: Dict[int, Tuple[int, bool]] = {}
+    for i in range(1, len(lines)):
+        for j in range(i):
+            if j in found or not _same_xs(lines[i][0], lines[j][0]):
+                continue
+            a, b = np.asarray(lines[i][1], dtype=float), np.asarray(lines[j][1], dtype=float)
+            if np.array_equal(a, b, equal_nan=True):
+                found[i] = (j, True)
+                break
+            d = np.abs(values[i] - values[j])
+            if span > 0 and np.all(np.isfinite(d)) and float(d.max()) <= tolerance * span:
+                found[i] = (j, False)
+                break
+    return found
+
+
+def _same_xs(a: Any, b: Any) -> bool:
+    return len(a) == len(b) and len(a) > 0 and all(x == y for x, y in zip(a, b))
 
 
 def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool) -> None:
@@ -198,15 +268,17 @@ def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool)
         # Tick exactly the swept values when there are few: log axes otherwise show
         # only powers of ten, which may not include a single swept value.
         values = sorted(set(summary[spec.x].dropna().tolist()))
-        if 1 < len(values) <= 10:
-            ax.xaxis.set_major_locator(FixedLocator(values if spec.logx else spaced(values)))
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
+        if 1 < len(values) <= 10 and (not spec.logx or values[0] > 0):
+            ax.xaxis.set_major_locator(FixedLocator(spaced(values, log=spec.logx)))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: tick_text(v)))
             ax.xaxis.set_minor_locator(NullLocator())
     means = summary["mean"].to_numpy(dtype=float)
     top = float(np.nanmax(np.abs(means))) if len(means) and not np.isnan(means).all() else 0.0
+    positive = means[means > 0]
     # A label given without a unit is taken as it is (it may name its unit itself).
     unit = spec.unit if spec.unit is not None else unit_of(spec.y) if spec.ylabel is None else None
-    ax.set_ylabel(unit_axis(ax.yaxis, spec.ylabel or spec.y, unit, top, spec.logy))
+    ax.set_ylabel(unit_axis(ax.yaxis, spec.ylabel or spec.y, unit, top, spec.logy, spec.prefix,
+                            low=float(positive.min()) if len(positive) else 0.0))
     ax.set_xlabel(spec.xlabel or spec.x)
     if spec.secondary_x is not None:
         add_secondary_x(ax, spec.secondary_x)
@@ -215,31 +287,55 @@ def _style_axes(ax: Any, summary: pd.DataFrame, spec: PlotSpec, numeric_x: bool)
     ax.grid(True, which="major", alpha=0.3)
 
 
-def spaced(values: List[float], min_gap: float = 1 / 15) -> List[float]:
+def spaced(values: List[float], min_gap: float = 1 / 15, log: bool = False) -> List[float]:
     """The sorted `values` without those closer than `min_gap` of the range to the last
-    one kept (their labels would overlap on a linear axis); the last value is kept."""
-    gap = (values[-1] - values[0]) * min_gap
-    kept = [values[0]]
-    for v in values[1:]:
-        if v - kept[-1] >= gap:
-            kept.append(v)
-    if kept[-1] != values[-1]:
-        kept[-1] = values[-1]
-    return kept
+    one kept (their labels would overlap); distances in decades on a log axis (0.03 and
+    0.05 sit closer there than 0.01 and 0.03). The last value is kept."""
+    where = np.log10(values) if log else np.asarray(values, dtype=float)
+    gap = (where[-1] - where[0]) * min_gap
+    kept = [0]
+    for i in range(1, len(values)):
+        if where[i] - where[kept[-1]] >= gap:
+            kept.append(i)
+    if kept[-1] != len(values) - 1:
+        kept[-1] = len(values) - 1
+    return [values[i] for i in kept]
 
 
-def unit_axis(axis: Any, name: str, unit: Optional[str], top: float, log: bool = False) -> str:
+def tick_text(v: float) -> str:
+    """A swept value as a tick label: 0.02, 150, 1000 and 10⁻⁵ rather than 1e-05."""
+    s = f"{v:.3g}"
+    if "e" in s and 1 <= abs(v) < 1e6:
+        return f"{float(s):.0f}"  # 1000, not 1e+03
+    if "e" not in s:
+        return s
+    mantissa, exponent = s.split("e")
+    power = f"10^{{{int(exponent)}}}"
+    return f"${power}$" if mantissa == "1" else rf"${mantissa}\times{power}$"
+
+
+def unit_axis(axis: Any, name: str, unit: Optional[str], top: float, log: bool = False,
+              prefix: Optional[str] = None, low: float = 0.0) -> str:
     """Tick labels in a readable scale and the axis label that names it: values up to
-    2.1e6 b/s tick as 0.5, 1, 2 under "goodput (Mb/s)". Without a unit, large values
-    tick with an SI prefix (1.2 M) and the label is `name` as it is."""
+    2.1e6 b/s tick as 0.5, 1, 2 under "goodput (Mb/s)" (or in the `prefix` given: "k"
+    for kb/s whatever the data). Without a unit, large values tick with an SI prefix
+    (1.2 M) and the label is `name` as it is; so do the ticks of a log axis over more
+    than three decades (5, 200, 10 k, 1 M under "state (B)"): one prefix for all would
+    write 5e-06 MB."""
     if log and top >= 1e4:
         axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
         axis.set_minor_formatter(NullFormatter())
+    if unit is not None and log and prefix is None and 0 < low and top > 1e3 * low:
+        axis.set_major_formatter(EngFormatter(sep=" "))
+        return label(name, unit)
     if unit is None:
         if math.isfinite(top) and top >= 1e4:
             axis.set_major_formatter(EngFormatter())  # 1.2 M rather than 1.2e6 at the top
         return name
-    scale, prefix = prefix_for(top) if unit not in _UNPREFIXED else (1.0, "")
+    if prefix is not None:
+        scale = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9}[prefix]
+    else:
+        scale, prefix = prefix_for(top) if unit not in _UNPREFIXED else (1.0, "")
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / scale:g}"))
     return label(name, prefix + unit)
 

@@ -4,6 +4,7 @@ trace files (no simulation): each writes its files, tables their CSV with every 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -131,7 +132,7 @@ def test_the_trace_reader_names_events_and_says_what_is_missing(ctx: Context) ->
 def test_cdf_of_a_metric_and_of_a_trace_column(ctx: Context) -> None:
     over_runs = Cdf("cdf-runs", "s", "goodput", "goodput", hue="scheme")
     samples = over_runs.samples(ctx)
-    assert [name for name, _ in samples] == ["scheme = reno", "scheme = eln"]
+    assert [name for name, _ in samples] == ["reno", "eln"]
     assert all(len(xs) == 9 for _, xs in samples)
     of_trace = Cdf("cdf-cwnd", "s", "cwnd", "cwnd_bytes", hue="scheme", trace="cwnd", where=traced)
     assert [len(xs) for _, xs in of_trace.samples(ctx)] == [101, 101]
@@ -148,18 +149,94 @@ def test_panels_of_every_plot_kind(ctx: Context) -> None:
 
 
 def test_claims_read_traces_through_the_context(ctx: Context) -> None:
-    from lossy.papers.model import Claim
-    from lossy.papers.verdict import State, Verdict
+    from lossy.papers.bands import Band
+    from lossy.papers.estimate import Estimate
+    from lossy.papers.judge import Measurement, Part
+    from lossy.papers.model import Claim, Examples
+    from lossy.papers.verdict import State
 
-    def eln_window_larger(c: Context) -> Verdict:
+    def eln_window_larger(c: Context) -> Measurement:
         means = {row["scheme"]: float(c.trace("s", row, "cwnd")["cwnd_bytes"].mean())
                  for _, row in traced(c.ok("s")).iterrows()}
-        return Verdict.of(means["eln"] > means["reno"], f"{means['eln'] / means['reno']:.1f}×", "mean cwnd")
+        return Measurement([Part("p = 0.02", Estimate.of_exact(means["eln"] / means["reno"], "one run each"))])
 
-    claim = Claim("w", "ELN keeps a larger window", ">", "-", eln_window_larger, sweeps=["s"])
-    v = claim.evaluate(ctx)
-    assert v.state is State.REPRODUCED and v.ours == "2.0×"
-    missing = Claim("q", "queue", ">", "-", lambda c: Verdict.of(True, str(len(c.trace("s", "r-0.01-reno-0", "cwnd"))), ""),
-                    sweeps=["s"])
-    v = missing.evaluate(ctx)
+    def claim(measure: Any) -> Claim:
+        return Claim("w", "ELN keeps a larger window", "test", "larger", "ratio of mean windows",
+                     Band.between(1.5, 2.5, "test"), measure, ["s"], Examples(null=dict, faithful=dict), "traced")
+
+    v = claim(eln_window_larger).evaluate(ctx)
+    assert v.state is State.REPRODUCED and "2" in v.ours
+    v = claim(lambda c: Measurement([Part("q", Estimate.of_exact(len(c.trace("s", "r-0.01-reno-0", "cwnd")), ""))])
+              ).evaluate(ctx)
     assert v.state is State.UNCHECKED and v.reason.startswith("TraceMissing: trace 'cwnd' of run r-0.01-reno-0: not in ")
+
+
+def test_a_palette_gives_a_scheme_one_look_whatever_else_is_shown() -> None:
+    from lossy.papers.figures.palette import Palette
+
+    palette = Palette(["syndrome", "snoop", "reno"], same={"Snoop (at BS)": "snoop"})
+    everything = palette.styles(["syndrome", "snoop", "reno"])
+    without_reno = palette.styles(["eln", "snoop", "syndrome"])  # Chen's Fig. 12
+    assert without_reno("syndrome") == everything("syndrome")
+    assert without_reno("eln")["color"] not in {everything(s)["color"] for s in ("syndrome", "snoop")}
+    assert palette.styles(["Snoop (at BS)"])("Snoop (at BS)")["color"] == everything("snoop")["color"]
+    assert palette.order(["p_e 0.1", "reno", "p_e 0.01", "syndrome"]) == ["syndrome", "reno", "p_e 0.01", "p_e 0.1"]
+
+
+def coinciding_runs(eln_gain: float) -> pd.DataFrame:
+    df = runs()
+    reno = df[df["scheme"] == "reno"]
+    return pd.concat([reno, reno.assign(scheme="eln", goodput=reno["goodput"] * eln_gain)], ignore_index=True)
+
+
+@pytest.mark.parametrize("gain, note", [(1.0, "eln = reno at every point"),
+                                        (1.001, "eln ≈ reno at every point"), (1.5, "")])
+def test_curves_that_coincide_are_named_and_drawn_both(ctx: Context, gain: float, note: str) -> None:
+    from matplotlib.figure import Figure
+
+    from lossy.papers.figures.palette import Palette
+
+    ctx.runs["s"] = coinciding_runs(gain)
+    ax = Figure().add_subplot()
+    LinePlot("lines", "s", "t", x="p", y="goodput", hue="scheme", logx=True,
+             palette=Palette(["reno", "eln"])).draw(ax, ctx)
+    assert ax.get_title(loc="right") == note
+    eln = next(line for line in ax.lines if line.get_label() == "eln")
+    assert (eln.get_markerfacecolor() == "none") == bool(note)  # hollow over the one it hides
+
+
+def test_layout_thins_crowded_ticks_moves_a_covering_legend_out_and_puts_the_note_below(tmp_path: Path) -> None:
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FixedLocator
+
+    from lossy.papers.figures.base import save_figure
+    from lossy.papers.figures.layout import drawn, tick_labels
+
+    fig = Figure(figsize=(4, 3), layout="constrained")
+    ax = fig.add_subplot()
+    xs = [0.1, 0.12, 0.15, 0.2, 0.25, 0.3]
+    for k in range(6):  # lines through every corner
+        ax.plot(xs, [k * (x - 0.1) if k % 2 else 1 - k * (x - 0.1) for x in xs], label=f"a long name {k}")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(FixedLocator(xs))
+    ax.set_xlabel("a long x label that reaches the right edge of the axes")
+    ax.legend()
+    width = fig.get_size_inches()[0]
+    save_figure(fig, tmp_path / "f.png", note="bands: 95 % CI (Student t)")
+    renderer = drawn(fig)
+    shown = [(v, t.get_window_extent(renderer)) for v, t in tick_labels(ax.xaxis)]
+    assert shown[0][0] == 0.1 and shown[-1][0] == 0.3 and len(shown) < len(xs)
+    assert not any(a.overlaps(b) for (_, a), (_, b) in zip(shown, shown[1:]))
+    assert ax.get_legend().get_window_extent(renderer).x0 > ax.bbox.x1 and fig.get_size_inches()[0] > width
+    assert fig.texts[-1].get_window_extent(renderer).y1 <= ax.xaxis.label.get_window_extent(renderer).y0
+
+
+def test_time_series_of_each_flow_in_the_papers_unit(ctx: Context) -> None:
+    from matplotlib.figure import Figure
+
+    ax = Figure().add_subplot()
+    rates = TimeSeries("rates", "s", "rates", "throughput", "bps", select=lambda r: traced(r).head(1),
+                       flows={0: "FECTCP"}, unit="B/s", scale=1 / 8, prefix="k")
+    rates.draw(ax, ctx)
+    assert ax.get_ylabel() == "bps (kB/s)" and [line.get_label() for line in ax.lines] == ["FECTCP"]
+    assert max(ax.lines[0].get_ydata()) == pytest.approx(2e6 / 8, rel=0.01)  # 2 Mb/s peak -> 250 kB/s

@@ -10,7 +10,8 @@ from typing import Any, Callable, List
 import pandas as pd
 
 from ...summary import ok_rows, summarize
-from ..figures import Figure, LinePlot, Panels, Table, table_of
+from ..figures import Figure, LinePlot, Panels, Table, TimeSeries, table_of
+from ..figures.palette import Palette
 from . import losses, sharing
 from .sweeps import CONGESTED_SECONDS, NEYMAN_ERRORS_PER_CLUSTER, TCP_FLOWS
 
@@ -23,13 +24,21 @@ NEYMAN = (f"Neyman Type A bit errors, {NEYMAN_ERRORS_PER_CLUSTER} errors per clu
           "solved for the segment loss of 1500-byte packets.")
 
 
+# Each scheme one look in every figure: FECTCP with the paper's 5 % overhead is the
+# FECTCP of Figs. 3–6 and the defaults of the readings study.
+PALETTE = Palette(["FECTCP", "Tahoe", "Reno", "NewReno", "SACK", "FECTCP, RaptorQ (measured)",
+                   "FECTCP, LT (measured)", "UDP CBR, 20 kB/s"],
+                  same={"FECTCP, 5 % (paper)": "FECTCP", "TCP Reno": "Reno",
+                        "defaults (σ = std, mean of all RTTs, halve)": "FECTCP"})
+
+
 def _only(column: str, value: Any) -> Callable[[pd.DataFrame], pd.DataFrame]:
     return lambda runs: runs[runs[column] == value]
 
 
 def _vs_loss(key: str, sweep: str, title: str, delay: str) -> LinePlot:
     return LinePlot(key, sweep, title, x="loss", y="goodput", hue="scheme", xlabel="segment loss rate",
-                    ylabel="throughput", logx=True, where=_only("delay", delay))
+                    ylabel="throughput", logx=True, where=_only("delay", delay), palette=PALETTE)
 
 
 def _wide(runs: pd.DataFrame) -> pd.DataFrame:
@@ -50,6 +59,14 @@ def _figure(n: int, delay: str) -> Panels:
                           "independent (Fig. 1), so (b) is close to (a) by construction. (c) Beyond the paper: "
                           "clusters counted in packets, 2 lost packets per cluster over 4 packets, so about 45 % of "
                           "losses follow a loss.")
+
+
+def _rates(key: str, title: str, other: str, caption: str) -> TimeSeries:
+    """Figs. 5 and 6: both flows' rates over time in the first run, in kB/s (the paper
+    states the UDP flow's rate as 20 kBps), a trailing 5 s mean of the 1 s intervals."""
+    return TimeSeries(key, key, title, "throughput", "bps", select=lambda runs: runs.nsmallest(1, "replication"),
+                      flows={0: "FECTCP", 1: other}, window_s=5.0, steps=False, ylabel="rate", unit="B/s",
+                      scale=1 / 8, prefix="k", palette=PALETTE, caption=caption + " Replication 0.")
 
 
 def fectcp_rate_bps(runs: pd.DataFrame) -> "pd.Series[Any]":
@@ -87,22 +104,22 @@ FIGURES: List[Figure] = [
              "Beyond: mean throughput (kb/s), Neyman Type A clusters over packets", _wide),
     LinePlot("codes", "codes", "Beyond the paper: FECTCP with the paper's 5 % overhead and with real codes' overheads",
              x="loss", y="goodput", hue="scheme", xlabel="segment loss rate", ylabel="throughput", logx=True,
+             palette=PALETTE,
              caption=SETUP + " 20 ms, independent losses. RaptorQ and LT need what their real decoders needed in "
                              "measured trials (docs/mechanisms/rateless-codes.md)."),
-    sharing.FlowRates("fig5", "fig5", "Fig. 5: instantaneous rates of a FECTCP flow and a TCP flow joining it",
-                      ("FECTCP", "TCP Reno"),
-                      caption="The path of Figs. 3–4 at 20 ms and 1 % independent loss; FECTCP from 0 s, a Reno "
-                              "transfer from 60 s, both 50 MB; rates per 1 s interval (FECTCP: distinct symbols)."),
+    _rates("fig5", "Fig. 5: instantaneous rates of a FECTCP flow and a TCP flow joining it", "TCP Reno",
+           caption="The path of Figs. 3–4 at 20 ms and 1 % independent loss; FECTCP from 0 s, a Reno "
+                   "transfer from 60 s, both 50 MB; rates per 1 s interval (FECTCP: distinct symbols)."),
     Table("fig5-table", "Fig. 5 per run: mean rates alone and together, Jain's index together", ("fig5",),
           lambda ctx: sharing.table(ctx, "fig5")),
-    sharing.FlowRates("fig6", "fig6", "Fig. 6: instantaneous rates of a FECTCP flow and a 20 kB/s UDP CBR flow",
-                      ("FECTCP", "UDP CBR, 20 kB/s"),
-                      caption="The path of Figs. 3–4 at 20 ms and 1 % independent loss; FECTCP from 0 s, 1000-byte "
-                              "datagrams at 160 kb/s from 60 s to 180 s."),
+    _rates("fig6", "Fig. 6: instantaneous rates of a FECTCP flow and a 20 kB/s UDP CBR flow", "UDP CBR, 20 kB/s",
+           caption="The path of Figs. 3–4 at 20 ms and 1 % independent loss; FECTCP from 0 s, 1000-byte "
+                   "datagrams at 20 kB/s (160 kb/s) from 60 s to 180 s."),
     Table("fig6-table", "Fig. 6 per run: mean rates alone and together", ("fig6",),
           lambda ctx: sharing.table(ctx, "fig6")),
     LinePlot("readings", "readings", "Beyond the paper: FECTCP under the readings the paper leaves open (100 ms)",
              x="loss", y="goodput", hue="reading", xlabel="segment loss rate", ylabel="throughput", logx=True,
+             palette=PALETTE,
              caption=SETUP + " 100 ms, independent losses, the paper's 5 % overhead; one reading changed at a time "
                              "from the defaults (docs/mechanisms/fectcp.md)."),
     table_of("congested", "congested", "Beyond the paper: FECTCP beside four TCP SACK flows on a 10 Mbit/s bottleneck",

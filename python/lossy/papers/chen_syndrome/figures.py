@@ -1,7 +1,8 @@
-"""Figs. 10–14 of Chen et al.: throughput (kB/s, the paper's unit) of S1 → MH and
-S2 → MH against 1/√p (the paper's x-axis), against the duplicate probability, and over
-time around the hand-offs; beside them the MH → FH direction the paper ran but did not
-draw, and the base station's state against the number of connections."""
+"""Figs. 10–14 of Chen et al.: throughput (kB/s, the paper's unit, in every figure) of
+S1 → MH and S2 → MH against 1/√p (the paper's x-axis), against the duplicate
+probability, and over time around the hand-offs; beside them the MH → FH direction
+the paper ran but did not draw, and the base station's state against the number of
+connections."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ import pandas as pd
 
 from ...summary import ok_rows
 from ..figures import Figure, LinePlot, Panels, TimeSeries, table_of
+from ..figures.palette import Palette
 from .schemes import PAPER
+
+# Each scheme one colour and marker in every figure, the paper's three first (the order of
+# its legends).
+PALETTE = Palette(PAPER + ["eln", "snoop-ns2"])
 
 
 def per_flow(flow: str, x: str = "p") -> Any:
@@ -26,7 +32,7 @@ def per_flow(flow: str, x: str = "p") -> Any:
 def _vs_loss(key: str, sweep: str, flow: str, uplink: bool) -> LinePlot:
     title = f"MH → {flow}" if uplink else f"{flow} → MH"
     return LinePlot(f"{key}-{flow}", sweep, title, x="inv_sqrt_p", y="throughput", hue="scheme",
-                    unit="B/s", where=per_flow(flow), hue_order=PAPER + ["eln", "snoop-ns2"],
+                    unit="B/s", prefix="k", where=per_flow(flow), palette=PALETTE,
                     xlabel="1/√p (p: wireless loss rate)",
                     ylabel="throughput")
 
@@ -51,7 +57,8 @@ FIGURES: List[Figure] = [
           COMMON + " Reordering and duplication on the wired link into HA."),
     Panels("fig12", "Fig. 12: throughput against the duplicate probability at p = 0.02",
            [LinePlot(f"fig12-{f}", "duplicates", f"{f} → MH", x="dup", y="throughput", hue="scheme",
-                     unit="B/s", where=per_flow(f, x="dup"), xlabel="duplicate probability",
+                     unit="B/s", prefix="k", where=per_flow(f, x="dup"), palette=PALETTE,
+                     xlabel="duplicate probability",
                      ylabel="throughput") for f in ["S1", "S2"]], sharey=True,
            caption=COMMON + " Reordering 0.05; duplication of the given probability."),
     _pair("fig13", "burst", "Fig. 13: burst loss model (Fig. 8)",
@@ -59,10 +66,10 @@ FIGURES: List[Figure] = [
     Panels("fig14", "Fig. 14: instantaneous throughput and sequence numbers of S1 → MH around hand-offs",
            [TimeSeries("fig14-throughput", "handoffs", "throughput, 1 s moving window", "throughput", "bps",
                        select=_replication_0, label=lambda row: str(row["scheme"]), window_s=1.0,
-                       ylabel="throughput"),
+                       ylabel="throughput", unit="B/s", scale=1 / 8, prefix="k", palette=PALETTE),
             TimeSeries("fig14-seq", "handoffs", "sequence number acknowledged", "seq", "seq",
                        select=_replication_0, label=lambda row: str(row["scheme"]), events=["acked"],
-                       ylabel="sequence number")],
+                       ylabel="sequence number", palette=PALETTE)],
            caption="Replication 0 of each scheme (30 s at p = 0.02; the claim uses every replication); MH hands "
                    "off HA → FA → HA → FA → HA at 8, 13, 18 and 23 s with 1.2 s outages. Connection S1 → MH "
                    "(S2 → MH runs beside it)."),
@@ -74,10 +81,10 @@ FIGURES: List[Figure] = [
     Panels("scale", "Beyond the paper: base-station state and simulator speed against the number of connections",
            [LinePlot("scale-state", "scale", "largest state at the base station", x="connections", y="state_bytes",
                      hue="scheme", unit="B", logx=True, logy=True, xlabel="connections through the base station",
-                     ylabel="agent state"),
+                     ylabel="agent state", palette=PALETTE),
             LinePlot("scale-speed", "scale", "events per wall second", x="connections", y="events_per_s",
                      hue="scheme", logx=True, xlabel="connections through the base station",
-                     ylabel="events per wall second", unit="")],
+                     ylabel="events per wall second", unit="", palette=PALETTE)],
            caption="scenarios/chen-scale.toml: N bulk Reno connections server → BS → MH, 100 Mb/s wireless "
                    "link with 1 % loss, 10 s (2 s with --quick). Left: the agent's largest state over the run "
                    "(Syndrome's counter, Snoop's cache and connection state, ELN's per-connection state). "

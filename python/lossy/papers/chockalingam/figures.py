@@ -12,8 +12,15 @@ import pandas as pd
 
 from ...summary import ok_rows, summarize
 from ..figures import Figure, LinePlot, Panels, table_of
+from ..figures.palette import Palette
 from .setup import RATE_BPS
 from .table1 import TABLE1
+
+
+# The link layers of Fig. 5 in the order of the paper's legend (from no link layer to
+# n_l = 128), and Fig. 4's attempts in the same looks.
+PALETTE = Palette(["no LL", "n_l = 1", "n_l = 8", "n_l = 16", "n_l = 128"],
+                  same={"n_l 1": "n_l = 1", "n_l 16": "n_l = 16", "n_l 128": "n_l = 128"})
 
 
 def _drive(r: pd.DataFrame) -> Any:
@@ -38,7 +45,8 @@ def _only(column: str, value: Any, then: Callable[[pd.DataFrame], pd.DataFrame])
 def _vs_snr(key: str, sweep: str, title: str, where: Callable[[pd.DataFrame], pd.DataFrame],
             caption: str = "") -> LinePlot:
     return LinePlot(key, sweep, title, x="snr", y="norm", hue="curve", unit="", where=where,
-                    xlabel="mean SNR (dB)", ylabel="normalized throughput", caption=caption)
+                    xlabel="mean SNR (dB)", ylabel="normalized throughput", caption=caption, palette=PALETTE,
+                    legend_title="")
 
 
 def _fig2_label(r: pd.DataFrame) -> "pd.Series[Any]":
@@ -81,12 +89,13 @@ FIGURES: List[Figure] = [
              lambda runs: approximation_error(runs, ["nt", "fd", "snr"]),
              caption="Mean normalized throughput driven by the fitted chain minus driven by the fading channel."),
     LinePlot("fig3", "fig3", "Fig. 3: Tahoe with LL ARQ against the burst error length, n_l = 16",
-             x="burst", y="norm", hue="curve", unit="", logx=True, where=normalized(_by("p_e")),
+             x="burst", y="norm", hue="curve", unit="", logx=True, where=normalized(_by("p_e")), legend_title="",
              xlabel="mean burst length (1 − q)⁻¹ (link packets)", ylabel="normalized throughput",
              caption=CAPTION + " N_T = 1024 B, N_L = 32 B; the link-packet errors follow Eq. (1)'s chain with "
              "the P_E and burst length given, one step per 32-byte slot."),
     LinePlot("fig4", "fig4", "Fig. 4: Tahoe with LL ARQ against the burst error length at P_E = 0.1",
-             x="burst", y="norm", hue="curve", unit="", logx=True, where=normalized(_by("n_l")),
+             x="burst", y="norm", hue="curve", unit="", logx=True, where=normalized(_by("n_l")), legend_title="",
+             palette=PALETTE,
              xlabel="mean burst length (1 − q)⁻¹ (link packets)", ylabel="normalized throughput",
              caption=CAPTION + " N_T = 1024 B, N_L = 32 B, n_l = 1, 16, 128."),
     Panels("fig5", "Fig. 5: Tahoe with and without LL ARQ at f_d = 10 Hz, N_T = 1024 B, N_L = 32 B",

@@ -59,13 +59,21 @@ def render_plot(plot: Plot, ctx: Context, note: str = "") -> List[Artifact]:
     """A plot alone in a figure of its own, saved as `<out>/<key>.png`."""
     from matplotlib.figure import Figure as MplFigure
 
-    from ...plot import save
-
     fig = MplFigure(figsize=(6.4, 4.4), layout="constrained")
     plot.draw(fig.add_subplot(), ctx)
+    return [Artifact(save_figure(fig, ctx.out / f"{plot.key}.png", note))]
+
+
+def save_figure(fig: Any, path: Path, note: str = "") -> Path:
+    """Lay the figure out (legends, ticks: see layout.py), add the note and save it."""
+    from ...plot import save
+    from .layout import finish
+
     if note:
-        fig.text(0.995, 0.005, note, ha="right", va="bottom", fontsize=7, color="0.4")
-    return [Artifact(save(fig, ctx.out / f"{plot.key}.png"))]
+        # A line of its own under the axis labels: the layout makes room for it.
+        fig.supxlabel(note, x=0.995, ha="right", fontsize=7, color="0.4")
+    finish(fig)
+    return save(fig, path)
 
 
 def write_table(df: pd.DataFrame, path: Path) -> Artifact:
@@ -79,4 +87,4 @@ def write_table(df: pd.DataFrame, path: Path) -> Artifact:
     return Artifact(path, df)
 
 
-__all__ = ["Artifact", "Figure", "Plot", "render_plot", "write_table"]
+__all__ = ["Artifact", "Figure", "Plot", "render_plot", "save_figure", "write_table"]

@@ -13,6 +13,7 @@ from ...formatting import unit_of
 from ...plot import unit_axis
 from ..context import Context
 from .base import Artifact, render_plot
+from .palette import Palette
 from .timeseries import TRACE_UNITS
 
 
@@ -30,6 +31,7 @@ class Cdf:
     unit: Optional[str] = None
     logx: bool = False
     caption: str = ""
+    palette: Palette = Palette()  # keyed by the hue's values
 
     kind = "CDF"
 
@@ -37,13 +39,14 @@ class Cdf:
     def needs(self) -> Sequence[str]:
         return (self.sweep,)
 
-    def samples(self, ctx: Context) -> List[tuple[Optional[str], np.ndarray]]:
+    def samples(self, ctx: Context) -> List[tuple[Any, np.ndarray]]:
+        """(hue value, the sorted-or-not values) per curve; one curve (None) without a hue."""
         runs = ctx.ok(self.sweep)
         runs = self.where(runs) if self.where is not None else runs
         if runs.empty:
             raise ValueError(f"{self.key}: no finished runs of sweep {self.sweep!r} to draw")
         groups = [(None, runs)] if self.hue is None else \
-            [(f"{self.hue} = {k}", g) for k, g in runs.groupby(self.hue, sort=False)]
+            [(k, g) for k, g in runs.groupby(self.hue, sort=False)]
         return [(name, self._values(ctx, g)) for name, g in groups]
 
     def _values(self, ctx: Context, runs: pd.DataFrame) -> np.ndarray:
@@ -61,12 +64,18 @@ class Cdf:
 
     def draw(self, ax: Any, ctx: Context) -> None:
         top = 0.0
-        for name, xs in self.samples(ctx):
+        samples = self.samples(ctx)
+        order = self.palette.order([name for name, _ in samples])
+        samples.sort(key=lambda s: order.index(s[0]))  # the legend in the paper's order
+        style = self.palette.styles(order)
+        for name, xs in samples:
             xs = np.sort(xs)
             if not len(xs):
                 continue
             top = max(top, float(np.abs(xs).max()))
-            ax.step(xs, np.arange(1, len(xs) + 1) / len(xs), where="post", label=name)
+            look = style(name) if name is not None else {"color": None, "label": None}
+            ax.step(xs, np.arange(1, len(xs) + 1) / len(xs), where="post", color=look["color"],
+                    label=look["label"])
         if self.logx:
             ax.set_xscale("log")
         unit = self.unit or TRACE_UNITS.get(self.of) or unit_of(ctx.unit_key(self.sweep, self.of))
@@ -75,7 +84,7 @@ class Cdf:
         ax.set_ylim(0, 1.02)
         ax.grid(True, alpha=0.3)
         if self.hue is not None:
-            ax.legend(frameon=False)
+            ax.legend(frameon=False, title=self.hue)
 
     def render(self, ctx: Context) -> List[Artifact]:
         return render_plot(self, ctx)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import List, Sequence
 
 from ..context import Context
-from .base import Artifact, Plot
+from .base import Artifact, Plot, save_figure
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,6 @@ class Panels:
     def render(self, ctx: Context) -> List[Artifact]:
         from matplotlib.figure import Figure as MplFigure
 
-        from ...plot import save
-
         ncols = max(1, min(self.ncols, len(self.panels)))
         nrows = math.ceil(len(self.panels) / ncols)
         fig = MplFigure(figsize=(4.8 * ncols, 3.6 * nrows), layout="constrained")
@@ -41,7 +39,8 @@ class Panels:
             ax.set_title(f"({chr(ord('a') + i)}) {panel.title}", fontsize=10, loc="left")
         for ax in list(axes.flat)[len(self.panels):]:
             ax.set_visible(False)
-        return [Artifact(save(fig, ctx.out / f"{self.key}.png"))]
+        notes = dict.fromkeys(str(getattr(p, "note", "")) for p in self.panels)
+        return [Artifact(save_figure(fig, ctx.out / f"{self.key}.png", "; ".join(n for n in notes if n)))]
 
 
 __all__ = ["Panels"]

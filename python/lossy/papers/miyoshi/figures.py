@@ -12,9 +12,10 @@ from ...plot import Curve
 from ...summary import ok_rows, summarize
 from ..context import Context
 from ..figures import Figure, LinePlot, Table, table_of
+from ..figures.palette import Palette
 from . import analytic, stream
 from .analytic import LADDER
-from .setup import FRAME_BITS, RATE_BPS
+from .setup import ADAPTIVE, FIXED, FRAME_BITS, RATE_BPS
 
 # Goodput of error-free 100-byte segments in 140-byte frames: the most a run can show.
 MAX_GOODPUT = RATE_BPS * 100 / 140
@@ -23,6 +24,13 @@ LETTERS = "ABCDEF"  # the thresholds, two per step (Miyoshi's A–D had two step
 CAPTION = ("scenarios/miyoshi.toml: FH → three 10 Mbps wired hops → BS → 384 kbps radio link → MH, 1 ms each, 50 kB "
            "buffers; Reno, 100-byte segments (140 B with headers), 40-byte ACKs; independent bit errors on the "
            "radio link's data direction. Goodput; means with 95 % CI bands.")
+
+
+# One look per scheme in every figure: Fig. 2's Snoop+ELN is Fig. 3's Snoop+ELN without
+# FEC, and the ELN-vs-link study's controllers are Fig. 3's codes and adaptive FEC.
+PALETTE = Palette(["Reno", "ELN", *FIXED, "FEC BCH(127,92)", ADAPTIVE, "adaptive, link's own outcomes"],
+                  same={"Snoop+ELN": FIXED[0], "adaptive, ELN at the sender": ADAPTIVE,
+                        **{f"fixed {c.label}": name for c, name in zip(LADDER, FIXED)}})
 
 
 def _scheme_means(runs: pd.DataFrame, y: str = "goodput") -> Dict[str, Dict[float, float]]:
@@ -71,18 +79,21 @@ def thresholds_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def _crossing_marks(runs: pd.DataFrame) -> List[Curve]:
-    """Fig. 3's thresholds: a vertical line at each crossing BER of the model."""
+    """Fig. 3's thresholds: a grey dotted line at each crossing BER of the model (one
+    legend entry for them all; their order along the axis is the ladder's)."""
     top = float(runs["goodput"].max()) if len(runs) else MAX_GOODPUT
-    return [Curve(f"{LETTERS[2 * i]}/{LETTERS[2 * i + 1]}: {s.weaker.label} ↔ {s.stronger.label} (model)",
-                  [s.ber, s.ber], [0.0, top], ":") for i, s in enumerate(model_steps())]
+    steps = model_steps()
+    name = "model crossings " + ", ".join(f"{LETTERS[2 * i]}/{LETTERS[2 * i + 1]}" for i in range(len(steps)))
+    return [Curve(name if i == 0 else f"_{name} {i}", [s.ber, s.ber], [0.0, top], ":", of=None)
+            for i, s in enumerate(steps)]
 
 
 def _model_curves(runs: pd.DataFrame) -> List[Curve]:
     """The share of the link each fixed code leaves for data, (1 − loss)·f/(⌈f/k⌉·n)."""
     bers = sorted(float(b) for b in runs["ber"].unique()) if len(runs) else [1e-5, 5e-2]
     xs = [bers[0] * (bers[-1] / bers[0]) ** (i / 60) for i in range(61)]
-    return [Curve(f"model, {c.label}", xs, [analytic.codeword_efficiency(x, c, FRAME_BITS) for x in xs], "--")
-            for c in LADDER]
+    return [Curve(f"model, {c.label}", xs, [analytic.codeword_efficiency(x, c, FRAME_BITS) for x in xs], "--",
+                  of=name) for c, name in zip(LADDER, FIXED)]
 
 
 def _normalized(runs: pd.DataFrame) -> pd.DataFrame:
@@ -149,10 +160,10 @@ def _stream_thresholds(ctx: Context) -> pd.DataFrame:
 FIGURES: List[Figure] = [
     LinePlot("fig2", "fig2", "Fig. 2: TCP throughput of Reno, ELN, Snoop+ELN and FEC BCH(127,92) against BER",
              x="ber", y="goodput", hue="scheme", logx=True, xlabel="bit error rate", ylabel="goodput",
-             caption=CAPTION),
+             palette=PALETTE, caption=CAPTION),
     LinePlot("fig3", "fig3", "Fig. 3: Snoop+ELN with each BCH code, and adaptive FEC, against BER",
              x="ber", y="goodput", hue="scheme", logx=True, xlabel="bit error rate", ylabel="goodput",
-             curves=_crossing_marks,
+             curves=_crossing_marks, palette=PALETTE,
              caption=CAPTION + " Frames in whole BCH codewords (140 B: 13, 18 or 32 codewords of 127 bits). Dotted: "
              "the model's crossing BERs, where the thresholds sit. Adaptive FEC: the sender's controller fed by ELN "
              "(Snoop+ELN reports repaired losses), 10-segment windows, the model's thresholds."),
@@ -165,6 +176,7 @@ FIGURES: List[Figure] = [
              "interpolated in log BER."),
     LinePlot("model", "fig3", "The Appendix-style model beside simulation: share of the link carrying data",
              x="ber", y="norm", hue="scheme", logx=True, unit="", where=_normalized, curves=_model_curves,
+             palette=PALETTE,
              xlabel="bit error rate", ylabel="goodput / 274 kb/s",
              caption="Fig. 3's fixed codes, goodput normalized to error-free 100-byte segments in 140-byte frames "
              "(274 kb/s), beside the model (1 − frame loss)·f/(⌈f/k⌉·n) of each code (dashed): what the code "
@@ -181,7 +193,7 @@ FIGURES: List[Figure] = [
                   "windows of N packets, relative to the best of no FEC and the three codes; mean of 3 streams of "
                   "50,000 packets."),
     LinePlot("eln-vs-link", "eln-vs-link", "Beyond the paper: adaptive FEC fed by ELN or by the link, Rayleigh, 15 dB",
-             x="doppler", y="goodput", hue="scheme", logx=True, where=_fading_at(15),
+             x="doppler", y="goodput", hue="scheme", logx=True, where=_fading_at(15), palette=PALETTE,
              xlabel="Doppler frequency f_d (Hz)", ylabel="goodput",
              caption=CAPTION.replace("independent bit errors", "Rayleigh fading (BPSK, mean SNR 15 dB)") +
              " Snoop+ELN at BS in every curve; the adaptive curves share the controller and thresholds and differ "

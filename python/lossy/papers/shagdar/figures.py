@@ -9,6 +9,7 @@ import pandas as pd
 
 from ...summary import ok_rows, summarize
 from ..figures import Figure, LinePlot, Panels, table_of
+from ..figures.palette import Palette
 
 T1 = ("scenarios/shagdar-t1.toml: MH and BS on an 802.11b WLAN at 2 Mbit/s (DCF, RTS/CTS, retry limits 7/4 as "
       "ns-2), DPSK bit errors at the SNR (Eq. 1), BS – FH wired at 10 Mbit/s; Reno or SACK, 1 KB segments, 20 KB "
@@ -18,13 +19,19 @@ T2 = ("scenarios/shagdar-t2.toml: W1 → R1 → R2 → M1 (802.11b at 2 Mbit/s, 
       "80 s, mean of 100 runs with 95 % CI bands.")
 
 
+# Each scheme one look in every figure, in the order of the paper's legends; the
+# comparison beyond the paper names EWLN-Reno after where it acts.
+PALETTE = Palette([f"{e}{b}" for b in ("Reno", "SACK") for e in ("", "ECN-", "EWLN-", "EWLN-ECN-")] +
+                  ["ELN-Reno (agent at BS)", "Snoop (at BS)"], same={"EWLN-Reno (the MAC)": "EWLN-Reno"})
+
+
 def _only(column: str, value: Any) -> Callable[[pd.DataFrame], pd.DataFrame]:
     return lambda runs: runs[runs[column] == value]
 
 
 def _vs_snr(key: str, sweep: str, title: str, caption: str = "", where: Any = None) -> LinePlot:
     return LinePlot(key, sweep, title, x="snr", y="goodput", hue="scheme", xlabel="SNR (dB)", ylabel="throughput",
-                    caption=caption, where=where)
+                    caption=caption, where=where, palette=PALETTE)
 
 
 def _table(runs: pd.DataFrame) -> pd.DataFrame:

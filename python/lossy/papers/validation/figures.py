@@ -14,6 +14,7 @@ from ...plot import Curve, SecondaryX
 from ...summary import ok_rows, paired, summarize
 from ..checks import model_deviations, ratio_ci
 from ..figures import Cdf, Figure, LinePlot, Panels, TimeSeries, table_of
+from ..figures.palette import Palette
 from .models import mathis_bps, model_curves, pftk_bps
 from .ns3 import WINDOWS, ns3_point
 from .sweeps import ELN_MARKED, GOODPUT
@@ -99,9 +100,10 @@ def ns3_sack_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 def ns3_sack_curves(runs: pd.DataFrame) -> List[Curve]:
     ps = sorted(float(p) for p in runs["p"].dropna().unique())
+    # Each in the colour of our line for the same window.
     return [Curve(f"ns-3 --sack=1, {window}", ps, [float(ns3_point(window, p)["goodput_bps"].mean()) for p in ps],
-                  style)
-            for window, style in zip(WINDOWS, ["ko--", "ks:"])]
+                  "x--", of=window)
+            for window in WINDOWS]
 
 
 def sack_losses_table(runs: pd.DataFrame) -> pd.DataFrame:
@@ -126,6 +128,9 @@ def overshoot_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 # --- figures ---------------------------------------------------------------------------
 
+# Each scheme and variant one look in every figure (reno is the same line in all).
+PALETTE = Palette(["reno", "eln", "newreno", "sack", "sack1"])
+
 # Goodput goes as 1/√p in the Mathis regime: the top axis shows that scale.
 INV_SQRT_P = SecondaryX("1/√p", lambda p: 1 / np.sqrt(p), lambda q: 1 / np.square(q))
 
@@ -136,8 +141,8 @@ def _scheme(name: str) -> Any:
 
 def _cwnd(scheme: str) -> TimeSeries:
     return TimeSeries(f"cwnd-{scheme}", "traced", f"{scheme}: congestion window", "cwnd", "cwnd_bytes",
-                      select=_scheme(scheme), label=lambda row: f"{row['scheme']} cwnd",
-                      ylabel="congestion window")
+                      select=_scheme(scheme), label=lambda row: str(row["scheme"]),
+                      ylabel="congestion window", palette=PALETTE)
 
 
 FIGURES: List[Figure] = [
@@ -148,9 +153,9 @@ FIGURES: List[Figure] = [
              caption="scenarios/one-hop.toml: 10 Mb/s, 50 ms each way, W_max 32 segments, an ACK per "
                      "segment, min RTO 1 s. Lines: our means with 95 % CI bands; dashed: PFTK full "
                      "model, dotted: Mathis, both with the RTT measured in the runs. Top axis: 1/√p.",
-             curves=model_curves, table=one_hop_table, secondary_x=INV_SQRT_P),
+             curves=model_curves, table=one_hop_table, secondary_x=INV_SQRT_P, palette=PALETTE),
     LinePlot("eln-vs-reno", "last-hop", "Reno with and without ELN against wireless loss",
-             x="wireless.p", y=GOODPUT, hue="scheme", logx=True,
+             x="wireless.p", y=GOODPUT, hue="scheme", logx=True, palette=PALETTE,
              plot_title="Wireless last hop: Reno with and without ELN",
              xlabel="wireless loss rate p (BS → MH)", ylabel="goodput",
              caption="scenarios/last-hop.toml: S —10 Mb/s, 20 ms→ BS —2 Mb/s, 5 ms, Bernoulli p→ MH. "
@@ -166,17 +171,17 @@ FIGURES: List[Figure] = [
     Panels("traced-seq-throughput", "Sequence numbers and throughput of the traced runs",
            [TimeSeries("seq", "traced", "ELN: segments sent, resent and acked (first 5 s)", "seq", "seq",
                        select=_scheme("eln"), label=lambda row: str(row["scheme"]), t_range=(0.0, 5.0),
-                       ylabel="sequence number"),
+                       ylabel="sequence number", palette=PALETTE),
             TimeSeries("throughput", "traced", "throughput, 1 s moving mean", "throughput", "bps",
                        select=lambda runs: runs, label=lambda row: str(row["scheme"]), window_s=1.0,
-                       ylabel="throughput")],
+                       ylabel="throughput", palette=PALETTE)],
            caption="Left: the seq trace of the ELN run (sent, resent, acked). Right: the throughput "
                    "trace (100 ms samples) of both runs, averaged over a trailing 1 s window."),
     Panels("cdfs", "Distributions: goodput over runs, and the window over time",
            [Cdf("goodput-cdf", "last-hop", "goodput of the runs at wireless p = 0.02", GOODPUT, hue="scheme",
-                where=lambda runs: runs[runs["wireless.p"] == 0.02], xlabel="goodput"),
+                where=lambda runs: runs[runs["wireless.p"] == 0.02], xlabel="goodput", palette=PALETTE),
             Cdf("cwnd-cdf", "traced", "cwnd samples of the traced runs", "cwnd_bytes", hue="scheme",
-                trace="cwnd", xlabel="congestion window")],
+                trace="cwnd", xlabel="congestion window", palette=PALETTE)],
            caption="Empirical CDFs. Left: goodput of each replication at wireless p = 0.02. Right: "
                    "every recorded cwnd value of the traced runs (one sample per change)."),
     LinePlot("sack-vs-ns3", "ns3-sack", "SACK against ns-3 3.44 with --sack=1 on the comparison path",
@@ -185,7 +190,8 @@ FIGURES: List[Figure] = [
              xlabel="loss rate p (Bernoulli, data packets on BS → R)", ylabel="goodput",
              caption="scenarios/ns3-compare.toml with variant = \"sack\": S —10 Mb/s, 10 ms→ BS —2 Mb/s, "
                      "5 ms, loss p→ R, IW 10, min RTO 1 s, 100-packet queues, 100 s. Lines: our means "
-                     "with 95 % CI bands for the two windows; markers: ns-3 3.44's means over 10 runs "
+                     "with 95 % CI bands for the two windows; dashed with crosses, in the same colour: ns-3 3.44's "
+                     "means over 10 runs "
                      "(shared/anchors/ns3/bulk.cc --sack=1).",
              curves=ns3_sack_curves, table=ns3_sack_table),
     table_of("sack-losses", "sack-losses", "Reno, NewReno, SACK and Sack1 under bursty and independent losses",
