@@ -138,10 +138,10 @@ def eln_gain_claim(key: str, p: float, why_here: str) -> Claim:
             cause="ELN's idealisation charges a recovery nothing, but a Reno sender repairs one hole per "
                   "recovery (a lost retransmission, or holes fewer than three segments apart, wait out a "
                   "timeout of at least 1 s) and stalls at its 32 KiB window until the resent segment is "
-                  "acknowledged: this repair, not ELN's idea, makes the main part of the gap (at least half)",
+                  "acknowledged: this repair, not ELN's idea, makes the gap",
             change="ELN's sender repairs with SACK (RFC 6675) and its window is 16 MiB; Reno unchanged "
                    f"(sweep {IDEAL})",
-            sweeps=[IDEAL], measure=gain_at(IDEAL, p), share=0.5))
+            sweeps=[IDEAL], measure=gain_at(IDEAL, p), share=1.0))
 
 
 # --- ELN with the losses upstream ------------------------------------------------------
