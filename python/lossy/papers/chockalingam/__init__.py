@@ -4,7 +4,9 @@ performance with link layer FEC/ARQ" (ICC 1999), §III–IV.
 Table 1 (the Markov fit of the fading channel) and Figs. 2–8 (TCP Tahoe and NewReno with
 and without a link layer that segments TCP packets, retransmits link packets on NAKs and
 codes them with BCH) on scenarios/chockalingam.toml. The layout: setup.py (link layers,
-codes, channel drives), table1.py, sweeps.py, figures.py, claims.py.
+codes, channel drives), table1.py, sweeps.py, figures.py, claims.py (the claims_*.py
+files by figure, measured through points.py, with examples.py's synthetic runs) and
+inventory.py (every item of the paper and what covers it).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from ..model import Reproduction
 from .claims import CLAIMS
 from .figures import FIGURES
+from .inventory import INVENTORY
 from .sweeps import sweeps
 
 REPRODUCTION = Reproduction(
@@ -25,6 +28,7 @@ REPRODUCTION = Reproduction(
     sweeps=sweeps(),
     figures=FIGURES,
     claims=CLAIMS,
+    inventory=INVENTORY,
 )
 
 __all__ = ["REPRODUCTION"]

@@ -29,11 +29,16 @@ PAPER: Dict[Tuple[str, int, int], Tuple[float, float]] = {
 }
 MODULATIONS = ("bpsk", "dpsk")
 QUICK_PACKETS = 200_000  # ≈ 34 s of channel: a rough fit, for --quick only
+# Independent batches (fading draws) per fit, over which its standard errors are taken
+# (BATCHES in crates/lossy-core/src/channel/fit.rs): the fit's replications.
+FIT_BATCHES = 40
 
 
 @lru_cache(maxsize=2)
 def fits(quick: bool) -> pd.DataFrame:
-    """One row per Table 1 entry and modulation: our fit and the closed form."""
+    """One row per Table 1 entry and modulation: our fit (with its standard errors over
+    FIT_BATCHES batches) and the closed form. The table and the Table 1 claims read it
+    (as their input `table1`), made once per process."""
     from ...channel_fit import fit_markov
 
     rows: List[Dict[str, object]] = []
