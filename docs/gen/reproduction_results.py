@@ -116,14 +116,14 @@ def replications(outcome: Dict[str, Any]) -> List[int]:
 
 
 def scale(outcome: Dict[str, Any]) -> str:
-    """The run's scale in words: `quick run, 3–8 replications per point (by sweep)`."""
+    """The run's scale in words: `quick run, 3–8 replications per point, by sweep`."""
     words = "quick run" if outcome.get("quick") else "full-scale run"
     if outcome.get("only"):
         words += ", only " + ", ".join(f"`{k}`" for k in outcome["only"]) + " (`--only`)"
     reps = replications(outcome)
     if reps:
         n = str(reps[0]) if len(reps) == 1 else f"{reps[0]}–{reps[-1]}"
-        words += f", {n} replication{'s' if reps[-1] > 1 else ''} per point" + (" (by sweep)" if len(reps) > 1 else "")
+        words += f", {n} replication{'s' if reps[-1] > 1 else ''} per point" + (", by sweep" if len(reps) > 1 else "")
     return words
 
 

@@ -119,6 +119,12 @@ def _covered(item: Dict[str, Any]) -> str:
 # --- the reasons ---------------------------------------------------------------------------
 
 
+def _sentence(text: Any) -> str:
+    """Text on one line, ending as a sentence ends (a quote may end in its own stop)."""
+    text = md.inline(text)
+    return text if text.endswith((".", "!", "?", '."', ".'", ".”")) else text + "."
+
+
 def _why(rows: List[Claim]) -> List[str]:
     lines: List[str] = []
     for i, c in enumerate(rows, 1):
@@ -129,12 +135,13 @@ def _why(rows: List[Claim]) -> List[str]:
                         f"tolerance {md.inline(c.get('tolerance', ''))}"
                         + (f"; {md.inline(c['source'])}" if c.get("source") else "") + ".")
         else:
-            body.append(f"The paper ({md.inline(c.get('source', ''))}): {md.inline(c.get('words', ''))}. "
-                        f"We measure {md.inline(c.get('quantity', ''))}; band {md.inline(c.get('band_reading', ''))}"
-                        + (" (direction only: the paper gives no magnitude, so ours is printed as measured)"
-                           if c.get("direction_only") else "") + ".")
+            reading = md.inline(c.get("band_reading", ""))
+            if c.get("direction_only") and "direction only" not in reading:
+                reading += " (direction only: the paper gives no magnitude, so ours is printed as measured)"
+            body.append(f"The paper ({md.inline(c.get('source', ''))}): {_sentence(c.get('words', ''))} "
+                        f"We measure {md.inline(c.get('quantity', ''))}; band {_sentence(reading)}")
             if c.get("why_here"):
-                body.append(f"Why these points: {md.inline(c['why_here'])}")
+                body.append(f"Why these points: {_sentence(c['why_here'])}")
         if c["state"] == "not reproduced":
             body.append(f"What closes the gap: {md.inline(c.get('probe') or 'cause unknown: no probe has demonstrated one')}.")
         for text in body:
