@@ -169,10 +169,15 @@ def save(fig: Figure, path: Path) -> Path:
     return path
 
 
+# How a marker is drawn over one it would hide: a ring around it.
+HOLLOW = {"markerfacecolor": "none", "markersize": 9, "markeredgewidth": 1.5}
+
+
 def draw_on(ax: Any, summary: pd.DataFrame, spec: PlotSpec) -> None:
     """The lines, bands and curves of a summary on one matplotlib Axes (a figure of its
     own, or one panel of several). A line that hides another at every point is drawn
-    hollow and dashed over it, and a note above the axes says so."""
+    hollow and dashed over it, and a note above the axes says so; where it hides only
+    some of another's points, its markers there are rings."""
     groups = [(None, summary)] if not spec.hue else list(summary.groupby(spec.hue, sort=False))
     if spec.hue_order:
         rank = {v: i for i, v in enumerate(spec.hue_order)}
@@ -184,17 +189,20 @@ def draw_on(ax: Any, summary: pd.DataFrame, spec: PlotSpec) -> None:
         style = dict(spec.style(_value(key))) if spec.style and key is not None else {}
         name = str(style.pop("label", _value(key)))
         lines.append((name, g, style))
-    same = coinciding([(g[spec.x].to_numpy(), g["mean"].to_numpy(dtype=float)) for _, g, _ in lines], spec.logy)
+    drawn = [(g[spec.x].to_numpy(), g["mean"].to_numpy(dtype=float)) for _, g, _ in lines]
+    same, hidden = coinciding(drawn, spec.logy), hidden_points(drawn, spec.logy)
     notes = []
     for i, (name, g, style) in enumerate(lines):
-        xs = g[spec.x].to_numpy()
-        mean = g["mean"].to_numpy(dtype=float)
+        xs, mean = drawn[i]
         label = None if groups[0][0] is None else name
         style = {"marker": "o", **style}
         if i in same:
             j, exact = same[i]
             notes.append(f"{name} {'=' if exact else '≈'} {lines[j][0]} at every point")
-            style.update(markerfacecolor="none", markersize=9, markeredgewidth=1.5, linestyle="--")
+            style.update(HOLLOW, linestyle="--")
+        elif hidden[i].any():  # a ring where it would cover another's marker
+            style["markevery"] = [int(k) for k in np.flatnonzero(~hidden[i])]
+            ax.plot(xs[hidden[i]], mean[hidden[i]], linestyle="none", **{**style, **HOLLOW, "markevery": None})
         if spec.errorbars:
             ax.errorbar(xs, mean, yerr=np.nan_to_num(g["half_width"].to_numpy(dtype=float)),
                         capsize=3, label=label, **style)
@@ -230,15 +238,7 @@ def coinciding(lines: Sequence[Tuple[Any, Any]], log: bool = False,
     """Lines (xs, ys) that lie on an earlier one at every x: index -> (that one's index,
     whether they are equal exactly). "On" means within `tolerance` of the span of all
     the ys (of their logs on a log axis): closer than a marker, so one hides the other."""
-    def scaled(ys: Any) -> Any:
-        ys = np.asarray(ys, dtype=float)
-        if not log:
-            return ys
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(ys > 0, np.log10(np.where(ys > 0, ys, 1.0)), np.nan)
-    values = [scaled(ys) for _, ys in lines]
-    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.empty(0)
-    span = float(finite.max() - finite.min()) if finite.size else 0.0
+    values, span = _on_axis(lines, log)
     found: Dict[int, Tuple[int, bool]] = {}
     for i in range(1, len(lines)):
         for j in range(i):
@@ -253,6 +253,34 @@ def coinciding(lines: Sequence[Tuple[Any, Any]], log: bool = False,
                 found[i] = (j, False)
                 break
     return found
+
+
+def hidden_points(lines: Sequence[Tuple[Any, Any]], log: bool = False, tolerance: float = 0.01) -> List[Any]:
+    """Per line, which of its points lie on a point of an earlier line at the same x
+    (as in `coinciding`): its marker would cover that one's."""
+    values, span = _on_axis(lines, log)
+    out = []
+    for i, (xs, _) in enumerate(lines):
+        mask = np.zeros(len(xs), dtype=bool)
+        for j in range(i):
+            at = {x: v for x, v in zip(lines[j][0], values[j])}
+            mask |= np.array([x in at and abs(v - at[x]) <= tolerance * span
+                              for x, v in zip(xs, values[i])], dtype=bool)
+        out.append(mask)
+    return out
+
+
+def _on_axis(lines: Sequence[Tuple[Any, Any]], log: bool) -> Tuple[List[Any], float]:
+    """The ys as the axis spaces them (logs on a log axis), and their span."""
+    def scaled(ys: Any) -> Any:
+        ys = np.asarray(ys, dtype=float)
+        if not log:
+            return ys
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(ys > 0, np.log10(np.where(ys > 0, ys, 1.0)), np.nan)
+    values = [scaled(ys) for _, ys in lines]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.empty(0)
+    return values, float(finite.max() - finite.min()) if finite.size else 0.0
 
 
 def _same_xs(a: Any, b: Any) -> bool:

@@ -240,3 +240,11 @@ def test_time_series_of_each_flow_in_the_papers_unit(ctx: Context) -> None:
     rates.draw(ax, ctx)
     assert ax.get_ylabel() == "bps (kB/s)" and [line.get_label() for line in ax.lines] == ["FECTCP"]
     assert max(ax.lines[0].get_ydata()) == pytest.approx(2e6 / 8, rel=0.01)  # 2 Mb/s peak -> 250 kB/s
+
+
+def test_points_hidden_under_another_line_are_found_one_by_one() -> None:
+    from lossy.plot import hidden_points
+
+    xs = [1.0, 2.0, 3.0]
+    masks = hidden_points([(xs, [0.0, 5.0, 10.0]), (xs, [0.0, 7.0, 10.05]), ([2.0, 3.0], [5.0, 3.0])])
+    assert [m.tolist() for m in masks] == [[False, False, False], [True, False, True], [True, False]]

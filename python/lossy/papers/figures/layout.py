@@ -21,6 +21,8 @@ CORNERS = ("upper right", "upper left", "lower left", "lower right",
 
 
 def finish(fig: Figure) -> None:
+    """Legends, then ticks (a legend moved out changes the axes' width, so the room the
+    tick labels have)."""
     fig.set_dpi(DPI)
     renderer = drawn(fig)
     moved_out = _one_legend_for_equal_panels(fig)
@@ -32,10 +34,11 @@ def finish(fig: Figure) -> None:
             moved_out.append(legend)
     if moved_out:
         _widen_for(fig, moved_out, drawn(fig))
-    for _ in range(4):  # thinning frees no room, but a relayout may move labels a little
         renderer = drawn(fig)
+    for _ in range(4):  # thinning frees no room, but a relayout may move labels a little
         if not any([_thin(axis, renderer) for axis in _axes(fig)]):
             break
+        renderer = drawn(fig)
 
 
 def drawn(fig: Figure) -> Any:
@@ -111,7 +114,7 @@ def hidden_under(ax: Any, box: Bbox, renderer: Any) -> List[Any]:
             continue
         path = line.get_transform().transform_path(line.get_path())
         pad = line.get_markersize() * DPI / 72 / 2 if line.get_marker() not in (None, "None", "") else 0
-        grown = box.expanded(1, 1).padded(pad)
+        grown = box.padded(pad)
         joined = line.get_linestyle() not in ("None", "none", "", " ")
         v = path.vertices
         inside = (v[:, 0] >= grown.x0) & (v[:, 0] <= grown.x1) & (v[:, 1] >= grown.y0) & (v[:, 1] <= grown.y1)
