@@ -243,7 +243,7 @@ def test_time_series_of_each_flow_in_the_papers_unit(ctx: Context) -> None:
 
 
 def test_points_hidden_under_another_line_are_found_one_by_one() -> None:
-    from lossy.plot import hidden_points
+    from lossy.hiding import hidden_points
 
     xs = [1.0, 2.0, 3.0]
     masks = hidden_points([(xs, [0.0, 5.0, 10.0]), (xs, [0.0, 7.0, 10.05]), ([2.0, 3.0], [5.0, 3.0])])
