@@ -113,7 +113,7 @@ def _by_n_l(top: float) -> Callable[[int, float], float]:
 
 CLAIMS: List[Claim] = [
     Claim("worst-burst-near-20", "With n_l = 16 and P_E = 0.1 throughput is worst near a burst length of 20 (Fig. 3)",
-          "§IV, Fig. 3", "This explains why the performance is worst when burst error length is about 20.",
+          "§IV, Fig. 3", "This explains why the performance is worst when burst error length is about 20",
           "the burst length (1 − q)⁻¹ at which throughput is lowest at P_E = 0.1: the vertex, in log burst, of "
           "the parabola through the lowest mean and its neighbours on the grid",
           Band.stated(STEP, '"about 20"', unit=""), _worst, ["fig3"],
@@ -123,7 +123,7 @@ CLAIMS: List[Claim] = [
           "lies inside the grid, not at its end"),
     Claim("better-beyond-20", "Beyond a burst length of 20, longer bursts give increasingly better throughput (Fig. 3)",
           "§IV, Fig. 3",
-          "Burst error lengths in excess of 20 result in increasingly better performance.",
+          "Burst error lengths in excess of 20 result in increasingly better performance",
           "normalized throughput at each burst length beyond 20 minus at the next shorter one on the grid, "
           "P_E = 0.1",
           Band.above(0.0, f'"increasingly better": {DIRECTION}', unit=""), _rising, ["fig3"],
@@ -132,7 +132,7 @@ CLAIMS: List[Claim] = [
     Claim("burst-irrelevant-at-low-pe", "At P_E = 0.001 and 0.01 throughput is almost independent of the burst length "
           "(Fig. 3)", "§IV, Fig. 3",
           "It is seen that the throughput performance remains almost independent of the LL burst error length at "
-          "very low error rates (e.g., $P_E = 0.001, 0.01$ ).",
+          "very low error rates (e.g., $P_E = 0.001, 0.01$ )",
           "normalized throughput at each burst length minus at burst length 1 (independent errors), at "
           "P_E = 0.001 and 0.01",
           Band.word("almost no difference", centre=0.0, unit="", absolute=True), _flat, ["fig3"],

@@ -92,7 +92,7 @@ CLAIMS: List[Claim] = [
           "every row of the table: the fit is made at the table's own settings",
           inputs={"table1": fits}),
     Claim("table1-burst", "Table 1: mean burst length (1 − q)⁻¹ of link-packet errors, row by row", "§III.A, Table 1",
-          "Note that $(1 - q)^{-1}$ represents the average length of a burst of packet errors.",
+          "Note that $(1 - q)^{-1}$ represents the average length of a burst of packet errors",
           f"our fitted (1 − q)⁻¹ ÷ the paper's, per row ({MODULATION.upper()})",
           Band.stated(1.0, STATED), _against_paper("burst", "burst_se", "paper_burst"), [],
           Examples(null=_table(_paper_pe, lambda c, f, s, p, b: 1 / (1 - p)),
