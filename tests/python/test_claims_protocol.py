@@ -19,7 +19,7 @@ from lossy.papers.context import Context
 from lossy.papers.estimate import Estimate, jackknife, mean_of, ratio_of
 from lossy.papers.judge import Measurement, Part, judge, replications_to_decide
 from lossy.papers.measures import ratio_per_point
-from lossy.papers.model import Claim, Examples, LegacyClaim
+from lossy.papers.model import Claim, Examples
 from lossy.papers.verdict import State
 from lossy.shipped import scenarios_dir
 from lossy.summary import paired, t_interval
@@ -71,17 +71,12 @@ def test_the_faithful_example_is_reproduced(key: str, claim: Claim) -> None:
     assert v.state is State.REPRODUCED, f"{key} fails on the paper's own effect: {v.ours}; {v.reason}"
 
 
-def test_no_hand_checked_claim_is_left() -> None:
-    legacy = [f"{n}:{c.key}" for n in lossy.papers.names() for c in lossy.papers.get(n).claims
-              if isinstance(c, LegacyClaim)]
-    pytest.xfail(f"not yet on the claims protocol: {', '.join(legacy)}") if legacy else None
-
-
-def test_every_paper_claim_is_in_its_inventory() -> None:
+def test_every_claim_is_on_the_protocol_and_every_paper_has_its_inventory() -> None:
     for name in lossy.papers.names():
         r = lossy.papers.get(name)
-        if r.inventory is None:
-            continue
+        assert all(isinstance(c, Claim) for c in r.claims), name
+        assert r.claims, name
+        assert r.inventory is not None, f"{name} has no inventory"
         listed = set(r.inventory.claim_keys())
         missing = [c.key for c in r.claims if c.key not in listed]
         assert not missing, f"{name}: claims missing from the inventory: {missing}"

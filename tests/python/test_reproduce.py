@@ -1,5 +1,5 @@
 """`lossy reproduce`: the quick validation end to end (once per module), the CLI's
---list, --only, all and bad input, and checks.py's hand checks on synthetic runs."""
+--list, --only, all and bad input."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 from conftest import lossy_command
 from lossy.papers import UnknownReproduction, get
 from lossy.papers.bands import Band
-from lossy.papers.checks import gain_at_least, gain_row, identical_runs, within_model
 from lossy.papers.measures import per_point
 from lossy.papers.model import Claim, Examples
 from lossy.papers.report import markdown_table
@@ -165,96 +164,6 @@ def test_all_quick_checks_every_claim_and_writes_the_index(cli, tmp_path: Path) 
         assert "## Defects" not in report, name
         counts = [states.count(s) for s in ["reproduced", "not reproduced", "inconclusive"]]
         assert f"| {len(repro.claims)} | {' | '.join(map(str, counts))} | 0 | 0 |" in index
-
-
-# --- checks.py: the hand checks of reproductions not yet on the claims protocol (these --
-# --- tests go with it; the validation's claims are tested in test_validation.py) -------
-
-
-def model_runs(deviation: dict[float, float], n: int = 4, spread: float = 0.01) -> pd.DataFrame:
-    """Runs whose mean at each p is model(p)·(1 + deviation[p]), model(p) = 1000/p."""
-    rows = []
-    for p, dev in deviation.items():
-        for rep in range(n):
-            noise = spread * (rep - (n - 1) / 2)
-            rows.append({"p": p, "replication": rep, "seed": 1, "status": "ok",
-                         "goodput": 1000 / p * (1 + dev + noise)})
-    return pd.DataFrame(rows)
-
-
-def model(p: float, rows: pd.DataFrame) -> float:
-    return 1000 / p
-
-
-def test_within_model_reproduced() -> None:
-    v = within_model(model_runs({0.01: 0.05, 0.02: -0.10}), "goodput", "p", model, 0.15)
-    assert v.reproduced
-    assert v.ours == "−10.0 % to +5.0 % from the model"
-    assert "largest −10.0 % at p = 0.02" in v.reason
-
-
-def test_within_model_not_reproduced_names_the_point() -> None:
-    v = within_model(model_runs({0.01: 0.05, 0.03: 0.27}), "goodput", "p", model, 0.25)
-    assert not v.reproduced
-    assert v.reason.startswith("+27.0 % at p = 0.03 (95 % CI")
-    assert "is outside ±25 %" in v.reason
-
-
-def test_within_model_only_where_claimed_and_notes_a_wide_interval() -> None:
-    runs = model_runs({0.005: 0.12, 0.01: 0.0, 0.05: -0.5}, spread=0.05)
-    v = within_model(runs, "goodput", "p", model, 0.15, where=lambda p: p <= 0.01)
-    assert v.reproduced  # p = 0.05 is outside the claim
-    assert "the 95 % CI crosses the bound at p = 0.005" in v.reason
-
-
-def test_within_model_missing_point_could_not_be_checked() -> None:
-    runs = model_runs({0.01: 0.0, 0.02: 0.0})
-    runs.loc[runs["p"] == 0.02, "status"] = "failed"
-    v = within_model(runs, "goodput", "p", model, 0.25)
-    assert v.state is State.UNCHECKED and v.reason == "no finished runs at p = 0.02"
-
-
-def gain_runs(base: list[float], factor: float, noise: list[float]) -> pd.DataFrame:
-    rows = []
-    for rep, (b, e) in enumerate(zip(base, noise)):
-        rows.append({"wireless.p": 0.02, "scheme": "reno", "replication": rep, "seed": 1, "status": "ok", "goodput": b})
-        rows.append({"wireless.p": 0.02, "scheme": "eln", "replication": rep, "seed": 1, "status": "ok",
-                     "goodput": b * factor + e})
-    return pd.DataFrame(rows)
-
-
-def row(df: pd.DataFrame):
-    return gain_row(df, "goodput", "scheme", "reno", "eln", "wireless.p", 0.02)
-
-
-def test_gain_reproduced_with_a_paired_interval() -> None:
-    # Differences 61, 119, 92, 70: mean 85.5, sd 25.85, half-width 3.182·25.85/2 = 41.1;
-    # over the baseline mean 142.5 the ratio is 1.60 ± 0.29.
-    v = gain_at_least(row(gain_runs([100, 200, 150, 120], 1.6, [1, -1, 2, -2])), 1.3)
-    assert v.reproduced and v.ours == "1.60× (95 % CI 1.31–1.89)"
-    assert "n = 4 pairs" in v.reason
-
-
-def test_gain_below_the_bound() -> None:
-    v = gain_at_least(row(gain_runs([100, 200, 150], 1.2, [0, 0, 1])), 1.3)
-    assert not v.reproduced and "below 1.3 " in v.reason
-
-
-def test_gain_whose_difference_is_not_significant() -> None:
-    v = gain_at_least(row(gain_runs([100, 100, 100], 1.0, [90, -60, 10])), 1.1)
-    assert not v.reproduced and "includes 0" in v.reason
-
-
-def test_gain_without_runs() -> None:
-    assert gain_at_least(None, 1.3).state is State.UNCHECKED
-
-
-def test_identical_runs() -> None:
-    same = gain_runs([100, 200], 1.0, [0, 0]).rename(columns={"wireless.p": "wired.p"})
-    assert identical_runs(same, "goodput", "scheme", "reno", "eln", ["wired.p"]).reproduced
-    differ = gain_runs([100, 200], 1.0, [0, 1e-9]).rename(columns={"wireless.p": "wired.p"})
-    v = identical_runs(differ, "goodput", "scheme", "reno", "eln", ["wired.p"])
-    assert not v.reproduced and v.reason == "1 of 2 pairs differ"
 
 
 def test_a_claim_that_reads_an_undeclared_sweep_could_not_be_checked() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import types
+from dataclasses import dataclass
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, Dict
@@ -17,10 +18,13 @@ from typer.testing import CliRunner
 import lossy.papers
 from lossy.cli import app
 from lossy.papers.figures import LinePlot, table_of
-from lossy.papers.model import BadReproduction, LegacyClaim as Claim, Reproduction, SweepPlan
+from lossy.papers.bands import Band
+from lossy.papers.estimate import jackknife, mean_of
+from lossy.papers.judge import Measurement, Part
+from lossy.papers.model import BadReproduction, Claim, Examples, Reproduction, SweepPlan
 from lossy.papers.report import render
 from lossy.papers.run import reproduce
-from lossy.papers.verdict import State, Verdict
+from lossy.papers.verdict import State
 from lossy.shipped import scenarios_dir
 
 
@@ -31,25 +35,40 @@ def runs(failed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def mean_at_least(least: float, sweep: str = "s") -> Any:
-    def check(ctx: Any) -> Verdict:
-        mean = float(ctx.ok(sweep)["goodput"].mean())
-        return Verdict.of(mean >= least, f"{mean:g}", f"mean {mean:g} against {least:g}")
-    return check
+@dataclass(frozen=True)
+class MeanAtLeast:
+    """The mean goodput of a sweep, held above `least` (direction only)."""
+
+    least: float
+    sweep: str = "s"
+
+    def measure(self, ctx: Any) -> Measurement:
+        return Measurement([Part("", jackknife(ctx[self.sweep], mean_of("goodput")))])
+
+
+def mean_at_least(least: float, sweep: str = "s") -> MeanAtLeast:
+    return MeanAtLeast(least, sweep)
 
 
 def claim(check: Any, key: str = "c", sweeps: Any = ("s",)) -> Claim:
-    return Claim(key, "the mean is large", "≥ 100", "none", check, sweeps=sweeps)
+    """A claim on a MeanAtLeast, or on a bare measure (held above 0)."""
+    measure, least = (check.measure, check.least) if isinstance(check, MeanAtLeast) else (check, 0.0)
+    none = {s: runs() for s in sweeps}
+    return Claim(key, "the mean is large", "§1", "large", "the mean goodput",
+                 Band.above(least, f"at least {least:g}", unit=""), measure, sweeps,
+                 Examples(null=lambda: none, faithful=lambda: none), "anywhere")
 
 
 def test_reproduced_and_not_reproduced_on_complete_data() -> None:
-    assert claim(mean_at_least(100)).evaluate({"s": runs()}).state is State.REPRODUCED
+    assert claim(mean_at_least(90)).evaluate({"s": runs()}).state is State.REPRODUCED
     v = claim(mean_at_least(200)).evaluate({"s": runs()})
-    assert v.state is State.NOT_REPRODUCED and v.reason == "mean 101.5 against 200"
+    assert v.state is State.NOT_REPRODUCED and v.reason.startswith("101.5 (95 % CI 99.45 to 103.6, n = 4) lies "
+                                                                   "wholly outside > 200 (direction only)")
+    assert claim(mean_at_least(100)).evaluate({"s": runs()}).state is State.INCONCLUSIVE
 
 
 def test_a_check_that_raises_could_not_be_checked() -> None:
-    v = claim(lambda ctx: Verdict.of(True, "", str(1 / 0))).evaluate({"s": runs()})
+    v = claim(lambda ctx: 1 / 0).evaluate({"s": runs()})
     assert v.state is State.UNCHECKED
     assert v.reason.startswith("ZeroDivisionError: division by zero at test_verdicts.py:")
 
@@ -57,12 +76,12 @@ def test_a_check_that_raises_could_not_be_checked() -> None:
 def test_a_missing_column_could_not_be_checked() -> None:
     from lossy.summary import summarize
 
-    v = claim(lambda ctx: Verdict.of(True, str(summarize(ctx["s"], ["x"], ["goodptu"])), "")).evaluate({"s": runs()})
+    v = claim(lambda ctx: summarize(ctx["s"], ["x"], ["goodptu"])).evaluate({"s": runs()})
     assert v.state is State.UNCHECKED and v.reason == "no column 'goodptu' in the results"
 
 
 def test_a_failed_run_could_not_be_checked() -> None:
-    v = claim(mean_at_least(100)).evaluate({"s": runs(failed=1)})
+    v = claim(mean_at_least(90)).evaluate({"s": runs(failed=1)})
     assert v.state is State.UNCHECKED
     assert v.reason == "1 of 4 runs of sweep 's' failed (e.g. boom: the core said no)"
 
@@ -75,7 +94,7 @@ def tiny(figures: Any = None, claims: Any = None, sweeps: Any = None) -> Reprodu
         "tiny", "Tiny", "A reproduction of one sweep.",
         sweeps if sweeps is not None else [SweepPlan("s", "one sweep", {"name": "tiny-s", "scenario": ONE_HOP})],
         figures if figures is not None else [LinePlot("fig1", "s", "goodput", x="x", y="goodput")],
-        claims if claims is not None else [claim(mean_at_least(100))])
+        claims if claims is not None else [claim(mean_at_least(90))])
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -144,7 +163,7 @@ def broken(monkeypatch: pytest.MonkeyPatch) -> str:
             "duration": "1 s", "grid": {"p": {"path": "links.0.loss.p", "values": [0.01]}},
             "metrics": {"goodput": "flows.0.goodput_bps"}}
     repro = Reproduction("broken", "Broken", "", [SweepPlan("s", "s", spec)], [],
-                         [claim(lambda ctx: Verdict.of(True, "", str(ctx["s"]["goodptu"].mean())))])
+                         [claim(lambda ctx: ctx["s"]["goodptu"].mean())])
     module = types.ModuleType("broken_reproduction")
     module.REPRODUCTION = repro  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "broken_reproduction", module)

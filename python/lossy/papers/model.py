@@ -92,14 +92,6 @@ class Claim:
     kind = "claim"
 
     @property
-    def reference(self) -> str:
-        return self.words
-
-    @property
-    def tolerance(self) -> str:
-        return self.band.text()
-
-    @property
     def needs(self) -> Sequence[str]:
         return tuple(self.sweeps) + (tuple(s for s in self.probe.sweeps if s not in self.sweeps)
                                      if self.probe else ())
@@ -157,38 +149,6 @@ def _distance(part: Dict[str, Any]) -> float:
     return float(part["distance"])
 
 
-@dataclass(frozen=True)
-class LegacyClaim:
-    """A claim still checked by hand (reproduced or not, no band, no CI): the shape every
-    claim had before the claims protocol; it goes when every reproduction is moved."""
-
-    key: str
-    text: str
-    reference: str  # the paper's or model's value, short
-    tolerance: str
-    check: Callable[[Context], Verdict]
-    sweeps: Sequence[str]
-    source: str = ""
-
-    kind = "claim"
-    probe = None
-
-    @property
-    def needs(self) -> Sequence[str]:
-        return tuple(self.sweeps)
-
-    def evaluate(self, runs: Runs, quick: bool = False) -> Verdict:
-        ctx = as_context(runs).restricted(self.sweeps)
-        try:
-            for sweep in self.sweeps:
-                defect = failed_runs(sweep, ctx[sweep])
-                if defect:
-                    return Verdict.unchecked(defect)
-            return self.check(ctx)
-        except Exception as e:  # noqa: BLE001 - every defect becomes a verdict with its reason
-            return Verdict.unchecked(describe(e))
-
-
 def failed_runs(sweep: str, runs: pd.DataFrame) -> str:
     """Why the runs of a sweep are not complete ("" when they are)."""
     if runs.empty:
@@ -216,8 +176,7 @@ def describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {' '.join(str(e).split())}{at}"
 
 
-AnyClaim = Union[Claim, LegacyClaim]
-Item = Union[Figure, AnyClaim]
+Item = Union[Figure, Claim]
 
 
 @dataclass(frozen=True)
@@ -227,7 +186,7 @@ class Reproduction:
     about: str  # a paragraph for the top of the report
     sweeps: Sequence[SweepPlan]
     figures: Sequence[Figure]  # figures and tables, in report order
-    claims: Sequence[AnyClaim]
+    claims: Sequence[Claim]
     notes: Sequence[str] = field(default_factory=tuple)  # readings chosen where the paper is vague
     inventory: Optional[Inventory] = None  # every item of the paper and what covers it
     partial: bool = False  # made by only(): its inventory may name claims left out
@@ -295,5 +254,5 @@ def needed_sweeps(r: Reproduction) -> List[SweepPlan]:
     return [p for p in r.sweeps if p.key in needed]
 
 
-__all__ = ["AnyClaim", "BadReproduction", "Claim", "Examples", "LegacyClaim", "Probe", "Reproduction", "SweepPlan", "check_references",
+__all__ = ["BadReproduction", "Claim", "Examples", "Probe", "Reproduction", "SweepPlan", "check_references",
            "describe", "failed_runs", "needed_sweeps"]

@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from .context import Context
 from .figures.base import Artifact, Figure
-from .model import AnyClaim, Reproduction, SweepPlan
+from .model import Claim, Reproduction, SweepPlan
 from .verdict import State, Verdict
 
 
@@ -36,7 +36,7 @@ class Outcome:
     ctx: Context
     only: Sequence[str] = ()
     figures: List[Rendered] = field(default_factory=list)
-    verdicts: List[Tuple[AnyClaim, Verdict]] = field(default_factory=list)
+    verdicts: List[Tuple[Claim, Verdict]] = field(default_factory=list)
     wall_s: float = 0.0
     report: Optional[Path] = None
 

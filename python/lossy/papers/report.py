@@ -18,7 +18,7 @@ from .. import __version__
 from .._core import ScenarioError
 from ..formatting import cell, value as _value
 from ..summary import ok_rows
-from .model import AnyClaim, LegacyClaim
+from .model import Claim
 from .outcome import Outcome, Rendered, store_dir
 from .verdict import State, Verdict
 
@@ -93,17 +93,12 @@ def record(outcome: Outcome) -> Dict[str, Any]:
     }
 
 
-def claim_record(c: AnyClaim, v: Verdict) -> Dict[str, Any]:
+def claim_record(c: Claim, v: Verdict) -> Dict[str, Any]:
     """One claim and its verdict as data (outcome.json)."""
-    out = {"key": c.key, "text": c.text, "reference": c.reference, "tolerance": c.tolerance,
-           "source": c.source, "state": v.state.value, "ours": v.ours, "reason": v.reason,
-           "legacy": isinstance(c, LegacyClaim), "words": "", "quantity": "", "band": v.band or c.tolerance,
-           "band_reading": "", "direction_only": False, "why_here": "",
-           "parts": v.parts, "needed": v.needed, "probe": v.probe}
-    if not isinstance(c, LegacyClaim):
-        out.update(words=c.words, quantity=c.quantity, band_reading=c.band.reading,
-                   direction_only=c.band.direction_only, why_here=c.why_here)
-    return out
+    return {"key": c.key, "text": c.text, "source": c.source, "words": c.words, "quantity": c.quantity,
+            "band": c.band.text(), "band_reading": c.band.reading, "direction_only": c.band.direction_only,
+            "why_here": c.why_here, "state": v.state.value, "ours": v.ours, "reason": v.reason,
+            "parts": v.parts, "needed": v.needed, "probe": v.probe}
 
 
 def _inventory_record(outcome: Outcome) -> Optional[Dict[str, Any]]:
@@ -170,19 +165,15 @@ def _claims(outcome: Outcome) -> List[str]:
              "inside, *not reproduced* when it lies wholly outside, *inconclusive* when it straddles an end.", ""]
     if not n:
         return lines
-    rows = [{"claim": c.text, "source": c.source if not isinstance(c, LegacyClaim) else "-",
-             "band": v.band or c.tolerance, "ours (95 % CI)": v.ours, "verdict": f"**{WORDS[v.state]}**"}
+    rows = [{"claim": c.text, "source": c.source, "band": c.band.text(), "ours (95 % CI)": v.ours,
+             "verdict": f"**{WORDS[v.state]}**"}
             for c, v in outcome.verdicts]
     lines += markdown_table(pd.DataFrame(rows)) + [""]
     for i, (c, v) in enumerate(outcome.verdicts, 1):
         lines.append(f"{i}. **{c.text}** (`{c.key}`): **{WORDS[v.state]}**, {v.reason}.")
-        if isinstance(c, LegacyClaim):
-            lines.append(f"   Reference: {c.source}. (Checked by hand, not yet on the claims protocol: no band, "
-                         "no CI.)" if c.source else "   (Checked by hand, not yet on the claims protocol.)")
-        else:
-            lines.append(f"   The paper ({c.source}): {c.words}. We measure {c.quantity}; band {c.band.reading}"
-                         + (" (direction only: the paper gives no magnitude; ours is printed)"
-                            if c.band.direction_only else "") + f". Why these points: {c.why_here}")
+        lines.append(f"   The paper ({c.source}): {c.words}. We measure {c.quantity}; band {c.band.reading}"
+                     + (" (direction only: the paper gives no magnitude; ours is printed)"
+                        if c.band.direction_only else "") + f". Why these points: {c.why_here}")
         if v.state is State.NOT_REPRODUCED:
             lines.append(f"   What closes the gap: {v.probe}.")
     return lines + [""]
@@ -309,7 +300,7 @@ def claims_table(outcome: Outcome) -> RichTable:
             ours += f"\ncause: {v.probe}"
         elif v.state is State.INCONCLUSIVE and v.needed:
             ours += f"\n~{v.needed} replications would decide it"
-        t.add_row(c.text, v.band or c.tolerance, ours, f"[{COLOURS[v.state]}]{WORDS[v.state]}[/]")
+        t.add_row(c.text, c.band.text(), ours, f"[{COLOURS[v.state]}]{WORDS[v.state]}[/]")
     inv = outcome.reproduction.inventory
     if inv is not None:
         notes.append(f"inventory of the paper: {inv.counts_text()}")

@@ -45,12 +45,6 @@ class Verdict:
         return self.state is not State.UNCHECKED
 
     @classmethod
-    def of(cls, ok: bool, ours: str, reason: str) -> "Verdict":
-        """Reproduced or not, decided by a hand-written check (LegacyClaim only: it goes
-        when every reproduction is on the claims protocol)."""
-        return cls(State.REPRODUCED if ok else State.NOT_REPRODUCED, ours, reason)
-
-    @classmethod
     def unchecked(cls, reason: str, ours: str = "-") -> "Verdict":
         return cls(State.UNCHECKED, ours, reason)
 

@@ -15,7 +15,7 @@ from ..context import Context
 from ..estimate import mean_of
 from ..judge import Measurement
 from ..measures import joined, per_point
-from ..model import AnyClaim, Claim, Examples, Runs
+from ..model import Claim, Examples, Runs
 from . import examples as ex
 from .claims_added import ADDED
 from .examples import constant
@@ -73,7 +73,7 @@ FIG10 = "§6 on Fig. 10"
 LIKE_SNOOP = {"syndrome": constant(1.0), "snoop": constant(1.0)}
 BELOW_SNOOP = {"syndrome": constant(0.7), "snoop": constant(1.0)}
 
-CLAIMS: List[AnyClaim] = [
+CLAIMS: List[Claim] = [
     Claim("syndrome-near-snoop", "Syndrome's throughput is very close to Snoop's over the range of p (Fig. 10)",
           FIG10, "the performance of syndrome is very close, and comparable, to that of SNOOP for a wide range of "
           "packet loss probabilities",

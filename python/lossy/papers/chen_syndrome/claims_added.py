@@ -14,7 +14,7 @@ from ..bands import Band
 from ..context import Context
 from ..judge import Measurement
 from ..measures import joined, ratio_per_point
-from ..model import AnyClaim, Claim, Examples, Probe, Runs
+from ..model import Claim, Examples, Probe, Runs
 from . import examples as ex
 from .examples import constant
 from .probes import timers_2000
@@ -72,7 +72,7 @@ ROBUST = ("the results are found to be quite robust in the sense that the conclu
           "curves for a representative set of parameters is valid over a wide range of parameter values")
 X_RANGE = "the packet loss probability over the wireless link is x times larger than that of the wireline link, where x varies from 10 to 1000"
 
-ADDED: List[AnyClaim] = [
+ADDED: List[Claim] = [
     Claim("table1-state", "Per connection the base station keeps a window of packets for Snoop and one count for "
           "Syndrome (Table 1)", "Table 1 (row \"BS keeps state?\" and its footnote ‡), §2.2, §3",
           "SNOOP requires the BS to buffer, in the worst case, a window worth of packets and states … ‡ Syndrome "

@@ -12,7 +12,7 @@ import pandas as pd
 from ...formatting import mean_ci as _mbps, pct as _pct
 from ...plot import Curve, SecondaryX
 from ...summary import ok_rows, paired, summarize
-from ..checks import model_deviations, ratio_ci
+from .deviations import model_deviations, ratio_ci
 from ..figures import Cdf, Figure, LinePlot, Panels, TimeSeries, table_of
 from ..figures.palette import Palette
 from .models import mathis_bps, model_curves, pftk_bps
