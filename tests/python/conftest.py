@@ -1,5 +1,7 @@
-"""Shared helpers: where the shipped scenarios are, and running the `lossy` command."""
+"""Shared helpers: where the shipped scenarios are, running the `lossy` command, and
+every reproduction's quick run, made once per session."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,3 +31,21 @@ def cli():
 @pytest.fixture
 def last_hop():
     return SCENARIOS / "last-hop.toml"
+
+
+@pytest.fixture(scope="session")
+def quick_reproductions(tmp_path_factory):
+    """`lossy reproduce all --quick`, once per test session: the run `make docs` made when
+    $LOSSY_DOCS_RESULTS names one holding every reproduction (`make test` sets it, so the
+    site and the tests read one run; read here, never written), else a fresh run."""
+    from lossy.papers import names
+
+    shared = os.environ.get("LOSSY_DOCS_RESULTS", "").strip()
+    if shared and (Path(shared) / "index.md").is_file() and \
+            all((Path(shared) / f"reproduce-{n}" / "outcome.json").is_file() for n in names()):
+        return Path(shared).resolve()
+    root = tmp_path_factory.mktemp("quick-reproductions")
+    proc = subprocess.run([*lossy_command(), "reproduce", "all", "--quick", "--out", str(root)],
+                          capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    return root

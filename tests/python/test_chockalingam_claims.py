@@ -49,15 +49,6 @@ def test_the_words_are_quoted_from_the_paper(key: str) -> None:
         assert squash(piece) in paper, f"{key}: {piece.strip()!r} is not in {PAPER.name}"
 
 
-def test_the_inventory_names_tests_that_exist() -> None:
-    assert REPRODUCTION.inventory is not None
-    for item in REPRODUCTION.inventory.items:
-        for test in item.tests:
-            path, name = test.split("::")
-            source = (ROOT / path).read_text(encoding="utf-8")
-            assert re.search(rf"\b(def|fn) {name}\(", source), f"{item.ref}: no test {test}"
-
-
 def test_the_inventory_counts() -> None:
     assert REPRODUCTION.inventory is not None
     assert REPRODUCTION.inventory.counts() == {"items": 29, "covered": 19, "not covered": 10}

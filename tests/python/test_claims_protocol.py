@@ -7,6 +7,7 @@ replications that would decide, and a quick run that lacks points never "reprodu
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any, List, Tuple
 
@@ -182,3 +183,18 @@ def test_the_intervals_of_several_parts_hold_at_once() -> None:
     # A part just outside at 95 % is no longer "wholly outside" when 14 parts must hold at once.
     parts = [Part("edge", est(1.18, 0.1))] + [Part(str(i), est(1.5, 0.05)) for i in range(13)]
     assert judge(Measurement(parts), BAND).state is State.INCONCLUSIVE
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", lossy.papers.names())
+def test_every_test_an_inventory_cites_exists(name: str) -> None:
+    """An inventory's `tests` are `path::name` of a Python or Rust test in this tree."""
+    inventory = lossy.papers.get(name).inventory
+    assert inventory is not None
+    for item in inventory.items:
+        for test in item.tests:
+            path, function = test.split("::")
+            source = (ROOT / path).read_text(encoding="utf-8")
+            assert re.search(rf"\b(def|fn) {re.escape(function)}\b", source), f"{name} {item.ref}: no test {test}"
