@@ -66,14 +66,14 @@ def index(entries: List[rr.Entry], root: Path) -> str:
         "intervals and verdicts, the paper's inventory, and the commands. The claims of the "
         "simulator against ns-3 and the throughput models are gathered on the "
         "[validation page](../validation.md).", "",
-        "| reproduction | run | claims | " + " | ".join(rr.STATES) + " | by hand | inventory | defects |",
-        "|" + "|".join(" --- " for _ in range(len(rr.STATES) + 6)) + "|",
+        "| reproduction | run | claims | " + " | ".join(rr.STATES) + " | inventory | defects |",
+        "|" + "|".join(" --- " for _ in range(len(rr.STATES) + 5)) + "|",
     ]
     for e in entries:
         link = f"[{md.cell(e.repro.title)}]({e.name}.md) (`{e.name}`)"
         if e.outcome is None:
             lines.append(f"| {link} | not run | {len(e.repro.claims)} | "
-                         + " | ".join("–" for _ in rr.STATES) + " | – | – | – |")
+                         + " | ".join("–" for _ in rr.STATES) + " | – | – |")
             continue
         o = e.outcome
         inv = e.inventory
@@ -81,7 +81,7 @@ def index(entries: List[rr.Entry], root: Path) -> str:
                    if inv else "none yet")
         lines.append(f"| {link} | {md.cell(rr.scale(o))}, {md.cell(o.get('finished', ''))} | {len(e.claims)} | "
                      + " | ".join(str(e.count(s)) for s in rr.STATES)
-                     + f" | {e.legacy} | {covered} | {len(o.get('defects', []))} |")
+                     + f" | {covered} | {len(o.get('defects', []))} |")
     lines.append("")
     missing = [e for e in entries if e.outcome is None]
     if missing:
@@ -90,8 +90,7 @@ def index(entries: List[rr.Entry], root: Path) -> str:
                                 + rr.how_to_produce(root)), ""]
     lines += ["## The four verdicts", ""]
     lines += [f"- {rr.verdict_cell(s)}: {rr.MEANINGS[s]}." for s in rr.STATES]
-    lines += [f"- *By hand*: {rr.LEGACY}.",
-              "",
+    lines += ["",
               "How a claim states its band, and how the verdict is read from its confidence interval: "
               "the [reproductions guide](../guide/reproductions.md). Where each paper stands is also on "
               "the [Papers](../papers/index.md) pages, from the same runs.", ""]

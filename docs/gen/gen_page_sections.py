@@ -130,7 +130,7 @@ def inventory(e: rr.Entry, root: Path, up: str) -> List[str]:
 
 
 def claims(e: rr.Entry, root: Path, up: str) -> List[str]:
-    return [f"- {md.inline(c.text)} (`{c.key}`): band {vs._declared_band(c)}" for c in e.repro.claims] + [""]
+    return [f"- {md.inline(c.text)} (`{c.key}`): band {c.band.text()}" for c in e.repro.claims] + [""]
 
 
 def terminal(e: rr.Entry, root: Path, up: str) -> List[str]:
@@ -154,7 +154,7 @@ OF_ONE: Dict[str, Callable[[rr.Entry, Path, str], List[str]]] = {
 
 
 def papers_table(root: Path, up: str) -> List[str]:
-    header = ["reproduction", "run", "claims", *rr.STATES, "by hand", "inventory of the paper"]
+    header = ["reproduction", "run", "claims", *rr.STATES, "inventory of the paper"]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
     entries = rr.entries(root)
     for e in entries:
@@ -166,10 +166,10 @@ def papers_table(root: Path, up: str) -> List[str]:
                    if inv else "none yet")
         cells = [f"{title} ([gallery]({up}gallery/{e.name}.md))"]
         if e.outcome is None:
-            cells += ["not run", str(len(e.repro.claims)), *("–" for _ in rr.STATES), "–", covered]
+            cells += ["not run", str(len(e.repro.claims)), *("–" for _ in rr.STATES), covered]
         else:
             cells += [md.cell(f"{rr.scale(e.outcome)}, {e.outcome.get('finished', '')}"), str(len(e.claims)),
-                      *(str(e.count(s)) for s in rr.STATES), str(e.legacy), covered]
+                      *(str(e.count(s)) for s in rr.STATES), covered]
         lines.append("| " + " | ".join(cells) + " |")
     missing = [e for e in entries if e.outcome is None]
     if missing:

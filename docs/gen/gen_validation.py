@@ -1,5 +1,5 @@
 """The validation page (validation.md): the simulator against ns-3, the throughput models
-and each paper, in one table with the band (or tolerance) of every row.
+and each paper, in one table with the band of every row.
 
 Generated rather than written, so that its numbers are not typed in:
 
@@ -205,12 +205,12 @@ def _model_rows(e: Optional[rr.Entry], root: Path) -> List[str]:
     if e is None:
         return ["| throughput models | – | – | – | – | `validation` is not registered |"]
     if e.outcome is None:
-        return [f"| {_against(c.text, c.source, getattr(c, 'reference', ''))} | {md.cell(c.text)} | "
-                f"{md.cell(getattr(c, 'words', '') or c.reference)} | {md.cell(vs._declared_band(c))} | "
-                f"not run | not run ([how](#the-throughput-models)) |" for c in e.repro.claims]
+        return [f"| {_against(c.text, c.source)} | {md.cell(c.text)} | {md.cell(c.words)} | "
+                f"{md.cell(c.band.text())} | not run | not run ([how](#the-throughput-models)) |"
+                for c in e.repro.claims]
     scale = "quick" if e.outcome.get("quick") else "full scale"
-    return [f"| {_against(c['text'], c.get('source', ''), c.get('reference', ''))} | {md.cell(c['text'])} | "
-            f"{md.cell(c.get('words') or c.get('reference', ''))} | {md.cell(vs._band(c))} | "
+    return [f"| {_against(c['text'], c.get('source', ''))} | {md.cell(c['text'])} | "
+            f"{md.cell(c.get('words', ''))} | {md.cell(vs._band(c))} | "
             f"{md.cell(c['ours'])} ({scale}) | {vs._verdict(c)} |"
             for c in e.outcome.get("claims", [])]
 

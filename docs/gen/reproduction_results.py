@@ -52,8 +52,6 @@ MEANINGS = {
                             "column is missing, the check raised), never a result; "
                             "`lossy reproduce` exits with status 1",
 }
-LEGACY = ("checked by hand, not yet on the claims protocol: a tolerance instead of a band, "
-          "no confidence interval")
 
 
 def results_root() -> Path:
@@ -87,11 +85,6 @@ class Entry:
 
     def count(self, state: str) -> int:
         return int((self.outcome or {}).get("counts", {}).get(state, 0))
-
-    @property
-    def legacy(self) -> int:
-        """Claims still checked by hand (no band, no CI)."""
-        return sum(bool(c.get("legacy")) for c in self.claims)
 
     @property
     def inventory(self) -> Optional[Dict[str, Any]]:
@@ -129,13 +122,10 @@ def scale(outcome: Dict[str, Any]) -> str:
 
 def counts_text(e: "Entry") -> str:
     """`2 of 8 claims reproduced (2 reproduced, 3 not reproduced, 3 inconclusive, 0 could
-    not be checked; 5 still checked by hand)`, from the run's outcome."""
+    not be checked)`, from the run's outcome."""
     n = len(e.claims)
-    text = (f"{e.count('reproduced')} of {n} claim{'s' if n != 1 else ''} reproduced ("
-            + ", ".join(f"{e.count(s)} {s}" for s in STATES))
-    if e.legacy:
-        text += f"; {e.legacy} of them still checked by hand, not yet on the claims protocol"
-    return text + ")"
+    return (f"{e.count('reproduced')} of {n} claim{'s' if n != 1 else ''} reproduced ("
+            + ", ".join(f"{e.count(s)} {s}" for s in STATES) + ")")
 
 
 def inventory_text(e: "Entry") -> str:

@@ -3,11 +3,10 @@ the same sections on its gallery page and on its paper's page, so the two cannot
 disagree. Every number and verdict here is read from the run (reproduction_results.py);
 nothing is typed in.
 
-A claim on the claims protocol shows its source, the paper's words, the quantity, the
-band and how it was read, our estimate with its 95 % CI per part, the verdict, and for
-an inconclusive one the replications that would decide it, for a "not reproduced" one
-what its probe closed (or "cause unknown"). A claim still checked by hand (`legacy`)
-shows its reference and tolerance and says it has no band and no CI.
+Each claim shows its source, the paper's words, the quantity, the band and how it was
+read, our estimate with its 95 % CI per part, the verdict, and for an inconclusive one
+the replications that would decide it, for a "not reproduced" one what its probe closed
+(or "cause unknown").
 
 Not a `gen_*.py` module: pages.py does not run it; the generators import it.
 """
@@ -49,11 +48,10 @@ def claims(e: rr.Entry, heading: str = "###") -> List[str]:
     if not rows:
         return lines
     lines += md.table(["claim", "source", "band", "ours (95 % CI)", "verdict"],
-                      [[c["text"], _source(c), _band(c), c.get("ours", ""), _verdict(c)] for c in rows])
+                      [[c["text"], c.get("source", ""), _band(c), c.get("ours", ""), _verdict(c)] for c in rows])
     lines += ["", md.details("Each claim: the paper's words, the quantity, the band, each part's estimate, "
                              "and why the verdict", _why(rows)), ""]
-    lines += ["The verdicts: " + "; ".join(f"**{s}**: {rr.MEANINGS[s]}" for s in rr.STATES)
-              + (f". *By hand*: {rr.LEGACY}." if e.legacy else "."), ""]
+    lines += ["The verdicts: " + "; ".join(f"**{s}**: {rr.MEANINGS[s]}" for s in rr.STATES) + ".", ""]
     return lines
 
 
@@ -80,7 +78,7 @@ def declared(e: rr.Entry) -> List[str]:
     lines = [f"{len(r.claims)} claims, each judged when the reproduction runs:", ""]
     if r.claims:
         lines += md.table(["claim", "source", "band", "ours (95 % CI)", "verdict"],
-                          [[c.text, c.source or "–", _declared_band(c), "–", "not run"] for c in r.claims])
+                          [[c.text, c.source or "–", c.band.text(), "–", "not run"] for c in r.claims])
         lines.append("")
     return lines
 
@@ -88,20 +86,9 @@ def declared(e: rr.Entry) -> List[str]:
 # --- cells ---------------------------------------------------------------------------------
 
 
-def _source(c: Claim) -> str:
-    return c.get("reference", "") if c.get("legacy") else c.get("source", "")
-
-
 def _band(c: Claim) -> str:
-    if c.get("legacy"):
-        return f"{c.get('tolerance', '')} (by hand)"
     return str(c.get("band", "")) + (" (direction only)" if c.get("direction_only")
                                      and "direction only" not in str(c.get("band", "")) else "")
-
-
-def _declared_band(c: Any) -> str:
-    band = getattr(c, "band", None)
-    return band.text() if band is not None else f"{c.tolerance} (by hand)"
 
 
 def _verdict(c: Claim) -> str:
@@ -130,18 +117,13 @@ def _why(rows: List[Claim]) -> List[str]:
     for i, c in enumerate(rows, 1):
         lines.append(f"{i}. **{md.inline(c['text'])}** (`{c['key']}`): **{c['state']}**, {md.inline(c.get('reason', ''))}.")
         body: List[str] = []
-        if c.get("legacy"):
-            body.append(f"Checked by hand, not yet on the claims protocol: reference {md.inline(c.get('reference', ''))}, "
-                        f"tolerance {md.inline(c.get('tolerance', ''))}"
-                        + (f"; {md.inline(c['source'])}" if c.get("source") else "") + ".")
-        else:
-            reading = md.inline(c.get("band_reading", ""))
-            if c.get("direction_only") and "direction only" not in reading:
-                reading += " (direction only: the paper gives no magnitude, so ours is printed as measured)"
-            body.append(f"The paper ({md.inline(c.get('source', ''))}): {_sentence(c.get('words', ''))} "
-                        f"We measure {md.inline(c.get('quantity', ''))}; band {_sentence(reading)}")
-            if c.get("why_here"):
-                body.append(f"Why these points: {_sentence(c['why_here'])}")
+        reading = md.inline(c.get("band_reading", ""))
+        if c.get("direction_only") and "direction only" not in reading:
+            reading += " (direction only: the paper gives no magnitude, so ours is printed as measured)"
+        body.append(f"The paper ({md.inline(c.get('source', ''))}): {_sentence(c.get('words', ''))} "
+                    f"We measure {md.inline(c.get('quantity', ''))}; band {_sentence(reading)}")
+        if c.get("why_here"):
+            body.append(f"Why these points: {_sentence(c['why_here'])}")
         if c["state"] == "not reproduced":
             body.append(f"What closes the gap: {md.inline(c.get('probe') or 'cause unknown: no probe has demonstrated one')}.")
         for text in body:

@@ -1,8 +1,8 @@
 """The documentation's reproductions gallery, validation page and the generated sections
 of the hand-written pages (docs/gen/gen_gallery.py, gen_validation.py,
 gen_page_sections.py): against the results of `lossy reproduce all --quick` in a tmp dir
-(run once per module), against a small reproduction with every verdict state, claims
-on the protocol and by hand, and an inventory, against no results or broken ones (the
+(run once per module), against a small reproduction with every verdict state and an
+inventory, against no results or broken ones (the
 pages say how to produce them, and never link a missing file), and `mkdocs build
 --strict` in both cases."""
 
@@ -123,8 +123,9 @@ def test_the_claims_table_shows_each_verdict(results: Path) -> None:
             assert claim["ours"] in row and f"**{claim['state']}**" in row
             assert f"(`{claim['key']}`)" in page  # the reasons, in the details
         counts = " | ".join(str(outcome["counts"][s]) for s in STATES)
-        legacy = sum(c["legacy"] for c in outcome["claims"])
-        assert f"| {counts} | {legacy} |" in files["gallery/index.md"]  # type: ignore[operator]
+        row = next(line for line in files["gallery/index.md"].splitlines()  # type: ignore[union-attr]
+                   if f"]({name}.md)" in line)
+        assert f"| {len(outcome['claims'])} | {counts} | " in row
         for state in STATES:  # the four states are explained on every page
             assert f"**{state}**:" in page
         scale = "quick run" if outcome["quick"] else "full-scale run"
@@ -139,7 +140,7 @@ def test_the_validation_page_takes_its_numbers_from_the_runs_and_the_readme(resu
     outcome = _outcome(results, "validation")
     for claim in outcome["claims"]:
         row = next(line for line in page.splitlines() if f"| {claim['text']} |" in line)
-        assert claim["tolerance"] in row and claim["ours"] in row and f"**{claim['state']}**" in row
+        assert claim["band"] in row and claim["ours"] in row and f"**{claim['state']}**" in row
         assert ("(quick)" if outcome["quick"] else "(full scale)") in row
     bench = [r for r in validation.bench_rows() if r["ns-3 pkt / wall s"]]
     assert bench, "the README's benchmark table has ns-3 rows"
@@ -208,37 +209,32 @@ def test_a_marker_that_cannot_be_filled_fails_the_build(tmp_path: Path) -> None:
 
 
 def _tiny(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A registered reproduction whose run gives every state: claims on the protocol
-    (reproduced, not reproduced, inconclusive), claims by hand (reproduced, could not be
-    checked), a figure that cannot be drawn, and an inventory."""
+    """A registered reproduction whose run gives every state (reproduced, not reproduced,
+    inconclusive, and could not be checked: a claim on the sweep whose run fails), a
+    figure that cannot be drawn, and an inventory."""
     import lossy.papers
     from lossy.papers import synthetic
     from lossy.papers.bands import Band
     from lossy.papers.figures import LinePlot
     from lossy.papers.inventory import Inventory, Item
     from lossy.papers.measures import ratio_per_point
-    from lossy.papers.model import Claim, Examples, LegacyClaim, Reproduction, SweepPlan
-    from lossy.papers.verdict import Verdict
+    from lossy.papers.model import Claim, Examples, Reproduction, SweepPlan
     from lossy.shipped import scenarios_dir
 
     rows = synthetic.runs({"p": [0.1], "scheme": ["a", "b"]}, lambda p, scheme: 150.0 if scheme == "b" else 100.0)
 
-    def ratio(ctx: Any) -> Any:
-        return ratio_per_point(ctx, "s", "goodput", "scheme", "b", "a", "p")
-
-    examples = Examples(null=lambda: {"s": rows}, faithful=lambda: {"s": rows})
-
-    def claim(key: str, text: str, band: Band) -> Claim:
-        return Claim(key, text, "Fig. 1", '"half as much again"', "b ÷ a", band, ratio, ["s"], examples,
+    def claim(key: str, text: str, band: Band, sweep: str = "s") -> Claim:
+        def ratio(ctx: Any) -> Any:
+            return ratio_per_point(ctx, sweep, "goodput", "scheme", "b", "a", "p")
+        examples = Examples(null=lambda: {sweep: rows}, faithful=lambda: {sweep: rows})
+        return Claim(key, text, "Fig. 1", '"half as much again"', "b ÷ a", band, ratio, [sweep], examples,
                      "where the queue congests")
 
     claims = [claim("half-more", "b is 30–80 % above a", Band.between(1.3, 1.8, '"30–80 %": 1.3× to 1.8×')),
               claim("triple", "b is three times a", Band.stated(3.0, '"three times"')),
               claim("edge", "b is 50–100 % above a", Band.between(1.5, 2.0, '"50–100 %": 1.5× to 2.0×')),
-              LegacyClaim("hand", "the mean is at least 100", "≥ 100", "mean ≥ 100",
-                          lambda ctx: Verdict.of(True, "125", "mean 125 against 100"), sweeps=["s"]),
-              LegacyClaim("other", "the other mean is large", "≥ 1", "none",
-                          lambda ctx: Verdict.of(True, "1", "-"), sweeps=["t"])]
+              claim("above", "b is above a", Band.above(1.0, '"above": more than 1×')),
+              claim("other", "b is above a in the other sweep", Band.above(1.0, '"above": more than 1×'), "t")]
     inventory = Inventory("tiny-2001.md", [
         Item("Fig. 1", "§2", "figure", "b against a", claims=["half-more", "triple", "edge"]),
         Item("§3 ¶1", "§3", "statement", "b helps mobile hosts", not_covered="no mobile host here")])
@@ -276,18 +272,18 @@ def test_a_newly_registered_reproduction_gets_its_page_with_every_verdict(
     assert isinstance(page, str)
     assert page.startswith("# Tiny et al.: a paper\n") and "The paper finds that b beats a." in page
     for text, state in [("b is 30–80 % above a", "reproduced"), ("b is three times a", "not reproduced"),
-                        ("b is 50–100 % above a", "inconclusive"), ("the mean is at least 100", "reproduced"),
-                        ("the other mean is large", "could not be checked")]:
+                        ("b is 50–100 % above a", "inconclusive"), ("b is above a", "reproduced"),
+                        ("b is above a in the other sweep", "could not be checked")]:
         row = next(line for line in page.splitlines() if line.startswith(f"| {text} |"))
         assert f"**{state}**" in row, row
     assert "| b is 30–80 % above a | Fig. 1 | 1.30× to 1.80× | 1.50× (95 % CI " in page
-    assert "| the mean is at least 100 | ≥ 100 | mean ≥ 100 (by hand) | 125 |" in page
+    assert "| b is above a | Fig. 1 | > 1.00× (direction only) | 1.50× (95 % CI " in page
+    assert "(`other`): **could not be checked**, sweep 't' did not run: RuntimeError: the disk is full" in page
     edge = next(line for line in page.splitlines() if line.startswith("| b is 50–100 % above a |"))
     assert "replications would decide it)" in edge
     assert "What closes the gap: cause unknown" in page  # the not reproduced one has no probe
     assert "| p = 0.1 | 1.5 | " in page  # each part's estimate
-    assert ("2 of 5 claims reproduced (2 reproduced, 1 not reproduced, 1 inconclusive, 1 could not be checked; "
-            "2 of them still checked by hand") in page
+    assert "2 of 5 claims reproduced (2 reproduced, 1 not reproduced, 1 inconclusive, 1 could not be checked)" in page
     assert "the paper's inventory: 2 items, 1 covered, 1 not covered" in page
     assert "| §3 ¶1 | §3 | statement | b helps mobile hosts | not covered: no mobile host here |" in page
     assert "quick run, 10 replications per point" in page
@@ -298,7 +294,7 @@ def test_a_newly_registered_reproduction_gets_its_page_with_every_verdict(
     assert isinstance(index, str)
     row = next(line for line in index.splitlines() if "(tiny-paper.md)" in line)
     assert "| quick run, 10 replications per point, " in row
-    assert row.endswith("| 5 | 2 | 1 | 1 | 1 | 2 | 1 of 2 items covered | 3 |")
+    assert row.endswith("| 5 | 2 | 1 | 1 | 1 | 1 of 2 items covered | 3 |")
     text = validation.page(root)  # a registered reproduction that is no known paper gets its row
     assert "[`tiny-paper`](gallery/tiny-paper.md): 5 claims" in text
     assert ("2 reproduced, 1 not reproduced, 1 inconclusive, 1 could not be checked (quick run, 10 replications "
@@ -337,8 +333,7 @@ def test_without_results_the_pages_say_how_to_produce_them(tmp_path: Path, kind:
     text = validation.page(root)
     assert "The model rows have no numbers" in text and "`make docs`" in text
     for claim in get("validation").claims:
-        band = claim.band.text() if hasattr(claim, "band") else f"{claim.tolerance} (by hand)"
-        assert f"| {band} | not run |" in text
+        assert f"| {claim.band.text()} | not run |" in text
     for rel, page in sections.pages(root).items():  # the hand-written pages say the same
         assert "<!-- generated:" not in page
         if rel.startswith("papers/") and rel != "papers/index.md":

@@ -15,9 +15,11 @@ import pandas as pd
 import pytest
 
 from lossy import _core
-from lossy.papers.model import LegacyClaim, Reproduction, SweepPlan
+from lossy.papers.bands import Band
+from lossy.papers.estimate import jackknife, mean_of
+from lossy.papers.judge import Measurement, Part
+from lossy.papers.model import Claim, Examples, Reproduction, SweepPlan
 from lossy.papers.run import reproduce
-from lossy.papers.verdict import Verdict
 from lossy.shipped import scenarios_dir
 from lossy.sweep import store
 
@@ -39,12 +41,19 @@ def test_scenario_paths_are_never_absolute(tmp_path: Path) -> None:
     shutil.copy(scenarios_dir() / "last-hop.toml", inside)
     plans = [_plan("shipped", str(scenarios_dir() / "last-hop.toml")), _plan("inside", str(inside)),
              _plan("elsewhere", str(elsewhere))]
-    claim = LegacyClaim("runs", "the runs ran", "-", "-", lambda ctx: Verdict.of(True, "yes", "they did"),
-                        sweeps=[p.key for p in plans])
-    repro = Reproduction("paths", "Paths", "Where the scenarios are.", plans, [], [claim])
     rows = pd.DataFrame([{"run_id": f"r{r}", "point": "p0", "p": 0.01, "replication": r, "seed": 1,
                           "status": "ok", "error": None, "goodput": 1.0, "git_commit": "0" * 40,
                           "lossy_version": "9.9"} for r in range(2)])
+    keys = [p.key for p in plans]
+
+    def measure(ctx: Any) -> Measurement:
+        return Measurement([Part(k, jackknife(ctx[k], mean_of("goodput"))) for k in keys])
+
+    data = {k: rows for k in keys}
+    claim = Claim("runs", "the runs ran", "-", "some goodput", "the mean goodput of each sweep",
+                  Band.above(0.0, "more than none", unit=""), measure, keys,
+                  Examples(null=lambda: data, faithful=lambda: data), "every sweep")
+    repro = Reproduction("paths", "Paths", "Where the scenarios are.", plans, [], [claim])
 
     def fake(spec: Dict[str, Any], path: Path, quick: bool, pool: Any) -> pd.DataFrame:
         return rows
