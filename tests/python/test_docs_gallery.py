@@ -22,7 +22,6 @@ from typing import Any, Dict, Union
 
 import pytest
 
-from conftest import lossy_command
 from lossy.papers import get, names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,19 +46,10 @@ Files = Dict[str, Union[str, Path]]
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """What `make docs` runs first: the run named by $LOSSY_DOCS_RESULTS when it holds an
-    outcome.json for every registered reproduction (one run shared by the site and these
-    tests; read here, never written), else `lossy reproduce all --quick` into a tmp dir."""
-    shared = os.environ.get("LOSSY_DOCS_RESULTS", "").strip()
-    if shared and all((Path(shared) / f"reproduce-{n}" / "outcome.json").is_file() for n in names()):
-        return Path(shared).resolve()
-    root = tmp_path_factory.mktemp("docs-results")
-    # About 2 minutes on 2 idle cores; the limit leaves room for a busy machine.
-    proc = subprocess.run([*lossy_command(), "reproduce", "all", "--quick", "--out", str(root)],
-                          capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
-    return root
+def results(quick_reproductions: Path) -> Path:
+    """What `make docs` runs first: every reproduction's quick run (conftest.py: the
+    site's own run under `make test`, else one made for this session)."""
+    return quick_reproductions
 
 
 def _outcome(root: Path, name: str) -> dict:
