@@ -1,6 +1,7 @@
 """Shared helpers: where the shipped scenarios are, running the `lossy` command, and
 every reproduction's quick run, made once per session."""
 
+import json
 import os
 import subprocess
 import sys
@@ -36,13 +37,15 @@ def last_hop():
 @pytest.fixture(scope="session")
 def quick_reproductions(tmp_path_factory):
     """`lossy reproduce all --quick`, once per test session: the run `make docs` made when
-    $LOSSY_DOCS_RESULTS names one holding every reproduction (`make test` sets it, so the
-    site and the tests read one run; read here, never written), else a fresh run."""
+    $LOSSY_DOCS_RESULTS names one holding every reproduction's quick run (`make test` sets
+    it, so the site and the tests read one run; read here, never written), else a fresh
+    run."""
     from lossy.papers import names
 
     shared = os.environ.get("LOSSY_DOCS_RESULTS", "").strip()
-    if shared and (Path(shared) / "index.md").is_file() and \
-            all((Path(shared) / f"reproduce-{n}" / "outcome.json").is_file() for n in names()):
+    outcomes = [Path(shared) / f"reproduce-{n}" / "outcome.json" for n in names()] if shared else []
+    if outcomes and (Path(shared) / "index.md").is_file() and all(
+            f.is_file() and json.loads(f.read_text(encoding="utf-8")).get("quick") for f in outcomes):
         return Path(shared).resolve()
     root = tmp_path_factory.mktemp("quick-reproductions")
     proc = subprocess.run([*lossy_command(), "reproduce", "all", "--quick", "--out", str(root)],
