@@ -151,6 +151,8 @@ def _where(p: Part) -> str:
 def _ours(parts: List[Part], unit: str) -> str:
     if len(parts) == 1:
         return parts[0].estimate.text(unit)
+    if any(p.band is not None for p in parts):  # parts in their own units: one by one
+        return "; ".join(f"{p.label}: {fmt(p.estimate.value, p.band.unit if p.band else unit)}" for p in parts)
     values = [p.estimate.value for p in parts]
     lo, hi = min(values), max(values)
     return (f"{fmt(lo, unit)} to {fmt(hi, unit)} over {len(parts)} parts" if lo != hi
