@@ -119,9 +119,12 @@ def test_ctrl_c_stops_a_long_run_with_130(last_hop):
     from conftest import lossy_command
 
     # ~10^5 simulated seconds: far longer than the test waits.
+    # A shell's background job inherits SIGINT ignored, and Python keeps an ignored SIGINT:
+    # the child gets the default back, as a command typed at a terminal has it.
     proc = subprocess.Popen(
         [*lossy_command(), "run", last_hop, "--set", "duration=100000 s"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(3)  # past the imports, inside the run
     assert proc.poll() is None, proc.communicate()
