@@ -17,7 +17,7 @@ RUST_INPUTS := Cargo.toml Cargo.lock $(shell find crates \( -name '*.rs' -o -nam
 DEPS  := $(VENV)/.lossy-deps
 BUILT := $(VENV)/.lossy-built
 
-.PHONY: build demo test cargo-test pytest typecheck docs docs-serve bench clean
+.PHONY: build demo test test-scale cargo-test pytest typecheck docs docs-serve bench clean
 
 build: $(BUILT)
 
@@ -54,7 +54,12 @@ cargo-test:
 	cargo test --workspace --quiet
 
 pytest: $(BUILT)
-	$(BIN)/python -m pytest tests/python -q
+	$(BIN)/python -m pytest tests/python -q -m "not scale"
+
+# The tests at full scale that do not fit make test's budget (a quick run never
+# contradicts the full one, for the reproductions whose full scale takes minutes).
+test-scale: $(BUILT)
+	$(BIN)/python -m pytest tests/python -q -m scale
 
 # The .pyi stub must match the compiled module, and the package must type-check.
 typecheck: $(BUILT)
