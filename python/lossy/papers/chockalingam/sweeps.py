@@ -111,7 +111,10 @@ def sweeps() -> List[SweepPlan]:
                "snr": _axis(f"{LOSS}.mean_snr_db", [10])}
     fig6_fading = _plan("fig6-fading", "Probe: Fig. 6 at n_l = 128 and 10 dB on the fading channel itself",
                         at_10db, at_10db, set={f"{LOSS}.doppler_hz": 10, f"{LOSS}.markov_fit": False,
-                                               LINK_LAYER: arq(128)})
+                                               LINK_LAYER: arq(128)},
+                        # per-bit fading costs ~50× a chain-driven run: 40 s of it took
+                        # 150 s of a 2-core machine, most of the whole quick run
+                        quick={"duration": "5 s"})
     codes = {c: {LINK_LAYER: arq(16, code=c)} for c in ("none", "rate 1/2", "rate 1/3")}
     fd = {"fd": _doppler([1, 100])}
     fig7 = _with_fits("fig7", "Fig. 7: LL ARQ (n_l = 16) with rate-1/2 and rate-1/3 BCH at f_d 1/100 Hz",
