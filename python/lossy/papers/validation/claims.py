@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, List, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 import pandas as pd
 
@@ -56,10 +56,11 @@ def deviation_from(model: Model, variant: str, p: float) -> Statistic:
     return stat
 
 
-def model_measure(model: Model, variants: Sequence[str], most_p: float = math.inf) -> Callable[[Context], Measurement]:
+def model_measure(model: Model, variants: Sequence[str],
+                  most_p: Optional[float] = None) -> Callable[[Context], Measurement]:
     def measure(ctx: Context) -> Measurement:
         def keep(p: float) -> bool:
-            return p <= most_p + 1e-12
+            return most_p is None or p <= most_p + 1e-12
 
         def statistic(variant: str) -> Callable[[Any], Statistic]:
             return lambda p: deviation_from(model, variant, p)
