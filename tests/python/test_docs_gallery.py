@@ -22,6 +22,7 @@ from typing import Any, Dict, Union
 
 import pytest
 
+from lossy.formatting import cell  # a table cell as the pages write it (pipes escaped)
 from lossy.papers import get, names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,7 +111,7 @@ def test_the_claims_table_shows_each_verdict(results: Path) -> None:
         assert "| claim | source | band | ours (95 % CI) | verdict |" in page
         for claim in outcome["claims"]:
             row = next(line for line in page.splitlines() if line.startswith(f"| {claim['text']} |"))
-            assert claim["ours"] in row and f"**{claim['state']}**" in row
+            assert cell(claim["ours"]) in row and f"**{claim['state']}**" in row
             assert f"(`{claim['key']}`)" in page  # the reasons, in the details
         counts = " | ".join(str(outcome["counts"][s]) for s in STATES)
         row = next(line for line in files["gallery/index.md"].splitlines()  # type: ignore[union-attr]
@@ -130,7 +131,7 @@ def test_the_validation_page_takes_its_numbers_from_the_runs_and_the_readme(resu
     outcome = _outcome(results, "validation")
     for claim in outcome["claims"]:
         row = next(line for line in page.splitlines() if f"| {claim['text']} |" in line)
-        assert claim["band"] in row and claim["ours"] in row and f"**{claim['state']}**" in row
+        assert cell(claim["band"]) in row and cell(claim["ours"]) in row and f"**{claim['state']}**" in row
         assert ("(quick)" if outcome["quick"] else "(full scale)") in row
     bench = [r for r in validation.bench_rows() if r["ns-3 pkt / wall s"]]
     assert bench, "the README's benchmark table has ns-3 rows"
