@@ -112,8 +112,8 @@ def sweeps() -> List[SweepPlan]:
     fig6_fading = _plan("fig6-fading", "Probe: Fig. 6 at n_l = 128 and 10 dB on the fading channel itself",
                         at_10db, at_10db, set={f"{LOSS}.doppler_hz": 10, f"{LOSS}.markov_fit": False,
                                                LINK_LAYER: arq(128)},
-                        # per-bit fading costs ~50× a chain-driven run: 40 s of it took
-                        # 150 s of a 2-core machine, most of the whole quick run
+                        # per-bit fading costs ~50× a chain-driven run (issue 28's
+                        # measurement): the quick probe is a short look
                         quick={"duration": "5 s"})
     codes = {c: {LINK_LAYER: arq(16, code=c)} for c in ("none", "rate 1/2", "rate 1/3")}
     fd = {"fd": _doppler([1, 100])}
