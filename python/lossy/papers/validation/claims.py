@@ -246,6 +246,20 @@ def overshoot_measure(ctx: Context) -> Measurement:
 MODEL_SOURCE = ("PFTK full model (Padhye et al. 1998, eq. 31; b = 1, T0 = 1 s, W_max = 32, the RTT measured "
                 "in the same runs) on scenarios/one-hop.toml")
 
+def ns3_claim(window: str, suffix: str, why_here: str) -> Claim:
+    """SACK against ns-3 3.44 with --sack=1 at one window (the two windows differ only here)."""
+    return Claim(
+        f"ns3-sack-{suffix}", f"SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p, {window} window",
+        source="ns-3 3.44, shared/anchors/ns3/bulk.cc --sack=1, 10 runs per point (ns3_sack.csv, "
+               "tools/ns3_sack_reference.py)",
+        words="SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p (issue 9)",
+        quantity="100 × (our mean ÷ ns-3's mean − 1) at each p, in per cent; the CI carries both means' spread",
+        band=Band.between(-10, 10, "±10 % (issue 9's tolerance for two simulators of the same RFCs)", unit="%"),
+        measure=ns3_measure(window), sweeps=[NS3], inputs={NS3_REFERENCE: ns3_reference},
+        examples=Examples(null=ex.ns3(window, 1.25), faithful=ex.ns3(window, 1.0), exaggerated=ex.ns3(window, 0.75)),
+        why_here=why_here)
+
+
 CLAIMS: List[Claim] = [
     Claim(
         "pftk-reno", "Reno's goodput is within 12 % of the PFTK full model at every p from 0.005 to 0.05",
@@ -312,30 +326,11 @@ CLAIMS: List[Claim] = [
         examples=Examples(null=ex.upstream(gain=1.2, marks=15), faithful=ex.upstream(gain=1.0, marks=0)),
         why_here="wired p = 0.01 and 0.02 lose 1–2 % of the segments before the base station (tens of holes per "
                  "run), so an ELN agent that mistook them for wireless losses would mark and change the run"),
-    Claim(
-        "ns3-sack-32k", "SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p, 32 KB window",
-        source="ns-3 3.44, shared/anchors/ns3/bulk.cc --sack=1, 10 runs per point (ns3_sack.csv, "
-               "tools/ns3_sack_reference.py)",
-        words="SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p (issue 9)",
-        quantity="100 × (our mean ÷ ns-3's mean − 1) at each p, in per cent; the CI carries both means' spread",
-        band=Band.between(-10, 10, "±10 % (issue 9's tolerance for two simulators of the same RFCs)", unit="%"),
-        measure=ns3_measure("32 KB"), sweeps=[NS3], inputs={NS3_REFERENCE: ns3_reference},
-        examples=Examples(null=ex.ns3("32 KB", 1.25), faithful=ex.ns3("32 KB", 1.0),
-                          exaggerated=ex.ns3("32 KB", 0.75)),
-        why_here="p from 0 to 0.1 runs from the window-limited path (no loss) through SACK's recoveries to "
-                 "timeouts (tens per run at 0.05–0.1), every regime where the two implementations could part"),
-    Claim(
-        "ns3-sack-16m", "SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p, 16 MiB window",
-        source="ns-3 3.44, shared/anchors/ns3/bulk.cc --sack=1, 10 runs per point (ns3_sack.csv, "
-               "tools/ns3_sack_reference.py)",
-        words="SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p (issue 9)",
-        quantity="100 × (our mean ÷ ns-3's mean − 1) at each p, in per cent; the CI carries both means' spread",
-        band=Band.between(-10, 10, "±10 % (issue 9's tolerance for two simulators of the same RFCs)", unit="%"),
-        measure=ns3_measure("16 MiB"), sweeps=[NS3], inputs={NS3_REFERENCE: ns3_reference},
-        examples=Examples(null=ex.ns3("16 MiB", 1.25), faithful=ex.ns3("16 MiB", 1.0),
-                          exaggerated=ex.ns3("16 MiB", 0.75)),
-        why_here="with 16 MiB the slow start also overflows the 100-packet queue at BS, so the comparison "
-                 "covers a burst of congestion losses besides the random ones"),
+    ns3_claim("32 KB", "32k", "p from 0 to 0.1 runs from the window-limited path (no loss) through SACK's "
+              "recoveries to timeouts (tens per run at 0.05–0.1), every regime where the two implementations "
+              "could part"),
+    ns3_claim("16 MiB", "16m", "with 16 MiB the slow start also overflows the 100-packet queue at BS, so the "
+              "comparison covers a burst of congestion losses besides the random ones"),
     Claim(
         "sack-bursty", "Under bursty losses SACK and Sack1 are ahead of NewReno, and NewReno of Reno, by the "
                        "margins tests/sack.rs measured",
