@@ -103,7 +103,7 @@ CLAIMS: List[Claim] = [
         Band.above(0.0, CROSSING_READING, unit=" kb/s"), curves.crossing, FIGS_3_4,
         Examples(null=world(crossing=0.01), faithful=world(), exaggerated=world(crossing=0.11)),
         "the grid has losses on both sides of the band (0.1–2 % and 10–25 %) and TCP does lose there: the best "
-        "TCP at 20 ms falls from 969 kb/s at 0.1 % to 879 at 2 % and 155 at 10 %, so the curves do cross inside "
+        "TCP at 20 ms falls from 968 kb/s at 0.1 % to 915 at 2 % and 382 at 10 %, so the curves do cross inside "
         "the grid at both delays; under both loss readings"),
     Claim(
         "tcp-wins-low-loss", "Below 5 % TCP outperforms FECTCP because of the code's overhead: where TCP loses "
@@ -116,8 +116,8 @@ CLAIMS: List[Claim] = [
         Band.stated(100 * (1 - 1 / (1 + OVERHEAD)), "a 5 % overhead costs 1 − 1/1.05 of the rate", unit="%"),
         curves.overhead_deficit, FIGS_3_4,
         Examples(null=world(overhead=0.0), faithful=world(), exaggerated=world(overhead=2 * OVERHEAD)),
-        "at 0.1 % and 20 ms the best TCP carries 969 kb/s of the hop's 973 kb/s ceiling, so the overhead is all "
-        "that can part the two; at 100 ms TCP itself loses 6 % to the loss (912 kb/s), so the explanation does "
+        "at 0.1 % and 20 ms the best TCP carries 968 kb/s of the hop's 973 kb/s ceiling, so the overhead is all "
+        "that can part the two; at 100 ms TCP itself loses 8 % to the loss (894 kb/s), so the explanation does "
         "not isolate the overhead there and 100 ms is left to the crossing claim"),
     Claim(
         "fectcp-falls-at-25", "At 25 % loss FECTCP's performance starts to decrease beyond what the loss itself "
@@ -146,8 +146,8 @@ CLAIMS: List[Claim] = [
         curves.tcp_delay_ratio, FIGS_3_4,
         Examples(null=world(tcp_delay=1.0), faithful=world()),
         "every grid loss of the paper's range: from 0.5 % on the best TCP is held below the hop's 973 kb/s by its "
-        "losses (958 kb/s at 0.5 % and 20 ms), where a TCP's rate falls with its round-trip time (Mathis et al. "
-        "1997), so the 100 ms runs can show the penalty; at 0.1 % it carries 969"),
+        "losses (959 kb/s at 0.5 % and 20 ms), where a TCP's rate falls with its round-trip time (Mathis et al. "
+        "1997), so the 100 ms runs can show the penalty; at 0.1 % it carries 968"),
     Claim(
         "tcp-gets-its-share", "A TCP flow joining a FECTCP flow gets its share of the link (Fig. 5)", "§IV B, Fig. 5",
         '"the FECTCP flow allows the TCP connection to have its share of network bandwidth, both of them being '
