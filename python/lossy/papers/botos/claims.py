@@ -58,7 +58,7 @@ CROSSING_READING = (f'"below 5%" and "from about 5%": the crossing at 5 % ± 25 
                     "above it (to the paper's 25 %) FECTCP leads, by a margin the paper does not size")
 
 FIG1_INPUTS = {losses.SEQUENCES: losses.sequences}
-FIG1_RATES = ", ".join(f"{p:.0%}" for p in losses.RATES)
+FIG1_RATES = ", ".join(f"{100 * p:g} %" for p in losses.RATES)
 FIG1_POINTS = (f"the rates of our Fig. 1 ({FIG1_RATES}), set when it was drawn: the paper's figure is missing and "
                f"its rates unknown; {losses.REPLICATIONS} sequences of {losses.SEQUENCE_PACKETS:,} back-to-back "
                f"1500-byte packets per rate ({losses.QUICK_SEQUENCE_PACKETS:,} with --quick), Neyman Type A bit "
@@ -78,7 +78,7 @@ CLAIMS: List[Claim] = [
         Band.word("the same", centre=0.0, unit="", absolute=True), losses.cdf_gap, [],
         Examples(null=examples.fig1(consecutive=0.45), faithful=examples.fig1()),
         "Fig. 1 is a CDF on a 0–1 axis: \"the same\" curve is the same to what a printed figure shows (±0.05 of the "
-        f"axis). {FIG1_POINTS}; distances 1 to 50 cover the CDF from its foot to its top at every rate",
+        f"axis); {FIG1_POINTS}; distances 1 to 50 cover the CDF from its foot to its top at every rate",
         inputs=FIG1_INPUTS),
     Claim(
         "next-loss-about-p", "A loss is followed by another with a probability roughly equal to the mean loss rate "

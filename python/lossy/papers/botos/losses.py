@@ -154,7 +154,7 @@ def next_loss_ratio(ctx: Context) -> Measurement:
 
     def stat(df: pd.DataFrame) -> float:
         return float((df["cdf_1"].sum() / df["distances"].sum()) / (df["losses"].sum() / df["packets"].sum()))
-    return Measurement([Part(f"p = {p:.0%}", jackknife(_at(rows, p), stat)) for p in values_of(rows, "loss")])
+    return Measurement([Part(f"p = {100 * p:g} %", jackknife(_at(rows, p), stat)) for p in values_of(rows, "loss")])
 
 
 def cdf_gap(ctx: Context) -> Measurement:
@@ -164,5 +164,5 @@ def cdf_gap(ctx: Context) -> Measurement:
 
     def gap(k: int) -> Callable[[pd.DataFrame], float]:
         return lambda df: float(df[f"cdf_{k}"].sum() / df["distances"].sum() - df[f"formula_{k}"].iloc[0])
-    return Measurement([Part(f"p = {p:.0%}, d ≤ {k}", jackknife(_at(rows, p), gap(k)))
+    return Measurement([Part(f"p = {100 * p:g} %, d ≤ {k}", jackknife(_at(rows, p), gap(k)))
                         for p in values_of(rows, "loss") for k in KS])
