@@ -12,7 +12,7 @@ from lossy.loss import closed_form
 from lossy.papers.bands import Band
 from lossy.papers.botos import losses
 from lossy.papers.botos.sweeps import sweeps as all_sweeps
-from lossy.papers.botos.setup import PACKET_BYTES, SCENARIO
+from lossy.papers.botos.setup import PACKET_BYTES, SCENARIO, scenario_tcp
 from lossy.sweep.spec import load_spec
 
 
@@ -52,6 +52,16 @@ def test_bad_fectcp_input_is_one_line_and_exit_2(cli, override, message):
     assert "Traceback" not in r.stderr
 
 
+def test_tcp_has_ns2s_default_timers():
+    # ns-2's tcl/lib/ns-default.tcl, the same in ns-2.34 (the paper's time) and ns-2.35:
+    # "Agent/TCP set minrto_ 0.2 ; # Default changed to 200ms on 2004/10/14" and
+    # "Agent/TCP set maxrto_ 60 ; # default changed on 2007/03/28"; rtxcur_init_ 3.0,
+    # tcpTick_ 0.01, windowInit_ 2, window_ 20.
+    tcp = scenario_tcp()
+    assert (tcp["min_rto"], tcp["max_rto"], tcp["initial_rto"]) == ("200 ms", "60 s", "3 s")
+    assert (tcp["timer_granularity"], tcp["initial_window"], tcp["max_window"]) == ("10 ms", 2, "29200 B")
+
+
 def test_every_sweep_plan_loads_full_and_quick():
     for plan in all_sweeps():
         for quick in (False, True):
@@ -59,9 +69,10 @@ def test_every_sweep_plan_loads_full_and_quick():
             assert spec.points, plan.key
 
 
-# Fig. 1 (§II C) on the loss model with the reproduction's own parameters. Not a claim:
+# Fig. 1 (§II C) on the loss model with the reproduction's own parameters. The claims
+# fig1-cdf-is-neyman and next-loss-about-p hold it on the protocol (test_botos_claims.py);
 # whether the next packet is lost with a probability near p depends on the cluster
-# length, which the paper does not give (inventory.py).
+# length, which the paper does not give.
 
 
 @pytest.mark.parametrize("packet_level", [False, True], ids=["bit clusters", "packet clusters"])

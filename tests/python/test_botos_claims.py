@@ -14,9 +14,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from lossy.papers.botos import REPRODUCTION, curves, sharing
+from lossy.fairness import jain
+from lossy.loss import closed_form, loss_distances, loss_sequence
+from lossy.papers.botos import REPRODUCTION, curves, losses, sharing
 from lossy.papers.botos.claims import CLAIMS
-from lossy.papers.botos.examples import world
+from lossy.papers.botos.examples import fig1, two_flows, world
 from lossy.papers.context import Context
 from lossy.papers.estimate import jackknife
 from lossy.papers.verdict import State
@@ -103,6 +105,50 @@ def test_per_run_rates_and_jain_of_the_mean_rates(monkeypatch: Any):
     assert w[sharing.JAIN_INTERVALS].iloc[0] < w[sharing.JAIN].iloc[0] - 0.01
     e = jackknife(w, lambda df: df[sharing.OTHER].mean() / df[sharing.TOGETHER].mean())
     assert e.value == pytest.approx(2.0, rel=0.02)
+
+
+def test_the_share_claim_gives_jains_index_of_the_mean_rates_and_names_the_interval_mean_extra():
+    runs = two_flows("fig5", 964, 400, 600)()
+    df = runs["fig5"].assign(**{sharing.JAIN_INTERVALS: 0.8})
+    v = BY_KEY["tcp-gets-its-share"].evaluate({"fig5": df})
+    fec, other = df[sharing.TOGETHER].mean(), df[sharing.OTHER].mean()
+    shown = re.search(r"Jain's index of the two mean rates \(Jain, Chiu, Hawe 1984\): ([0-9.]+) \(95 % CI", v.reason)
+    assert shown and float(shown.group(1)) == pytest.approx(jain([fec, other]), abs=5e-4), v.reason
+    assert jain([fec, other]) == pytest.approx((1 + 1.5) ** 2 / (2 * (1 + 1.5 ** 2)), rel=0.01)
+    assert "extra metric, not Jain's index of the flows: the mean over 1 s intervals of the per-interval " \
+        "index, 0.8" in v.reason
+
+
+def test_the_neyman_formulas_cdf_is_the_closed_form_at_1_and_a_cdf():
+    for p in losses.RATES:
+        table = losses.neyman_table(p)
+        f = [losses.formula_cdf(table, k) for k in range(1, 60)]
+        assert f[0] == pytest.approx(closed_form(table, 1500)["next_lost"], rel=1e-9)
+        assert all(a < b for a, b in zip(f, f[1:])) and 0 < f[0] and f[-1] <= 1
+
+
+def test_the_fig1_claims_hold_on_our_sequences_and_fail_on_losses_that_follow_losses():
+    # The quick sequences of our Neyman Type A reading: the CDF is the formula's; losses
+    # that follow losses (null: 45 % of distances 1) fail both claims.
+    runs = {losses.SEQUENCES: losses.sequences(True)}
+    assert BY_KEY["fig1-cdf-is-neyman"].evaluate(runs, quick=True).state is State.REPRODUCED
+    assert BY_KEY["next-loss-about-p"].evaluate(runs, quick=True).state is not State.NOT_REPRODUCED
+    for key in ("fig1-cdf-is-neyman", "next-loss-about-p"):
+        null = BY_KEY[key].examples.null()
+        assert BY_KEY[key].evaluate(null).state is State.NOT_REPRODUCED, key
+    # clusters spread over packets, counted as the claims count: P(d = 1) about 0.45.
+    table = losses.neyman_table(0.05, packet_level=True)
+    rows = []
+    for r in range(5):
+        lost = loss_sequence(table, packets=200_000, packet_bytes=1500, seed=r + 1)
+        d = loss_distances(lost)
+        rows.append({"loss": 0.05, "replication": r, "status": "ok", "packets": 200_000, "losses": int(lost.sum()),
+                     "distances": int(d.size), **{f"cdf_{k}": int((d <= k).sum()) for k in losses.KS},
+                     **{f"formula_{k}": losses.formula_cdf(losses.neyman_table(0.05), k) for k in losses.KS}})
+    packets = {losses.SEQUENCES: pd.DataFrame(rows)}
+    for key in ("fig1-cdf-is-neyman", "next-loss-about-p"):
+        assert BY_KEY[key].evaluate(packets).state is State.NOT_REPRODUCED, key
+    assert BY_KEY["next-loss-about-p"].evaluate(fig1()()).state is State.REPRODUCED
 
 
 def test_every_claim_is_on_the_protocol_and_in_the_inventory():

@@ -31,16 +31,20 @@ NOTES = (
     "(preambles, DIFS, backoff, MAC ACKs), so absolute rates are not the paper's.",
     f"Neyman Type A: bit errors in clusters (Poisson clusters, Poisson errors per cluster, {NEYMAN_ERRORS_PER_CLUSTER} "
     "on average, spread over twice as many bits); the paper gives no parameters. The cluster rate is solved so that "
-    "1500-byte packets are lost at the swept rate.",
+    "1500-byte packets are lost at the swept rate. Fig. 1's claims draw 10 loss sequences per rate from this channel "
+    "alone (no TCP) and hold their CDF of the distance between losses to the Neyman Type A formula and its value "
+    "at 1 to the loss rate.",
     "The run ends when every file is decoded, so FECTCP's teardown (the FIN exchange) is not part of these runs; "
     "its time would not count in the transfer time anyway.",
     "FECTCP: every open choice is a parameter (docs/mechanisms/fectcp.md). Here the defaults: α = 0.875, σ the "
     "standard deviation of all RTT samples (the paper says \"variance\"), the mean RTT over all samples, a timer "
     "expiry halves cwnd once per window, initial window 2; the paper's 5 % code overhead (\"a rateless code with an "
     "average overhead of 5 % was used\"), and beyond it RaptorQ's and LT's measured overheads.",
-    "TCP as ns-2.35: 1460-byte segments plus 40 bytes of header, window_ 20 packets, windowInit_ 2, minrto_ 1 s, "
-    "rtxcur_init_ 3 s, tcpTick_ 0.01 s, an ACK per segment; the AP's queue 50 packets (ifqlen_). (ns-2.35's "
-    "tcl/lib/ns-default.tcl sets minrto_ 0.2, \"changed to 200ms on 2004/10/14\"; the scenario keeps 1 s.)",
+    "TCP with ns-2's defaults (the paper ran \"the ns2 network simulator\", §III, no version; ns-2.34, of its "
+    "time, and ns-2.35 have the same tcl/lib/ns-default.tcl values): 1460-byte segments plus 40 bytes of header, "
+    "window_ 20 packets, windowInit_ 2, minrto_ 0.2 s (\"Default changed to 200ms on 2004/10/14\"), maxrto_ 60 s, "
+    "rtxcur_init_ 3 s, tcpTick_ 0.01 s, an ACK per segment; the AP's queue 50 packets (ifqlen_). Until issue 25 "
+    "the scenario had a 1 s minimum RTO (RFC 6298's), an alternative kept with --set flows.0.tcp.min_rto=\"1 s\".",
     "Figs. 3–4 do not say which channel their losses came from: §II C's Neyman Type A model, or independent "
     "losses. Both are run, and every claim on Figs. 3–4 is held under both.",
     "Figs. 5–6 give no loss rate or timing: 1 % independent loss, the second flow from 60 s; Fig. 6's CBR flow sends "

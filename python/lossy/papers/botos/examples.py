@@ -9,11 +9,13 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict
 
+import numpy as np
 import pandas as pd
 
 from .. import synthetic
 from ..model import Runs
 from .curves import DELAYS, LOSS_SWEEPS, OVERHEAD, TCPS
+from .losses import KS, RATES, SEQUENCES
 from .sharing import ALONE, OTHER, TOGETHER
 from .sweeps import BOTTLENECK_QUEUES, CONGESTED_SECONDS
 
@@ -87,4 +89,25 @@ def congested(fectcp_over_tcp: float, tcp_mbps: float = 2.0) -> Callable[[], Run
     return lambda: {"congested": _apart({"queue": tuple(BOTTLENECK_QUEUES)}, levels)}
 
 
-__all__ = ["CAPACITY_KBPS", "LOSSES", "PAPER", "World", "congested", "two_flows", "world"]
+def fig1(consecutive: float = 0.0, formula_consecutive: float = 0.0, packets: int = 2_000_000,
+         replications: int = 10) -> Callable[[], Runs]:
+    """Fig. 1's sequences (losses.sequences' columns) at each rate p: distances between
+    losses drawn independently, a share `consecutive` of them 1 and the rest geometric
+    with parameter p (`consecutive` = 0: independent losses, P(d = 1) = p); the formula
+    columns hold the CDF of the same law with `formula_consecutive`."""
+    def runs() -> Runs:
+        rng = np.random.default_rng(7)
+        rows = []
+        for p in RATES:
+            n = int(p * packets)
+            formula = {f"formula_{k}": formula_consecutive + (1 - formula_consecutive) * (1 - (1 - p) ** k)
+                       for k in KS}
+            for r in range(replications):
+                d = np.where(rng.random(n) < consecutive, 1, rng.geometric(p, n))
+                rows.append({"loss": p, "replication": r, "status": "ok", "packets": packets, "losses": n + 1,
+                             "distances": n, **{f"cdf_{k}": int((d <= k).sum()) for k in KS}, **formula})
+        return {SEQUENCES: pd.DataFrame(rows)}
+    return runs
+
+
+__all__ = ["CAPACITY_KBPS", "LOSSES", "PAPER", "World", "congested", "fig1", "two_flows", "world"]

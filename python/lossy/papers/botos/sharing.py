@@ -110,9 +110,18 @@ class FlowRates:
 
 
 def share_ratio(ctx: Context, sweep: str = "fig5") -> Measurement:
-    """The joining flow's mean rate ÷ FECTCP's while both run, paired by replication."""
+    """The joining flow's mean rate ÷ FECTCP's while both run, paired by replication.
+    The note gives Jain's index of the two mean rates (the standard definition, a function
+    of this ratio) with its CI, and, where the runs have it, the extra metric: the mean
+    over 1 s intervals of the per-interval index."""
+    runs = per_run(ctx, sweep)
     stat = ratio_of(mean_of(OTHER), mean_of(TOGETHER))
-    return Measurement([Part("TCP ÷ FECTCP, both running", jackknife(per_run(ctx, sweep), stat))])
+    index = jackknife(runs, lambda df: jain([mean_of(TOGETHER)(df), mean_of(OTHER)(df)]))
+    note = f"Jain's index of the two mean rates (Jain, Chiu, Hawe 1984): {index.text('')}"
+    if JAIN_INTERVALS in runs.columns:
+        note += (f"; extra metric, not Jain's index of the flows: the mean over 1 s intervals of the per-interval "
+                 f"index, {jackknife(runs, mean_of(JAIN_INTERVALS)).text('')}")
+    return Measurement([Part("TCP ÷ FECTCP, both running", jackknife(runs, stat))], note=note)
 
 
 def yield_ratio(ctx: Context, sweep: str = "fig6") -> Measurement:
