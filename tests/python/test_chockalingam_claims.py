@@ -38,7 +38,7 @@ def squash(text: str) -> str:
 
 
 def test_every_claim_is_on_the_protocol() -> None:
-    assert len(CLAIMS) == len(REPRODUCTION.claims) == 20
+    assert len(CLAIMS) == len(REPRODUCTION.claims) == 27
 
 
 @pytest.mark.skipif(not PAPER.exists(), reason="the paper's text is not beside the checkout")
@@ -131,3 +131,70 @@ def test_the_claims_read_the_chain_driven_runs() -> None:
     # Fading-driven rows with the opposite effect do not move a Fig. 2 claim.
     rows = fig2(0.0, 0.3)
     assert claim("packet-size-negligible-at-1hz").evaluate({"fig2": rows}).state is State.REPRODUCED
+
+
+def test_each_claim_says_what_drives_its_runs() -> None:
+    # The source column of the report names the drive: the fitted chain (as the paper),
+    # the chain set directly (Figs. 3-4), the fit itself (Table 1), or the fading channel.
+    drives = ("on the fitted chain (as the paper)", "on the chain set from P_E", "the fit of the fading channel",
+              "on the fading channel itself")
+    for c in CLAIMS.values():
+        assert sum(d in c.source for d in drives) == 1, (c.key, c.source)
+        assert ("on the fading channel itself" in c.source) == c.key.endswith("-fading"), c.key
+
+
+def test_fig2_and_fig5_claims_are_judged_on_both_drives() -> None:
+    # Both sweeps run the fitted chain and the fading channel: each claim on them has a
+    # twin on the fading runs, right after it in the report.
+    keys = [c.key for c in REPRODUCTION.claims]
+    for c in REPRODUCTION.claims:
+        if c.sweeps and set(c.sweeps) <= {"fig2", "fig5"}:  # Fig. 7 has no fading runs
+            twin = CLAIMS[c.key if c.key.endswith("-fading") else f"{c.key}-fading"]
+            assert twin.band == c.band and twin.words == c.words
+            if not c.key.endswith("-fading"):
+                assert keys.index(twin.key) == keys.index(c.key) + 1
+    # 512 against 1024 B at 1 Hz: a gap on the chain, none on the fading channel.
+    runs = {"fig2": fig2(0.15, 0.0)}
+    assert claim("packet-size-negligible-at-1hz").evaluate(runs).state is State.NOT_REPRODUCED
+    assert claim("packet-size-negligible-at-1hz-fading").evaluate(runs).state is State.REPRODUCED
+
+
+def fig5(markov_128: float, fading_128: float) -> pd.DataFrame:
+    def norm(link: str, snr: int, drive: str) -> float:
+        return (markov_128 if drive == "markov" else fading_128) if link == "n_l = 128" else 0.02
+    return frame({"link": ["no LL", "n_l = 1", "n_l = 8", "n_l = 16", "n_l = 128"], "snr": [10, 20, 30],
+                  "drive": ["markov", "fading"]}, norm)
+
+
+def test_fig5_twin_reads_the_fading_runs() -> None:
+    runs = {"fig5": fig5(0.67, 0.47)}
+    assert claim("nl128-at-10db").evaluate(runs).state is State.REPRODUCED
+    assert claim("nl128-at-10db-fading").evaluate(runs).state is State.NOT_REPRODUCED
+
+
+def fig7(half: float, third: float) -> pd.DataFrame:
+    return frame({"code": ["none", "rate 1/2", "rate 1/3"], "fd": [1, 100], "snr": [10, 20, 30]},
+                 lambda code, fd, snr: {"none": 0.6, "rate 1/2": half, "rate 1/3": third}[code])
+
+
+def test_rate_third_must_improve_on_rate_half_but_little() -> None:
+    # "the performance improvement with rate 1/3 FEC relative to rate 1/2 FEC is not very
+    # much": an improvement (>= 0), at most "very close" (0.10). Rate 1/3 below rate 1/2
+    # is no improvement, however small the gap.
+    c = claim("rate-third-barely")
+    assert (c.band.low, c.band.high) == (0.0, 0.10)
+    assert c.evaluate({"fig7": fig7(0.45, 0.37)}).state is State.NOT_REPRODUCED
+    assert c.evaluate({"fig7": fig7(0.45, 0.5)}).state is State.REPRODUCED
+    assert c.evaluate({"fig7": fig7(0.45, 0.7)}).state is State.NOT_REPRODUCED
+
+
+def test_table_1_rows_hold_to_the_stated_number_rule() -> None:
+    # Each entry is a number the paper states: ours / the paper's within +-25 %.
+    for key in ("table1-pe", "table1-burst"):
+        assert (claim(key).band.low, claim(key).band.high) == pytest.approx((0.75, 1.25))
+
+
+def test_most_gain_from_arq_quotes_both_sections() -> None:
+    words = claim("most-gain-from-arq").words
+    assert "most of the throughput improvement comes from LL ARQ than FEC" in words
+    assert "it was the LL ARQ that gave the most improvement in throughput" in words

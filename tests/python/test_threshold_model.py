@@ -44,7 +44,7 @@ def test_closed_form_equals_the_integral(f, fd_t):
     # Table 1's settings and beyond: f_d T from 1 Hz x 170.7 us to 100 Hz x 3 ms, and
     # 1e-5 where the Marcum Q difference is taken from its expansion (theta^2 > 1e5);
     # F from P_E = 7e-4 to 0.86. Agreement to 1e-7 (both are good to about 1e-9).
-    chain = threshold_chain(f, 1.0, fd_t)
+    chain = threshold_chain(1 / f, 1.0, fd_t)  # f: the normalized threshold 1/F
     assert chain.rho == pytest.approx(j0(2 * math.pi * fd_t), abs=1e-15)
     assert 1.0 - chain.q == pytest.approx(exit_by_integral(f, 1.0 - j0(2 * math.pi * fd_t)), rel=1e-7)
 
@@ -84,7 +84,7 @@ def test_closed_form_matches_monte_carlo(f, rho):
     failed = np.abs(g1) ** 2 < f
     exits = np.count_nonzero(failed & (np.abs(g2) ** 2 >= f)) / np.count_nonzero(failed)
     fd_t = _fd_t_for(rho)
-    chain = threshold_chain(f, 1.0, fd_t)
+    chain = threshold_chain(1 / f, 1.0, fd_t)
     assert chain.rho == pytest.approx(rho, abs=1e-12)
     se = math.sqrt(exits * (1 - exits) / np.count_nonzero(failed))
     assert abs((1 - chain.q) - exits) <= 5 * se, (1 - chain.q, exits, se)
@@ -100,13 +100,13 @@ def _fd_t_for(rho):
 
 
 def test_independent_limit_and_stationarity():
-    # rho = 0 (2 pi f_d T at the first zero of J0): packets independent, 1 - q = e^-F.
-    chain = threshold_chain(0.3, 1.0, 2.404825557695773 / (2 * math.pi))
+    # rho = 0 (2 pi f_d T at the first zero of J0): packets independent, 1 - q = e^(-1/F).
+    chain = threshold_chain(1 / 0.3, 1.0, 2.404825557695773 / (2 * math.pi))
     assert abs(chain.rho) < 1e-12
     assert 1 - chain.q == pytest.approx(math.exp(-0.3), rel=1e-9)
     assert chain.p == pytest.approx(math.exp(-0.3), rel=1e-9)
     # Stationarity of Eq. 1: P_E (1 - q) = (1 - P_E)(1 - p).
-    c = threshold_chain(0.1, 10.0, 5.1e-4)
+    c = threshold_chain(10.0, 10.0, 5.1e-4)
     assert c.p_e * (1 - c.q) == pytest.approx((1 - c.p_e) * (1 - c.p), rel=1e-12)
     assert c.burst == pytest.approx(1 / (1 - c.q))
 
@@ -118,16 +118,17 @@ def test_slow_fading_limit_is_the_level_crossing_rate(f, t):
     # of sqrt(F) (REFERENCES.md: N_R = sqrt(2 pi) f_d r e^(-r^2), r = sqrt(F)) times T;
     # relative correction about -1/(8 theta^2) = -(2 pi f_d T)^2/(16 F).
     fd = 1.0
-    chain = threshold_chain(f, fd, t)
+    chain = threshold_chain(1 / f, fd, t)  # f: the normalized threshold 1/F
     crossings = math.sqrt(2 * math.pi) * fd * math.sqrt(f) * math.exp(-f) * t
     correction = (2 * math.pi * fd * t) ** 2 / (16 * f)
     assert chain.p_e * (1 - chain.q) == pytest.approx(crossings, rel=2 * correction + 1e-9)
 
 
 def test_threshold_given_or_matched():
-    # Threshold 10 dB below a 20 dB mean: F = 0.1.
+    # Threshold 10 dB below a 20 dB mean: a 10 dB margin, F = 10, threshold 1/F = 0.1.
     a = threshold_chain_at_snr(10.0, 20.0, 10.0, 1.7e-4)
-    assert a.fade_margin == pytest.approx(0.1)
+    assert a.fade_margin == pytest.approx(10.0)
+    assert a.threshold == pytest.approx(0.1)
     assert a.p_e == pytest.approx(1 - math.exp(-0.1))
     b = threshold_chain_matching(a.p_e, 10.0, 1.7e-4)
     assert b.q == pytest.approx(a.q, rel=1e-12)
@@ -145,3 +146,16 @@ def test_marcum_q1_edges():
 
     a, b = 1.3, 2.1
     assert marcum_q1(a, b) + marcum_q1(b, a) == pytest.approx(1 + math.exp(-((a - b) ** 2) / 2) * i0e(a * b), rel=1e-12)
+
+
+def test_fade_margin_is_the_mean_snr_over_the_threshold():
+    # The literature's fade margin (Zorzi, Rao and Milstein; the paper's [10], [11]) is
+    # F = mean SNR / SNR_t, so P_E = 1 - e^(-1/F): a 10 dB margin (F = 10) loses a packet
+    # in about 10.5, not nearly every packet (1 - e^(-10) = 0.99995, taking F as SNR_t/mean).
+    chain = threshold_chain(10.0, 10.0, 1.7e-4)
+    assert chain.fade_margin == 10.0
+    assert chain.p_e == pytest.approx(-math.expm1(-0.1), rel=1e-12)  # 0.0952
+    # The same channel given in dB: threshold 10 dB below a 20 dB mean is F = 10.
+    assert threshold_chain_at_snr(10.0, 20.0, 10.0, 1.7e-4).fade_margin == pytest.approx(10.0)
+    # A larger margin, fewer failures.
+    assert threshold_chain(100.0, 10.0, 1.7e-4).p_e < chain.p_e < threshold_chain(2.0, 10.0, 1.7e-4).p_e

@@ -32,14 +32,16 @@ REPRODUCTION = Reproduction(
         "The paper names no modulation: BPSK, which gives Table 1's P_E within a few per cent (DPSK 30–100 % "
         "more); the Table 1 claims judge BPSK and so do not test that choice.",
         "Every figure claim reads the runs driven by the chain fitted to the fading channel, as the paper's TCP "
-        "simulations were; the fading-driven runs of Figs. 2 and 5 (and the probe sweep fig6-fading) show the "
-        "chain's error.",
+        "simulations were (Figs. 3–4: the chain set from P_E and the burst length), and its source says so; the "
+        "claims on Figs. 2 and 5 each have a twin ('<key>-fading') judged on the same sweep's runs on the fading "
+        "channel itself, shown beside it; the probe sweep fig6-fading shows the chain's error at Fig. 6.",
         "Throughput is normalized to the 1.5 Mbps link rate in every figure, Fig. 7 included (the paper does not "
         "say for Fig. 7); the Fig. 7 claims' probe reads it per code's data rate.",
         "A direction is judged only where one compared curve is above 0.05 and one below 0.9 of the link rate: "
         "TCP starved by timeouts, or at its window's ceiling, shows no ordering.",
         "Words the one table of likeness lacks: 'almost independent' and 'very little difference' read as "
-        "'almost no difference' (± 0.05), 'not very much' as 'very close' (± 0.10).",
+        "'almost no difference' (± 0.05); rate 1/3's 'improvement [...] not very much' over rate 1/2 as 0 to "
+        "'very close' (0.10), over every SNR of the sweep (the figure's axis is lost).",
     ),
     inventory=INVENTORY,
 )

@@ -1,7 +1,8 @@
 """Fig. 2's claims (§IV): TCP Tahoe without a link layer, N_T = 512 and 1024 bytes,
 f_d = 1, 10, 100 Hz, each point driven by the chain fitted to the fading channel for
 its TCP packet size (as the paper); the fading-driven runs of the same sweep are the
-probe of the packet-size claim."""
+probe of the packet-size claim, and each claim has a twin judged on them
+(points.on_fading)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,19 @@ from ..context import Context
 from ..judge import Measurement
 from ..model import Claim, Examples, Probe, Runs
 from .examples import SNRS, fig
-from .points import db, gap, off_the_ends, per_point
+from .points import ON_CHAIN, db, driven, gap, off_the_ends, on_fading, per_point
 
 FAST, SLOW = 100, 1
 SHORT, LONG = "512 B", "1024 B"
 
 
-def _correlation(ctx: Context) -> Measurement:
+def _correlation(drive: str = "markov") -> Callable[[Context], Measurement]:
     slow, fast = {"fd": SLOW}, {"fd": FAST}
-    return per_point(ctx, "fig2", ["nt", "snr"], lambda p: gap(slow, fast),
-                     lambda p: f"N_T {p[0]}, {db(p[1])}", keep=off_the_ends(slow, fast))
+
+    def measure(ctx: Context) -> Measurement:
+        return per_point(ctx, "fig2", ["nt", "snr"], lambda p: gap(slow, fast),
+                         lambda p: f"N_T {p[0]}, {db(p[1])}", keep=off_the_ends(slow, fast), drive=drive)
+    return measure
 
 
 def _sizes(fd: int, drive: str = "markov", keep: bool = True) -> Callable[[Context], Measurement]:
@@ -39,35 +43,34 @@ def _fig2(norm: Callable[..., float]) -> Callable[[], Runs]:
 
 DIRECTION = "no magnitude: direction only"
 
-CLAIMS: List[Claim] = [
+ON_CHAIN_CLAIMS: List[Claim] = [
     Claim("correlation-helps", "Correlated errors help TCP: at equal SNR, 1 Hz well above 100 Hz (Fig. 2)",
-          "§IV, Fig. 2",
+          driven("§IV, Fig. 2", ON_CHAIN),
           "for a given TCP packet size, throughput achieved at $f_d = 1$ Hz is significantly better than at "
           "$f_d = 100$ Hz",
-          "normalized throughput at 1 Hz minus at 100 Hz, per TCP packet size and SNR (no link layer; the fitted "
-          "chain, as the paper)",
-          Band.above(0.0, f'"significantly better": {DIRECTION}', unit=""), _correlation, ["fig2"],
+          "normalized throughput at 1 Hz minus at 100 Hz, per TCP packet size and SNR (no link layer)",
+          Band.above(0.0, f'"significantly better": {DIRECTION}', unit=""), _correlation(), ["fig2"],
           Examples(null=_fig2(lambda nt, fd, snr: 0.5),
                    faithful=_fig2(lambda nt, fd, snr: 0.8 if fd == SLOW else 0.3)),
           "every SNR where one of the two curves is above 0.05 and one below 0.9 of the link rate: off the "
           "floor and the ceiling, where one curve can stand above the other; in the full run 15–35 dB for both "
           "sizes (at 10 dB both curves are below 0.05)"),
-    Claim("short-packets", "Short TCP packets help at 100 Hz (Fig. 2)", "§IV, Fig. 2",
+    Claim("short-packets", "Short TCP packets help at 100 Hz (Fig. 2)", driven("§IV, Fig. 2", ON_CHAIN),
           "for a given average SNR the performance of TCP is better with short TCP packets (512 data bytes) than "
           "large TCP packets (1024 data bytes) on channels with low correlation ( $f_d = 100$ Hz)",
-          "normalized throughput with N_T = 512 B minus 1024 B at 100 Hz, per SNR (no link layer; the fitted "
-          "chain for each packet size)",
+          "normalized throughput with N_T = 512 B minus 1024 B at 100 Hz, per SNR (no link layer; for the chain, "
+          "the one fitted to each packet size)",
           Band.above(0.0, f'"better": {DIRECTION}', unit=""), _sizes(FAST), ["fig2"],
           Examples(null=_fig2(lambda nt, fd, snr: 0.4),
                    faithful=_fig2(lambda nt, fd, snr: 0.5 if nt == SHORT else 0.3)),
           "every SNR where one size's curve is above 0.05 and one below 0.9 of the link rate at 100 Hz; in the "
           "full run 25–35 dB (below 25 dB both sizes are under 0.05 at 100 Hz)"),
     Claim("packet-size-negligible-at-1hz", "At 1 Hz the TCP packet size makes a negligible difference (Fig. 2)",
-          "§IV, Fig. 2",
+          driven("§IV, Fig. 2", ON_CHAIN),
           "on highly correlated channels ( $f_d = 1$ Hz) the [...] effect of TCP packet size on the throughput "
           "performance is negligible",
-          "normalized throughput with N_T = 512 B minus 1024 B at 1 Hz, per SNR (no link layer; the fitted chain "
-          "for each packet size)",
+          "normalized throughput with N_T = 512 B minus 1024 B at 1 Hz, per SNR (no link layer; for the chain, "
+          "the one fitted to each packet size)",
           Band.word("negligible", centre=0.0, unit="", absolute=True), _sizes(SLOW, keep=False), ["fig2"],
           Examples(null=_fig2(lambda nt, fd, snr: 0.6 if nt == SHORT else 0.45),
                    faithful=_fig2(lambda nt, fd, snr: 0.6)),
@@ -78,5 +81,10 @@ CLAIMS: List[Claim] = [
                       ["fig2"], _sizes(SLOW, drive="fading", keep=False))),
 ]
 
+# The same statements judged on the fading channel itself (the sweep runs both drives).
+CLAIMS: List[Claim] = [*ON_CHAIN_CLAIMS,
+                       on_fading(ON_CHAIN_CLAIMS[0], _correlation("fading")),
+                       on_fading(ON_CHAIN_CLAIMS[1], _sizes(FAST, drive="fading")),
+                       on_fading(ON_CHAIN_CLAIMS[2], _sizes(SLOW, drive="fading", keep=False))]
 
 __all__ = ["CLAIMS"]

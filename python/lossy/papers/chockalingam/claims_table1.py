@@ -22,6 +22,7 @@ from ..context import Context
 from ..estimate import Estimate
 from ..judge import Measurement, Part
 from ..model import Claim, Examples, Runs
+from .points import ON_FIT, driven
 from .table1 import FIT_BATCHES, MODULATIONS, PAPER, fits
 
 # The modulation the reproduction runs (scenarios/chockalingam.toml); the paper names
@@ -83,7 +84,7 @@ def _paper_burst(code: str, fd: int, snr: int, paper_pe: float, paper_burst: flo
 STATED = "Table 1's number, each row"
 
 CLAIMS: List[Claim] = [
-    Claim("table1-pe", "Table 1: P_E of 32-byte link packets, row by row", "§III.A, Table 1",
+    Claim("table1-pe", "Table 1: P_E of 32-byte link packets, row by row", driven("§III.A, Table 1", ON_FIT),
           "Table 1. Markov parameters for $N_L = 32$ data bytes obtained from fading channel simulation",
           f"our fitted P_E ÷ the paper's, per row ({MODULATION.upper()}, the modulation the figures run)",
           Band.stated(1.0, STATED), _against_paper("pe", "pe_se", "paper_pe"), [],
@@ -91,7 +92,7 @@ CLAIMS: List[Claim] = [
                    exaggerated=_table(lambda c, f, s, p: 2 * p, _paper_burst)),
           "every row of the table: the fit is made at the table's own settings",
           inputs={"table1": fits}),
-    Claim("table1-burst", "Table 1: mean burst length (1 − q)⁻¹ of link-packet errors, row by row", "§III.A, Table 1",
+    Claim("table1-burst", "Table 1: mean burst length (1 − q)⁻¹ of link-packet errors, row by row", driven("§III.A, Table 1", ON_FIT),
           "Note that $(1 - q)^{-1}$ represents the average length of a burst of packet errors",
           f"our fitted (1 − q)⁻¹ ÷ the paper's, per row ({MODULATION.upper()})",
           Band.stated(1.0, STATED), _against_paper("burst", "burst_se", "paper_burst"), [],

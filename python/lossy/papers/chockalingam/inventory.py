@@ -50,7 +50,8 @@ INVENTORY = Inventory(paper="chockalingam-ll-fec-arq.md", items=[
     Item("§III.A ¶3 (accuracy)", "§III.A", "statement", "the chain 'may lead to some modeling errors in some cases' "
          "but approximates much better than memoryless models",
          not_covered="the chain's error against the fading channel itself is tabulated (fig2-error, fig5-error) "
-                     "but held to no band, and no memoryless model is run beside it"),
+                     "and the Fig. 2 and 5 claims are judged on both (the '-fading' twins), but the error is held "
+                     "to no band, and no memoryless model is run beside it"),
     Item("Eq. (1)", "§III.A", "equations", "M_c = [[p, 1 − p], [1 − q, q]]; (1 − q)⁻¹ the mean burst length",
          tests=[f"{FIT}::test_loss_config_is_the_gilbert_chain", f"{FIT}::test_the_fitted_chain_runs_as_a_links_loss"]),
     Item("Table 1", "§III.A", "table", "P_E, 1 − q and (1 − q)⁻¹ of 32-byte link packets, no FEC and "
@@ -64,7 +65,8 @@ INVENTORY = Inventory(paper="chockalingam-ll-fec-arq.md", items=[
     Item("§IV ¶1 (burstiness)", "§IV", "statement", "as Table 1 shows, packet errors are bursty at 1 and 10 Hz and "
          "less bursty at 100 Hz", claims=["table1-burst"]),
     Item("Fig. 2", "§IV", "figure", "Tahoe without a link layer against SNR, N_T 512/1024 B, f_d 1/10/100 Hz",
-         claims=["correlation-helps", "short-packets", "packet-size-negligible-at-1hz"]),
+         claims=["correlation-helps", "short-packets", "packet-size-negligible-at-1hz", "correlation-helps-fading",
+                 "short-packets-fading", "packet-size-negligible-at-1hz-fading"]),
     Item("§IV on Fig. 2 (why)", "§IV", "statement", "at 100 Hz there are more 'error events' for a given error rate, "
          "so TCP shrinks its window to 1 more often",
          not_covered="an explanation; no run counts TCP's window reductions per error event"),
@@ -76,7 +78,9 @@ INVENTORY = Inventory(paper="chockalingam-ll-fec-arq.md", items=[
     Item("Fig. 4", "§IV", "figure", "Tahoe with LL ARQ against the burst length at P_E = 0.1, n_l 1/16/128 (the "
          "caption's 'at n_l = 16' is a slip)", claims=["nl128-persists", "nl1-very-poor"]),
     Item("Fig. 5", "§IV", "figure", "Tahoe with and without LL ARQ against SNR at 10 Hz, n_l 1/8/16/128",
-         claims=["nl16-needed", "more-attempts-better", "nl128-at-10db", "nl16-far-below-0.1-at-10db"]),
+         claims=["nl16-needed", "more-attempts-better", "nl128-at-10db", "nl16-far-below-0.1-at-10db",
+                 "nl16-needed-fading", "more-attempts-better-fading", "nl128-at-10db-fading",
+                 "nl16-far-below-0.1-at-10db-fading"]),
     Item("§IV on Fig. 5 (why)", "§IV", "statement", "with n_l = 1 TCP sends on as soon as the link layer gives up, "
          "exhausting its window: many fast retransmits and timeouts",
          not_covered="an explanation; no run counts the fast retransmits and timeouts behind it"),

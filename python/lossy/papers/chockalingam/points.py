@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import pandas as pd
@@ -19,6 +20,7 @@ from ...summary import ok_rows
 from ..context import Context
 from ..estimate import Statistic, difference_of, jackknife, mean_of, select
 from ..judge import Measurement, Part
+from ..model import Claim
 from .figures import normalized
 
 Point = Tuple[Any, ...]
@@ -29,6 +31,22 @@ Keep = Callable[[Point, pd.DataFrame], bool]
 # stand above another, so a direction is judged only where a compared curve is off
 # the floor and one is below the ceiling.
 FLOOR, CEILING = 0.05, 0.9
+
+
+# What drives each claim's runs, named in its `source` (the report's source column):
+# the chain fitted to the fading channel, as the paper ran TCP (§IV: "These channel
+# parameters are then used as inputs to the TCP simulations"), or the fading channel
+# itself, bit by bit, where a sweep runs both (Figs. 2 and 5: each claim on them has a
+# twin, key "<key>-fading", judged on the fading runs).
+ON_CHAIN = "on the fitted chain (as the paper)"
+ON_FADING = "on the fading channel itself"
+ON_SET_CHAIN = "on the chain set from P_E and (1 − q)⁻¹ (as the paper)"
+ON_FIT = "the fit of the fading channel, bit by bit (as the paper)"
+
+
+def driven(source: str, drive: str) -> str:
+    """A claim's source with what its runs are driven by."""
+    return f"{source} · {drive}"
 
 
 def rows(ctx: Context, sweep: str, drive: str = "markov", **where: Any) -> pd.DataFrame:
@@ -119,6 +137,17 @@ def lacking(ctx: Context, sweep: str, df: pd.DataFrame, column: str, full: Seque
     return [label(v) for v in full if not any(_same(v, h) for h in have)]
 
 
+def on_fading(c: Claim, measure: Callable[[Context], Measurement]) -> Claim:
+    """`c`'s twin judged on the same sweep's runs driven by the fading channel itself:
+    the same words, band and examples, its own key."""
+    return replace(c, key=f"{c.key}-fading", text=f"{c.text} — on the fading channel",
+                   source=c.source.replace(ON_CHAIN, ON_FADING),
+                   quantity=f"{c.quantity}, on the runs driven by the fading channel itself (bit by bit), not the "
+                            "fitted chain",
+                   measure=measure, probe=None,
+                   why_here=f"the points of `{c.key}`, kept by the same rule read on the fading runs")
+
+
 def db(snr: Any) -> str:
     return f"{float(snr):g} dB"
 
@@ -127,4 +156,5 @@ def hz(fd: Any) -> str:
     return f"{float(fd):g} Hz"
 
 
-__all__ = ["CEILING", "FLOOR", "Keep", "Point", "db", "gap", "hz", "lacking", "level", "off_the_ends", "per_point", "rows"]
+__all__ = ["CEILING", "FLOOR", "Keep", "ON_CHAIN", "ON_FADING", "ON_FIT", "ON_SET_CHAIN", "Point", "db", "driven",
+           "gap", "hz", "lacking", "level", "off_the_ends", "on_fading", "per_point", "rows"]
