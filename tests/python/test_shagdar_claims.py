@@ -118,3 +118,21 @@ def test_a_drop_count_from_another_link_is_refused() -> None:
     data = {k: v.assign(**{f"{T2_BOTTLENECK}.name": "R2->M1"}) for k, v in claim.examples.faithful().items()}
     v = claim.evaluate(data)
     assert not v.checked and "not the bottleneck" in v.reason
+
+
+def test_red_is_ns2_2002s_packet_mode_red() -> None:
+    """Both topologies run ns-2's RED of 2002 (ns-2.1b9–2.26 ns-default.tcl, queue/red.cc):
+    packet mode, automatic thresholds and w_q, gentle, max_p 0.1, wait_, ECN marks only
+    while p_b < mark_p_ 0.1, a 50-packet limit; not ns-2.35's byte mode in 500-byte units."""
+    import tomllib
+    for scenario in (TOPOLOGY1, TOPOLOGY2):
+        with open(scenario, "rb") as f:
+            doc = tomllib.load(f)
+        queues = [link["queue"] for link in doc["links"] if "queue" in link]
+        assert queues == [{"kind": "red", "limit": "50 packets", "mode": "packets", "wait": True, "mark_p": 0.1,
+                           "ecn": True}], scenario
+    # Topology 2's bottleneck congests and ECN marks there; nothing is counted in bytes.
+    links = run(TOPOLOGY2, 10.0, ecn=True)["links"]
+    red = links[int(T2_BOTTLENECK.split(".")[1])]
+    assert red["name"] == T2_BOTTLENECK_NAME and red["queue_marks"] > 0
+    assert 5.0 <= red["queue_avg_packets"] <= 30.0, red["queue_avg_packets"]

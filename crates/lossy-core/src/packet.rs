@@ -29,6 +29,9 @@ impl Flags {
     /// Connection set-up and teardown (FECTCP's three-way handshake and FIN, Botoș §II A).
     pub const SYN: u16 = 1 << 8;
     pub const FIN: u16 = 1 << 9;
+    /// On an EWLN ACK: the receiver's answer to a corrupted header, the first ACK of its
+    /// notice (Shagdar §III C); the notice's duplicates carry EWLN without it.
+    pub const EWLN_FIRST: u16 = 1 << 10;
 
     pub fn has(self, bit: u16) -> bool {
         self.0 & bit != 0

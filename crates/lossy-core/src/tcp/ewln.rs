@@ -3,15 +3,20 @@
 //! is gone). The receiver answers with an ACK carrying EWLN and the corrupted segment's
 //! sequence number, and keeps EWLN on its ACKs until that segment arrives intact or a
 //! new corrupted one replaces it (Fig. 2). The sender resends the named segment on the
-//! first ACK that names it, with no window reduction and no wait for three duplicates,
-//! and once per corrupted segment (Fig. 3); duplicate ACKs marked EWLN do not count
-//! toward fast retransmit, so no congestion response follows a wireless loss.
+//! first ACK of each notice, with no window reduction and no wait for three duplicates
+//! (Fig. 3); duplicate ACKs marked EWLN do not count toward fast retransmit, so no
+//! congestion response follows a wireless loss.
 //!
 //! Our readings: the receiver keeps EWLN on every ACK while a corrupted segment is
 //! outstanding (the paper says "duplicate acknowledgements"; an ACK that advances below
-//! the corrupted segment names it too, and the sender's once-per-segment rule makes the
-//! repeats harmless). A corrupted segment is "replaced" by a newer corrupted one whatever
-//! its sequence number.
+//! the corrupted segment names it too). A corrupted segment is "replaced" by a newer
+//! corrupted one whatever its sequence number — its own corrupted retransmission too:
+//! every corrupted header is a notice of its own, and the ACK that answers it is the
+//! notice's first (`Flags::EWLN_FIRST`), the one the sender resends on. The paper does
+//! not say how the sender tells the first ACK from its duplicates when a retransmission
+//! is corrupted again (both name the same segment); the mark says it. The sender also
+//! resends on an EWLN ACK naming another segment than the one it last resent, so a
+//! notice whose first ACK was lost on the way is still answered.
 
 /// The receiver's half: which corrupted segment its ACKs name.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,6 +24,8 @@ pub struct EwlnEcho {
     on: bool,
     /// The corrupted segment's first byte, while it has not arrived intact.
     pending: Option<u64>,
+    /// A corrupted header arrived and no ACK has answered it yet (the notice's first).
+    fresh: bool,
     /// Corrupted headers received (their payload lost on the wireless hop).
     pub corrupt_received: u64,
     /// ACKs sent with EWLN.
@@ -39,6 +46,7 @@ impl EwlnEcho {
         self.corrupt_received += 1;
         if self.on {
             self.pending = Some(seq);
+            self.fresh = true;
         }
     }
 
@@ -47,15 +55,17 @@ impl EwlnEcho {
         if let Some(p) = self.pending {
             if (seq <= p && p < end) || p < rcv_nxt {
                 self.pending = None; // its retransmission arrived
+                self.fresh = false;
             }
         }
     }
 
-    /// The EWLN note for an ACK of `ack`: the corrupted segment's offset above it.
-    pub fn note(&mut self, ack: u64) -> Option<u32> {
+    /// The EWLN note for an ACK of `ack`: the corrupted segment's offset above it, and
+    /// whether this ACK is the first of its notice.
+    pub fn note(&mut self, ack: u64) -> Option<(u32, bool)> {
         let p = self.pending.filter(|&p| p >= ack)?;
         self.ewln_acks += 1;
-        Some(u32::try_from(p - ack).unwrap_or(u32::MAX))
+        Some((u32::try_from(p - ack).unwrap_or(u32::MAX), std::mem::take(&mut self.fresh)))
     }
 }
 
@@ -75,10 +85,12 @@ impl EwlnResponse {
         self.on
     }
 
-    /// An ACK naming the corrupted segment at `seq`: the segment to resend now, the first
-    /// time it is named (Fig. 3), if it is still unacknowledged (`snd_una..snd_max`).
-    pub fn on_ewln_ack(&mut self, seq: u64, snd_una: u64, snd_max: u64) -> Option<u64> {
-        if !self.on || self.last == Some(seq) || seq < snd_una || seq >= snd_max {
+    /// An ACK naming the corrupted segment at `seq` (`first`: the first ACK of its
+    /// notice): the segment to resend now, once per notice (Fig. 3), if it is still
+    /// unacknowledged (`snd_una..snd_max`). A duplicate of a notice whose first ACK was
+    /// lost resends too when it names another segment than the last resent.
+    pub fn on_ewln_ack(&mut self, seq: u64, first: bool, snd_una: u64, snd_max: u64) -> Option<u64> {
+        if !self.on || (!first && self.last == Some(seq)) || seq < snd_una || seq >= snd_max {
             return None;
         }
         self.last = Some(seq);
@@ -95,14 +107,17 @@ mod tests {
         let mut r = EwlnEcho::new(true);
         assert_eq!(r.note(1000), None, "no EWLN before a corrupted header");
         r.on_corrupt(2000);
-        assert_eq!(r.note(1000), Some(1000), "ACK 1000 names segment 2000");
+        assert_eq!(r.note(1000), Some((1000, true)), "ACK 1000 names segment 2000, the notice's first");
         r.on_data(3000, 4000, 1000);
-        assert_eq!(r.note(1000), Some(1000), "EWLN stays on the duplicates");
+        assert_eq!(r.note(1000), Some((1000, false)), "EWLN stays on the duplicates");
         r.on_corrupt(5000);
-        assert_eq!(r.note(1000), Some(4000), "a new corrupted segment replaces it");
+        assert_eq!(r.note(1000), Some((4000, true)), "a new corrupted segment replaces it");
+        r.on_corrupt(5000);
+        assert_eq!(r.note(1000), Some((4000, true)), "its corrupted retransmission: a new notice");
+        assert_eq!(r.note(1000), Some((4000, false)));
         r.on_data(5000, 6000, 1000);
         assert_eq!(r.note(1000), None, "its retransmission arrived");
-        assert_eq!((r.corrupt_received, r.ewln_acks), (2, 3));
+        assert_eq!((r.corrupt_received, r.ewln_acks), (3, 5));
         // Delivered below the cumulative ACK: nothing left to name.
         r.on_corrupt(7000);
         r.on_data(1000, 8000, 8000);
@@ -114,13 +129,15 @@ mod tests {
     }
 
     #[test]
-    fn fig_3_the_sender_resends_each_corrupted_segment_once() {
+    fn fig_3_the_sender_resends_once_per_notice() {
         let mut s = EwlnResponse::new(true);
-        assert_eq!(s.on_ewln_ack(2000, 1000, 9000), Some(2000), "the first EWLN ACK: resend at once");
-        assert_eq!(s.on_ewln_ack(2000, 1000, 9000), None, "its duplicates: no second resend");
-        assert_eq!(s.on_ewln_ack(5000, 1000, 9000), Some(5000), "a new corrupted segment");
-        assert_eq!(s.on_ewln_ack(500, 1000, 9000), None, "already acknowledged");
-        assert_eq!(s.on_ewln_ack(9000, 1000, 9000), None, "never sent");
-        assert_eq!(EwlnResponse::new(false).on_ewln_ack(2000, 1000, 9000), None);
+        assert_eq!(s.on_ewln_ack(2000, true, 1000, 9000), Some(2000), "the first EWLN ACK: resend at once");
+        assert_eq!(s.on_ewln_ack(2000, false, 1000, 9000), None, "its duplicates: no second resend");
+        assert_eq!(s.on_ewln_ack(2000, true, 1000, 9000), Some(2000), "its retransmission corrupted: a new notice");
+        assert_eq!(s.on_ewln_ack(2000, false, 1000, 9000), None);
+        assert_eq!(s.on_ewln_ack(5000, false, 1000, 9000), Some(5000), "a new segment, its first ACK lost");
+        assert_eq!(s.on_ewln_ack(500, true, 1000, 9000), None, "already acknowledged");
+        assert_eq!(s.on_ewln_ack(9000, true, 1000, 9000), None, "never sent");
+        assert_eq!(EwlnResponse::new(false).on_ewln_ack(2000, true, 1000, 9000), None);
     }
 }

@@ -206,8 +206,8 @@ impl Endpoint for TcpReceiver {
         }
         self.ecn.mark_ack(&mut p.flags);
         self.inference.on_ack(self.rcv_nxt, &mut p.flags);
-        if let Some(offset) = self.ewln.note(self.rcv_nxt) {
-            p.flags.set(Flags::EWLN);
+        if let Some((offset, first)) = self.ewln.note(self.rcv_nxt) {
+            p.flags.set(if first { Flags::EWLN | Flags::EWLN_FIRST } else { Flags::EWLN });
             p.set_ewln_offset(offset);
         }
         Some(p)
@@ -346,16 +346,17 @@ mod tests {
             p
         };
         let named = |p: &Packet| p.flags.has(Flags::EWLN).then(|| p.tcp_ack_header().unwrap().ewln_offset);
+        let first = |p: &Packet| p.flags.has(Flags::EWLN_FIRST);
         let mut r = rx(None).with_ewln(true);
         r.handle_packet(SimTime(0), &data(0, false));
         r.poll_transmit(SimTime(0));
         r.handle_packet(SimTime(1), &data(1000, true));
         let a = r.poll_transmit(SimTime(1)).expect("an ACK at once");
-        assert_eq!((a.tcp_ack_header().unwrap().ack, named(&a)), (1000, Some(0)));
+        assert_eq!((a.tcp_ack_header().unwrap().ack, named(&a), first(&a)), (1000, Some(0), true));
         assert_eq!((r.delivered, r.segments_received), (1000, 1), "no payload from a corrupted header");
         r.handle_packet(SimTime(2), &data(2000, false));
         let a = r.poll_transmit(SimTime(2)).unwrap();
-        assert_eq!(named(&a), Some(0), "the duplicate keeps EWLN");
+        assert_eq!((named(&a), first(&a)), (Some(0), false), "the duplicate keeps EWLN, not the notice's first mark");
         r.handle_packet(SimTime(3), &data(1000, false));
         let a = r.poll_transmit(SimTime(3)).unwrap();
         assert_eq!((a.tcp_ack_header().unwrap().ack, named(&a)), (3000, None), "the retransmission arrived");

@@ -55,8 +55,9 @@ impl SackRecovery {
     }
 
     /// An ACK arrived; `st.snd_una` already includes the `acked` bytes it newly
-    /// acknowledged cumulatively; `blocks` are its SACK blocks (absolute).
-    pub fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, blocks: &[(u64, u64)], acked: u64, signal: Signal) -> AckOutcome {
+    /// acknowledged cumulatively; `blocks` are its SACK blocks (absolute). `ewln`: it is
+    /// marked EWLN, a wireless loss's notice, and counts as no duplicate (Shagdar §III C).
+    pub fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, blocks: &[(u64, u64)], acked: u64, signal: Signal, ewln: bool) -> AckOutcome {
         let newly_sacked = self.sb.update(st.snd_una, st.snd_max, blocks);
         if st.in_recovery {
             return self.during_recovery(st, acked);
@@ -76,12 +77,18 @@ impl SackRecovery {
         if !duplicate {
             return AckOutcome::Normal;
         }
-        st.dupacks += 1;
+        // EWLN (Shagdar §III C): an ACK marked EWLN reports a wireless loss, resent on its
+        // notice; it counts as no duplicate, and a hole resent on EWLN is lost but not
+        // congested: recovery starts only for a hole that is not one (`first_hole`).
+        if !ewln {
+            st.dupacks += 1;
+        }
         let dupthresh = st.dupack_threshold;
-        let triggered = match self.reading {
-            // §5 steps (1) and (2).
-            Reading::Rfc6675 => st.dupacks >= dupthresh || self.sb.is_lost(st.snd_una),
-            Reading::Sack1 => st.dupacks == dupthresh,
+        let hole = self.sb.first_hole(st.snd_una, st.snd_max);
+        let triggered = hole.is_some() && match self.reading {
+            // §5 steps (1) and (2): IsLost(HighACK + 1), HighACK past the EWLN holes.
+            Reading::Rfc6675 => (!ewln && st.dupacks >= dupthresh) || hole.is_some_and(|h| self.sb.is_lost(h.seq)),
+            Reading::Sack1 => !ewln && st.dupacks == dupthresh,
         };
         // §5.1 (and RFC 6582's `recover` for ns-2's bugfix): no new recovery until the
         // last one's RecoveryPoint is acknowledged.
@@ -140,7 +147,8 @@ impl SackRecovery {
     pub fn next_segment(&mut self, st: &SenderState, new_data: u64) -> Option<NextSeg> {
         let recovery_point = self.recovery_point.unwrap_or(st.snd_max);
         let seg = if std::mem::take(&mut self.first_due) {
-            let seg = self.sb.segment_from(st.snd_una, st.snd_max);
+            // HighACK + 1, or the first hole above it that EWLN has not resent.
+            let seg = self.sb.segment_from(self.sb.skip_held(st.snd_una), st.snd_max);
             // §5 step (4.3): HighRxt and RescueRxt both to the end of this segment.
             self.sb.rescue_rxt = Some(seg.seq + seg.len);
             seg

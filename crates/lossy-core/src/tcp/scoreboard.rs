@@ -38,11 +38,14 @@ pub struct Scoreboard {
     /// DupThresh (RFC 6675 §2: 3; the scenario's `dupack_threshold`).
     dupthresh: u64,
     mss: u64,
+    /// Segments resent on an EWLN notice (Shagdar §III C), not yet acknowledged: lost to
+    /// the radio, not to congestion, and already repaired, so no hole to recover.
+    ewln: IntervalSet,
 }
 
 impl Scoreboard {
     pub fn new(mss: u64, dupthresh: u32) -> Self {
-        Scoreboard { sacked: IntervalSet::new(), high_rxt: 0, rescue_rxt: None, dupthresh: dupthresh as u64, mss }
+        Scoreboard { sacked: IntervalSet::new(), high_rxt: 0, rescue_rxt: None, dupthresh: dupthresh as u64, mss, ewln: IntervalSet::new() }
     }
 
     /// Update(): forgets what `una` acknowledges and records `blocks`, clipped to
@@ -50,11 +53,13 @@ impl Scoreboard {
     /// SACKed: an ACK with any is a duplicate ACK in RFC 6675 §2's sense.
     pub fn update(&mut self, una: u64, high_data: u64, blocks: &[(u64, u64)]) -> u64 {
         self.sacked.remove_below(una);
+        self.ewln.remove_below(una);
         blocks.iter().fold(0, |new, &(s, e)| {
             let (s, e) = (s.max(una), e.min(high_data));
             if s >= e {
                 return new;
             }
+            self.ewln.remove(s, e);
             new + (e - s) - self.sacked.insert(s, e)
         })
     }
@@ -65,6 +70,26 @@ impl Scoreboard {
         self.sacked = IntervalSet::new();
         self.high_rxt = 0;
         self.rescue_rxt = None;
+        self.ewln = IntervalSet::new();
+    }
+
+    /// [seq, end) was resent on an EWLN notice: no congestion hole until acknowledged
+    /// (a timeout's go-back-N resends it with the rest).
+    pub fn on_ewln_resend(&mut self, seq: u64, end: u64) {
+        self.ewln.insert(seq, end);
+    }
+
+    /// `seq`, or past the SACKed ranges and the segments resent on EWLN from it: the
+    /// first byte that may be a congestion hole.
+    pub fn skip_held(&self, mut seq: u64) -> u64 {
+        loop {
+            let next = self.skip_sacked(seq);
+            let next = self.ewln.range_containing(next).map_or(next, |(_, e)| e);
+            if next == seq {
+                return seq;
+            }
+            seq = next;
+        }
     }
 
     pub fn is_sacked(&self, seq: u64) -> bool {
@@ -124,11 +149,14 @@ impl Scoreboard {
     }
 
     /// SetPipe(): over the un-SACKed bytes of [una, high_data), one for each byte not
-    /// lost and one more for each byte retransmitted (below HighRxt).
+    /// lost and one more for each byte retransmitted (below HighRxt, or resent on EWLN).
     pub fn pipe(&self, una: u64, high_data: u64) -> u64 {
         let unsacked = |a: u64, b: u64| b.saturating_sub(a) - self.sacked_between(a, b);
         let clamp = |x: u64| x.clamp(una, high_data);
-        unsacked(clamp(self.lost_limit()), high_data) + unsacked(una, clamp(self.high_rxt))
+        let (lost, rxt) = (clamp(self.lost_limit()), clamp(self.high_rxt));
+        // Resent on EWLN (never SACKed: `update`), lost, and not below HighRxt.
+        let ewln = if rxt < lost { self.ewln.covered_between(rxt, lost) } else { 0 };
+        unsacked(lost, high_data) + unsacked(una, rxt) + ewln
     }
 
     /// NextSeg() (RFC 6675 §4). `new_data`: bytes of unsent data the application has and
@@ -164,7 +192,7 @@ impl Scoreboard {
     /// (1.a) the smallest un-SACKed byte above HighRxt, (1.b) if below the highest SACK:
     /// the segment there, IsLost or not.
     pub fn first_hole(&self, una: u64, high_data: u64) -> Option<NextSeg> {
-        let s2 = self.skip_sacked(self.high_rxt.max(una));
+        let s2 = self.skip_held(self.high_rxt.max(una));
         (s2 < self.highest_sacked()).then(|| self.segment_from(s2, high_data))
     }
 

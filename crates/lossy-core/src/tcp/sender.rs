@@ -170,20 +170,21 @@ impl TcpSender {
         // ELN names the segment at snd_una on a duplicate; on an ACK that advances
         // (Snoop+ELN reporting a repaired loss to adaptive FEC) it is no recovery signal.
         let eln = self.respond_to_eln && pkt.flags.has(Flags::ELN) && ack.ack == self.st.snd_una;
-        // EWLN (Shagdar Fig. 3): resend the named segment on the first ACK naming it; its
-        // duplicates are no congestion signal.
+        // EWLN (Shagdar Fig. 3): resend the named segment on the first ACK of each notice;
+        // the notice's duplicates are no congestion signal.
         let ewln = self.ewln.enabled() && pkt.flags.has(Flags::EWLN);
         if ewln {
             let named = ack.ack + ack.ewln_offset as u64;
-            if let Some(seq) = self.ewln.on_ewln_ack(named, self.st.snd_una.max(ack.ack), self.st.snd_max) {
+            let first = pkt.flags.has(Flags::EWLN_FIRST);
+            if let Some(seq) = self.ewln.on_ewln_ack(named, first, self.st.snd_una.max(ack.ack), self.st.snd_max) {
                 self.ewln_resend = Some(seq);
             }
         }
-        // A SACK sender's recovery reads its scoreboard, whatever the marks: losses it
-        // finds there are congestion's (an EWLN-named segment is resent above).
+        // A SACK sender's recovery reads its scoreboard, where a segment resent on EWLN is
+        // lost but not congested, and an ACK marked EWLN is no duplicate (§III C).
         let signal = if eln { Signal::Eln } else { Signal::Loss };
         match &mut self.repair {
-            Repair::Sack(_) if ack.ack >= self.st.snd_una => self.on_sack_ack(now, &ack, !ecn_reduce, signal),
+            Repair::Sack(_) if ack.ack >= self.st.snd_una => self.on_sack_ack(now, &ack, !ecn_reduce, signal, ewln),
             Repair::Sack(_) => {} // older than snd_una: reordered, stale
             Repair::Dupacks(_) if ack.ack > self.st.snd_una => self.on_new_ack(now, ack.ack, !ecn_reduce),
             Repair::Dupacks(recovery) => {
@@ -218,12 +219,13 @@ impl TcpSender {
 
     /// An ACK at or above snd_una for a SACK sender: the scoreboard and recovery see it
     /// (it may be a duplicate in RFC 6675's sense even when it advances).
-    fn on_sack_ack(&mut self, now: SimTime, ack: &TcpAck, grow: bool, signal: Signal) {
+    /// `ewln`: the ACK is marked EWLN (it counts as no duplicate toward recovery).
+    fn on_sack_ack(&mut self, now: SimTime, ack: &TcpAck, grow: bool, signal: Signal, ewln: bool) {
         let acked = self.advance(now, ack.ack);
         let Repair::Sack(sack) = &mut self.repair else { unreachable!("only SACK senders get here") };
         let mut blocks = [(0, 0); SACK_BLOCKS];
         let n = ack.sack_ranges().zip(blocks.iter_mut()).map(|(r, slot)| *slot = r).count();
-        let outcome = sack.on_ack(&mut self.st, &mut self.cc, &blocks[..n], acked, signal);
+        let outcome = sack.on_ack(&mut self.st, &mut self.cc, &blocks[..n], acked, signal, ewln);
         if acked > 0 {
             self.after_new_ack(now, acked, outcome, grow);
         }
@@ -326,6 +328,9 @@ impl TcpSender {
             // segment the window already counts).
             if seq >= self.st.snd_una && seq < self.st.snd_max {
                 let len = self.st.mss.min(self.st.snd_max - seq);
+                if let Repair::Sack(sack) = &mut self.repair {
+                    sack.sb.on_ewln_resend(seq, seq + len);
+                }
                 return Some(self.emit(now, seq, len, Some(RetxCause::Ewln)));
             }
         }

@@ -267,19 +267,14 @@ fn fig_3_the_first_ewln_ack_resends_the_named_segment_without_reduction() {
         let out = drain(&mut s, SimTime(2));
         assert_eq!(seq_of(&out[0]), 1000, "{variant:?}");
         assert!(out[0].flags.has(Flags::RETX));
-        // Its duplicates, still marked: no second EWLN resend (nor, for Reno and NewReno,
-        // a fast retransmit).
+        // Its duplicates, still marked: no second EWLN resend, nor a fast retransmit.
         for t in 3..8 {
             s.handle_ack(SimTime(t), &ewln_ack(1000, 1000));
             let out = drain(&mut s, SimTime(t));
-            assert!(variant == Variant::Sack || out.iter().all(|p| seq_of(p) != 1000), "{variant:?}");
+            assert!(out.iter().all(|p| seq_of(p) != 1000), "{variant:?}");
         }
         let c = &s.st.counters;
         assert_eq!(c.retransmits_ewln, 1, "{variant:?}");
-        if variant == Variant::Sack {
-            // SACK's recovery reads its scoreboard whatever the marks (tcp-ewln.md).
-            continue;
-        }
         assert_eq!((c.retransmits_fast, c.window_reductions), (0, 0), "{variant:?}");
         s.handle_ack(SimTime(9), &ack(4000, false));
         assert!(s.st.cwnd >= cwnd, "{variant:?}: no reduction");
@@ -299,4 +294,109 @@ fn ewln_names_a_segment_above_the_cumulative_ack_too() {
     plain.handle_ack(SimTime(1), &ewln_ack(0, 2000));
     assert!(drain(&mut plain, SimTime(1)).iter().all(|p| seq_of(p) >= 4000), "only new data (limited transmit)");
     assert_eq!(plain.st.dupacks, 1);
+}
+
+/// An EWLN receiver (SACK when `sack`) beside an EWLN sender: the sender's segments are
+/// handed over intact or as corrupted headers (a MAC out of retries, Shagdar Fig. 1),
+/// and every ACK the receiver makes goes straight back.
+struct EwlnPair {
+    s: TcpSender,
+    r: crate::tcp::receiver::TcpReceiver,
+    t: u64,
+}
+
+impl EwlnPair {
+    fn new(variant: Variant, window: u32) -> Self {
+        let mut s = ewln_sender(variant);
+        s.st.cwnd = window as u64 * 1000;
+        let sack = matches!(variant.repair(1000, 3), Repair::Sack(_));
+        let r = crate::tcp::receiver::TcpReceiver::new(0, 1, 0, 1000, 40, 1 << 20, None).with_ewln(true).with_sack(sack);
+        EwlnPair { s, r, t: 0 }
+    }
+
+    /// What the sender sends now (its sequence numbers).
+    fn sent(&mut self) -> Vec<u64> {
+        self.t += 1;
+        drain(&mut self.s, SimTime(self.t)).iter().map(seq_of).collect()
+    }
+
+    /// Segment `seq` reaches the receiver, corrupted or not; its ACKs go back. Returns
+    /// what the sender sends in answer.
+    fn deliver(&mut self, seq: u64, corrupt: bool) -> Vec<u64> {
+        self.t += 1;
+        let now = SimTime(self.t);
+        let mut p = Packet::tcp_data(0, 0, 1, seq, 1000, 1040);
+        if corrupt {
+            p.flags.set(Flags::EWLN | Flags::CORRUPT);
+        }
+        self.r.handle_packet(now, &p);
+        while let Some(a) = self.r.poll_transmit(now) {
+            self.s.handle_ack(now, &a);
+        }
+        self.sent()
+    }
+}
+
+#[test]
+fn fig_3_a_corrupted_retransmission_is_a_new_notice_resent_at_once() {
+    // Shagdar §III B: the receiver keeps EWLN on "until the retransmission of the
+    // corrupted packet is finished or a new corrupted packet with the EWLN bit set
+    // arrives"; §III C: the sender resends on the first ACK of each notice. A corrupted
+    // retransmission is such a new corrupted packet.
+    for variant in [Variant::Reno, Variant::Newreno, Variant::Sack] {
+        let mut x = EwlnPair::new(variant, 8);
+        assert_eq!(x.sent(), (0..8).map(|k| k * 1000).collect::<Vec<_>>());
+        x.deliver(0, false);
+        assert!(x.deliver(1000, true).contains(&1000), "{variant:?}: the first EWLN ACK resends 1000");
+        for k in 2..5 {
+            assert!(!x.deliver(k * 1000, false).contains(&1000), "{variant:?}: the notice's duplicates resend nothing");
+        }
+        // The retransmission is corrupted too: a new notice, resent at once (today's code
+        // waited for the timer).
+        assert!(x.deliver(1000, true).contains(&1000), "{variant:?}: a corrupted retransmission is resent on its notice");
+        for k in 5..8 {
+            assert!(!x.deliver(k * 1000, false).contains(&1000), "{variant:?}: once per notice");
+        }
+        x.deliver(1000, false);
+        assert_eq!(x.r.rcv_nxt(), 8000, "{variant:?}");
+        let c = &x.s.st.counters;
+        assert_eq!((c.retransmits_ewln, c.timeouts), (2, 0), "{variant:?}");
+        if variant != Variant::Sack {
+            assert_eq!((c.retransmits_fast, c.window_reductions), (0, 0), "{variant:?}");
+        }
+    }
+}
+
+#[test]
+fn fig_3_with_sack_an_ewln_named_hole_is_lost_not_congested() {
+    // §III C: the sender "performs retransmission without invoking the associated
+    // congestion control procedures", with SACK as with Reno (§IV A, Fig. 6). The hole
+    // EWLN named is resent on its notice; the SACK blocks above it are no loss signal.
+    let mut x = EwlnPair::new(Variant::Sack, 10);
+    x.sent();
+    x.deliver(0, false);
+    assert_eq!(x.deliver(1000, true), vec![1000], "resent at once");
+    for k in 2..10 {
+        assert!(!x.deliver(k * 1000, false).contains(&1000), "no second resend of 1000");
+    }
+    let c = x.s.st.counters.clone();
+    assert_eq!((c.retransmits_ewln, c.retransmits_fast, c.window_reductions), (1, 0, 0));
+    assert!(!x.s.st.in_recovery);
+    x.deliver(1000, false);
+    assert_eq!((x.r.rcv_nxt(), x.s.st.snd_una), (10_000, 10_000));
+    assert_eq!(x.s.st.counters.window_reductions, 0);
+    assert!(x.s.st.cwnd >= 10_000, "the window kept");
+
+    // A congestion loss (no header arrives) below a corrupted segment is still one: the
+    // SACK blocks above it start recovery, and the EWLN-named segment is resent once.
+    let mut x = EwlnPair::new(Variant::Sack, 10);
+    x.sent();
+    x.deliver(0, false); // 1000 dropped by a queue: never arrives
+    assert_eq!(x.deliver(2000, true), vec![2000]);
+    for k in 3..10 {
+        x.deliver(k * 1000, false);
+    }
+    let c = x.s.st.counters.clone();
+    assert_eq!((c.retransmits_ewln, c.window_reductions), (1, 1), "one reduction, for the congestion loss");
+    assert!(x.s.st.in_recovery);
 }

@@ -22,9 +22,11 @@ NOTES = (
     "Figs. 4 and 7 are missing from the text. Topology 1: MH – BS on an 802.11b WLAN at 2 Mbit/s, BS – FH wired at "
     "10 Mbit/s and 10 ms (not given; fast enough that only the radio limits). Topology 2: W1 and W2 → R1 → R2 "
     "(1.5 Mbit/s, RED with ECN marking: the bottleneck, set to congest across the SNR range) → M1 over the WLAN and "
-    "→ W3; other links 10 Mbit/s, every delay 5 ms. RED runs with min_th 5 and max_th 15 in lossy's defaults, which "
-    "are ns-2.35's: byte mode, thresholds in 500-byte mean packets (about 2.4 and 7.2 of our 1040-byte segments), "
-    "gentle, automatic w_q, a 50-packet limit; not the paper's 2002 ns-2 RED, whose settings the text does not give.",
+    "→ W3; other links 10 Mbit/s, every delay 5 ms. RED as ns-2 of 2002 ran it by default (ns-2.1b9 to 2.26, "
+    "tcl/lib/ns-default.tcl and queue/red.cc; the text gives no RED settings): packet mode, automatic thresholds "
+    "(min_th 5 and max_th 15 packets at the 1.5 Mbit/s bottleneck, 6.25 and 18.75 on topology 1's 10 Mbit/s link), "
+    "automatic w_q, gentle, max_p 0.1, ns-2's wait_ spacing, ECN marks only while p_b < mark_p_ 0.1 (drops in the "
+    "gentle region), a 50-packet limit.",
     "The MAC as ns-2's defaults: RTSThreshold_ 0 (every data frame after RTS/CTS, so data frames get LongRetryLimit_ "
     "4 attempts, RTS frames ShortRetryLimit_ 7), a 34-byte MAC header, 1 Mbit/s basic rate; DPSK bit errors at the "
     "SNR (Eq. 1) on every frame, data and control.",

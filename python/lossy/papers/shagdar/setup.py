@@ -26,6 +26,8 @@ T2_FLOWS: Tuple[int, ...] = (0, 1)
 # fired. Topology 2's RED bottleneck R1 -> R2 is its fifth link direction; topology 1's
 # only RED queue is BS -> FH, its first.
 EWLN_RESENDS = "flows.0.retransmits_ewln"
+# Fast recoveries of the wireless flow: a congestion response to duplicate ACKs.
+FAST_RECOVERIES = "flows.0.fast_recoveries"
 T2_BOTTLENECK = "links.4"
 T2_BOTTLENECK_NAME = "R1->R2"
 T1_RED = "links.0"

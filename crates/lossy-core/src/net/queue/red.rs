@@ -150,11 +150,16 @@ impl Red {
                 self.old = true;
                 self.count = 1;
                 self.count_bytes = size as u64;
-            } else if self.rng.uniform() < self.p_a(self.p_b(), size) {
-                self.count = 0;
-                self.count_bytes = 0;
-                // RFC 3168 §5: mark instead of an early drop when the packet is ECT.
-                v = if self.p.ecn && pkt.flags.has(Flags::ECT) { Verdict::Mark } else { Verdict::Early };
+            } else {
+                let p_b = self.p_b();
+                if self.rng.uniform() < self.p_a(p_b, size) {
+                    self.count = 0;
+                    self.count_bytes = 0;
+                    // RFC 3168 §5: mark instead of an early drop when the packet is ECT
+                    // (with ns-2's mark_p, only while p_b < mark_p).
+                    let mark = self.p.ecn && pkt.flags.has(Flags::ECT) && self.p.mark_p.is_none_or(|m| p_b < m);
+                    v = if mark { Verdict::Mark } else { Verdict::Early };
+                }
             }
         } else {
             self.old = false;

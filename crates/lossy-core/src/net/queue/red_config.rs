@@ -72,6 +72,13 @@ pub struct RedConfig {
     /// Default false: the paper's p_a = p_b / (1 − count·p_b) (ns-2.35's default is true).
     #[serde(default)]
     pub wait: bool,
+    /// ns-2's `mark_p_`: an ECN-capable packet chosen early is marked only while p_b <
+    /// mark_p, and dropped otherwise (ns-2 from April 2002, `queue/red.cc` `drop_early`;
+    /// before, while avg < max_th). Omitted: every early choice of an ECT packet is a
+    /// mark, up to 2 × max_th in gentle mode (ns-2.35 with `use_mark_p_ false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub mark_p: Option<f64>,
 }
 
 fn default_limit() -> QueueLimit {
@@ -100,6 +107,7 @@ impl Default for RedConfig {
             mean_packet_size: default_mean_packet_size(),
             ecn: false,
             wait: false,
+            mark_p: None,
         }
     }
 }
@@ -119,6 +127,8 @@ pub struct RedParams {
     pub mean: f64,
     pub ecn: bool,
     pub wait: bool,
+    /// Marks only while p_b < mark_p (ns-2's `mark_p_`); `None`: always.
+    pub mark_p: Option<f64>,
     /// The link's rate in mean packets per second (ns-2's `ptc`).
     pub ptc: f64,
     /// The link's rate: when the last packet's transmission ends, the queue is idle.
@@ -147,6 +157,9 @@ impl RedConfig {
         check(self.max_p > 0.0 && self.max_p <= 1.0, "max_p", self.max_p, "a number in (0, 1], e.g. 0.1")?;
         if let Some(v) = self.w_q {
             check(v > 0.0 && v <= 1.0, "w_q", v, &format!("a number in (0, 1], e.g. 0.002, {omit}"))?;
+        }
+        if let Some(v) = self.mark_p {
+            check(v > 0.0 && v <= 1.0, "mark_p", v, "a number in (0, 1], e.g. 0.1 (ns-2's mark_p_), or omit it to mark every early choice")?;
         }
         if self.mean_packet_size.0 == 0 {
             return Err("mean_packet_size: 0 B is not allowed; use a size > 0, e.g. \"500 B\"".into());
@@ -189,6 +202,7 @@ impl RedConfig {
             mean,
             ecn: self.ecn,
             wait: self.wait,
+            mark_p: self.mark_p,
             ptc,
             rate_bps,
         })
@@ -239,6 +253,7 @@ mod tests {
         assert!(msg(r#"{"max_th": -3}"#).starts_with("max_th: -3 is not allowed"));
         assert_eq!(msg(r#"{"min_th": 15, "max_th": 15}"#), "max_th: 15 is not allowed; use a number of packets above min_th (15)");
         assert!(msg(r#"{"mean_packet_size": 0}"#).starts_with("mean_packet_size: 0 B is not allowed"));
+        assert!(msg(r#"{"mark_p": 0}"#).starts_with("mark_p: 0 is not allowed; use a number in (0, 1]"));
         // An automatic min_th (5 on a slow link) above a given max_th.
         let e = de(r#"{"max_th": 4}"#).resolve(1_000_000, SimDuration::ZERO).unwrap_err();
         assert_eq!(e, "max_th: 4 is not allowed; use a number of packets above min_th (5, automatic)");

@@ -19,6 +19,7 @@ fn params() -> RedParams {
         mean: 1000.0,
         ecn: false,
         wait: false,
+        mark_p: None,
         ptc: 1000.0,
         rate_bps: 8_000_000,
     }
@@ -286,4 +287,20 @@ fn measured_drop_and_mark_rates_match_the_formula() {
         let tol = 5.0 * (n as f64 * var / mean.powi(3)).sqrt();
         assert!((hits as f64 - want).abs() <= tol, "avg {avg}: {hits} hits, want {want:.0} ± {tol:.0}");
     }
+}
+
+#[test]
+fn with_ns2_2002s_mark_p_ect_packets_are_marked_only_while_p_b_is_below_it() {
+    // ns-2 of 2002 (queue/red.cc drop_early, mark_p_ 0.1 from April 2002): "if (setbit
+    // && ect && v_prob1 < mark_p)" mark, else drop. With max_p 0.1 that is below max_th.
+    let p = RedParams { ecn: true, mark_p: Some(0.1), ..params() };
+    let mut q = holding(p, 3, 100, 10.0); // p_b = 0.05
+    q.count = 1000;
+    q.enqueue(SimTime::ZERO, ect(100)).expect("marked below max_th");
+    assert_eq!((q.marks, q.early), (1, 0));
+    let mut q = holding(p, 3, 100, 20.0); // gentle region: p_b = 0.4
+    q.count = 1000;
+    let back = q.enqueue(SimTime::ZERO, ect(100)).unwrap_err();
+    assert!(!back.flags.has(Flags::CE));
+    assert_eq!((q.marks, q.early), (0, 1), "dropped early in the gentle region");
 }
