@@ -289,6 +289,16 @@ fn where_no_fec_delivers_almost_nothing_the_senders_controller_steps_up() {
     assert!(r.flows[0].goodput_bps > 100_000.0, "{} b/s", r.flows[0].goodput_bps);
 }
 
+/// Where no FEC delivers nothing at all (BER 1e-2), the sender's retransmission timeout
+/// ends its window as lost, and it steps up (before: 0 b/s, 0 code changes). Each later
+/// probe of no FEC costs a timeout, so this stays far below BCH(127,92)'s 172 kb/s.
+#[test]
+fn where_no_fec_delivers_nothing_a_timeout_steps_up() {
+    let r = run_value(&miyoshi(1e-2, snoop_eln(), true), 1);
+    assert!(radio(&r).link_code_changes > 0, "{} code changes", radio(&r).link_code_changes);
+    assert!(r.flows[0].goodput_bps > 0.0, "{} b/s", r.flows[0].goodput_bps);
+}
+
 /// Issue 25, item 4 (c): hysteresis on the step down. With the up-threshold read at the
 /// simulated no-FEC/(127,92) crossing (BER 6.4e-5: 1 − (1 − 6.4e-5)^1120 = 0.069 of the
 /// uncoded frames) and a lower threshold no 10-packet window can undercut except by

@@ -177,6 +177,15 @@ impl FecController {
         self.changes
     }
 
+    /// Ends the current window with every packet it still lacks lost (a period in which
+    /// nothing was delivered, such as a sender's retransmission timeout).
+    pub fn fail_window(&mut self) {
+        let left = self.cfg.window - self.seen;
+        for _ in 0..left {
+            self.record(true);
+        }
+    }
+
     /// One more packet's outcome; at the end of a window, the step it calls for.
     pub fn record(&mut self, lost: bool) {
         self.seen += 1;
