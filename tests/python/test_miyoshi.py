@@ -10,7 +10,7 @@ import pytest
 
 from lossy._core import fec_stream
 from lossy.papers.miyoshi import analytic, stream
-from lossy.papers.miyoshi.analytic import BCH36, BCH64, BCH92, LADDER, NONE
+from lossy.papers.miyoshi.analytic import BCH36, BCH64, BCH92, FEC94, LADDER, NONE, TABLES_LADDER
 
 
 def test_eq_a1_and_a4_by_hand():
@@ -53,7 +53,7 @@ def test_crossing_and_thresholds():
     share = {"stream": lambda b, c: analytic.available_fraction(b, c, 800),
              "frame": lambda b, c: analytic.codeword_efficiency(b, c, 1120)}
     for kind, steps in (("stream", analytic.stream_thresholds()), ("frame", analytic.frame_thresholds(1120))):
-        assert [s.stronger for s in steps] == [BCH92, BCH64, BCH36]
+        assert [s.stronger for s in steps] == [FEC94 if kind == "stream" else BCH92, BCH64, BCH36]
         assert all(0 < s.down <= s.up <= 1 for s in steps), steps
         assert [s.ber for s in steps] == sorted(s.ber for s in steps)
         for s in steps:  # at the crossing both codes leave the link the same share
@@ -62,9 +62,41 @@ def test_crossing_and_thresholds():
     assert ctl["window"] == 7 and len(ctl["up"]) == len(ctl["down"]) == 3
 
 
+def test_the_thresholds_are_read_at_the_simulated_crossings():
+    """Issue 25 item 4 (b): A–D come from our simulated Fig. 3 curves (setup.CROSSINGS),
+    not from the air-time model, whose first crossing (3.5e-4) is 5× above ours."""
+    from lossy.papers.miyoshi import setup
+
+    model = analytic.frame_thresholds(setup.FRAME_BITS, LADDER)[0].ber
+    first, lo, hi = setup.CROSSINGS[0]
+    assert lo <= first <= hi and 5e-5 < first < 1e-4 and model > 3 * hi
+    ctl = setup.thresholds()
+    for i, ((b, _, _), weak, strong) in enumerate(zip(setup.CROSSINGS, LADDER, LADDER[1:])):
+        up = max(analytic.codeword_loss(b, weak, setup.FRAME_BITS), setup.up_floor())
+        assert ctl["up"][i] == pytest.approx(up)
+        assert ctl["down"][i] == pytest.approx(analytic.codeword_loss(b, strong, setup.FRAME_BITS))
+    # The crossing of two simulated curves: where the stronger's mean passes the weaker's.
+    assert analytic.simulated_crossing([1e-5, 1e-4], [250e3, 150e3], [186e3, 186e3]) == pytest.approx(
+        10 ** (-5 + 64 / 100), rel=1e-6)
+
+
+def test_the_tables_first_code_is_127_94():
+    """Issue 25 item 5: the overhead column of Tables 3–4 is 33/127 of the received
+    packets for the first code (FEC(127,94)), not BCH(127,92)'s 35/127; and it is a block
+    code the stream runs with t = 4."""
+    for case in stream.CASES:
+        lost, received, overhead, _ = stream.PAPER[case][FEC94.label]
+        assert overhead == pytest.approx(received * analytic.overhead_fraction(FEC94), abs=1)
+        assert abs(overhead - received * analytic.overhead_fraction(BCH92)) > 100
+    assert (FEC94.n, FEC94.k, FEC94.t) == (127, 94, 4) and TABLES_LADDER[1] == FEC94
+    r = fec_stream(json.dumps({"packets": 20_000, "packet_bits": 800, "rate": "384 kbps",
+                               "loss": {"model": "ber", "ber": 0.0}, "codes": [FEC94.scenario()]}), 1)
+    assert r["overhead"] == pytest.approx(20_000 * 33 / 127)
+
+
 def test_the_stream_matches_the_appendix_on_independent_errors():
     """On independent bit errors the core's stream is Eqs. A·1–A·8 (table counting)."""
-    for code in LADDER:
+    for code in (*LADDER, FEC94):
         cfg = {"packets": 50_000, "packet_bits": 800, "rate": "384 kbps",
                "loss": {"model": "ber", "ber": 7.5e-4}, "codes": [code.scenario()]}
         r = fec_stream(json.dumps(cfg), 3)
@@ -74,9 +106,10 @@ def test_the_stream_matches_the_appendix_on_independent_errors():
         assert r["overhead"] == pytest.approx(r["received"] * analytic.overhead_fraction(code))
 
 
-def test_both_readings_of_the_error_state_reproduce_what_they_promise():
+def test_each_reading_of_the_error_state_reproduces_what_it_promises():
     for case, (p_ge, p_eg, p_b, p_err) in stream.CASES.items():
         pi_e = p_ge / (p_ge + p_eg)
+        assert stream.error_state_ber(case, "10p_b") == pytest.approx(10 * p_b)
         assert stream.error_state_ber(case, "p_b") * pi_e == pytest.approx(p_b)
         b = stream.error_state_ber(case, "p_err")
         assert pi_e * (1 - (1 - b) ** 800) == pytest.approx(p_err)

@@ -32,6 +32,13 @@ impl Flags {
     /// On an EWLN ACK: the receiver's answer to a corrupted header, the first ACK of its
     /// notice (Shagdar §III C); the notice's duplicates carry EWLN without it.
     pub const EWLN_FIRST: u16 = 1 << 10;
+    /// Bits 11–15: the losses on the wireless link an ACK reports to adaptive FEC's
+    /// controller (`Packet::link_losses`), 0 to `MAX_LINK_LOSSES`; kept in the flags word
+    /// so that `Packet` stays within 64 bytes. 31 is ample: the controller judges windows
+    /// of 10 segments (Miyoshi §4).
+    const LINK_LOSSES_SHIFT: u16 = 11;
+    /// The most link losses one ACK reports; more are reported as this many.
+    pub const MAX_LINK_LOSSES: u16 = (1 << (16 - Self::LINK_LOSSES_SHIFT)) - 1;
 
     pub fn has(self, bit: u16) -> bool {
         self.0 & bit != 0
@@ -198,6 +205,23 @@ impl Packet {
         }
     }
 
+    /// Reports `losses` frames the wireless link lost on an ACK (Snoop+ELN: the local
+    /// retransmissions of the segments it passes, for adaptive FEC's controller), at most
+    /// `Flags::MAX_LINK_LOSSES`; other packets as they are.
+    pub fn set_link_losses(&mut self, losses: u32) {
+        if let Header::TcpAck(_) = self.header {
+            let n = losses.min(Flags::MAX_LINK_LOSSES as u32) as u16;
+            let mask = Flags::MAX_LINK_LOSSES << Flags::LINK_LOSSES_SHIFT;
+            self.flags.0 = (self.flags.0 & !mask) | (n << Flags::LINK_LOSSES_SHIFT);
+        }
+    }
+
+    /// The link losses an ACK reports (`set_link_losses`); 0 when none beyond what its
+    /// ELN flag says.
+    pub fn link_losses(&self) -> u16 {
+        self.flags.0 >> Flags::LINK_LOSSES_SHIFT
+    }
+
     /// A UDP datagram carrying payload bytes [seq, seq + len).
     pub fn udp(flow: FlowId, src: NodeId, dst: NodeId, seq: u64, len: u32, size: u16) -> Self {
         Self::new(flow, src, dst, size, Header::Udp(Udp { seq, len }))
@@ -282,6 +306,24 @@ mod tests {
     fn packet_stays_small() {
         // Packets are copied through queues and pipelines; keep them within a cache line.
         assert!(std::mem::size_of::<Packet>() <= 64, "{}", std::mem::size_of::<Packet>());
+    }
+
+    #[test]
+    fn an_acks_link_losses_saturate_and_leave_the_flags_alone() {
+        let mut p = Packet::tcp_ack(0, 0, 1, 100, 1000, 40);
+        p.flags.set(Flags::ELN | Flags::FIN);
+        p.set_link_losses(9);
+        assert_eq!((p.link_losses(), p.flags.has(Flags::ELN), p.flags.has(Flags::FIN)), (9, true, true));
+        p.set_link_losses(1000);
+        assert_eq!(p.link_losses(), Flags::MAX_LINK_LOSSES);
+        p.set_link_losses(0);
+        assert_eq!((p.link_losses(), p.flags.0), (0, Flags::ELN | Flags::FIN));
+        p.flags.set(Flags::EWLN_FIRST);
+        p.set_link_losses(Flags::MAX_LINK_LOSSES as u32);
+        assert_eq!((p.link_losses(), p.flags.has(Flags::EWLN_FIRST)), (Flags::MAX_LINK_LOSSES, true), "the count and EWLN's bit are apart");
+        let mut d = Packet::tcp_data(0, 0, 1, 0, 100, 140);
+        d.set_link_losses(5);
+        assert_eq!(d.link_losses(), 0, "only ACKs carry the count");
     }
 
     #[test]

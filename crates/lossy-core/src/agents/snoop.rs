@@ -8,7 +8,9 @@
 //! duplicates of what it repairs, Snoop+ELN also sets ELN on the new ACK that passes a
 //! segment it retransmitted locally, so the sender still learns of each wireless loss
 //! (our reading of Miyoshi §4, whose adaptive FEC counts them; a new ACK's ELN changes
-//! no TCP sender's window).
+//! no TCP sender's window). That ACK also carries how many times the link lost those
+//! segments (`Packet::link_losses`: one per local retransmission), so that adaptive FEC
+//! counts the link's losses, not the segments that had one.
 //!
 //! Which duplicate triggers the local retransmission is `local_retransmit_dupacks`: the
 //! first (1, Balakrishnan et al. and Chen's description), or the second (2, ns-2, whose
@@ -287,9 +289,15 @@ impl SnoopAgent {
         }
         if a > c.last_ack {
             let reported = std::mem::take(&mut c.eln_passed);
-            if self.on_new_ack(now, flow, a) && self.report_repairs && !reported {
-                ack.flags.set(Flags::ELN);
-                self.counts.repairs_reported += 1;
+            let losses = self.on_new_ack(now, flow, a);
+            if losses > 0 && self.report_repairs {
+                if !reported {
+                    ack.flags.set(Flags::ELN);
+                    self.counts.repairs_reported += 1;
+                }
+                // Each local retransmission followed one loss of the segment on the link;
+                // a duplicate that left with ELN reported one of them already.
+                ack.set_link_losses(losses - reported as u32);
             }
             return Verdict::Forward;
         }
@@ -327,16 +335,16 @@ impl SnoopAgent {
         }
     }
 
-    /// ns-2's `snoop_cleanbufs_` and the new-ACK branch of `snoop_ack`; whether a
-    /// segment it passes was retransmitted locally.
-    fn on_new_ack(&mut self, now: SimTime, flow: usize, a: u64) -> bool {
+    /// ns-2's `snoop_cleanbufs_` and the new-ACK branch of `snoop_ack`; the local
+    /// retransmissions of the segments it passes (0: none was repaired locally).
+    fn on_new_ack(&mut self, now: SimTime, flow: usize, a: u64) -> u32 {
         let c = &mut self.connections[flow];
         let mut sent = None;
         let (mut n, mut bytes) = (0, 0);
-        let mut repaired = false;
+        let mut repaired = 0u32;
         while let Some(e) = c.cache.front().filter(|e| e.end() <= a) {
             sent = Some(e.sent);
-            repaired |= e.local_rexmits > 0;
+            repaired += e.local_rexmits as u32;
             n += 1;
             bytes += e.pkt.size as u64;
             c.cache.pop_front();

@@ -83,6 +83,7 @@ impl CodeChoice for CodeLadder {
 mod tests {
     use super::*;
     use crate::channel::{Ber, BerConfig, Channel};
+    use crate::link::fec_control::StepDown;
     use crate::link::{LinkCtx, LinkLayer, LinkOutcome};
     use crate::time::SimTime;
     use crate::coding::BchCode;
@@ -143,14 +144,14 @@ mod tests {
     #[test]
     fn the_link_controller_steps_up_on_its_own_losses_and_back_down() {
         // BER 3e-3 loses ~91 % of uncoded 800-bit frames, ~0.02 % under BCH(127,92).
-        let sticky = FecControlConfig { window: 10, up: vec![0.15, 0.15], down: vec![0.0, 0.0] };
+        let sticky = FecControlConfig { window: 10, up: vec![0.15, 0.15], down: vec![0.0, 0.0], step_down: StepDown::Window };
         let mut h = Harness::new(Some(&sticky));
         let (_, lost) = h.send(Some(0), 200, 3e-3);
         assert!((5..15).contains(&lost), "{lost}: the link ignores requests and steps up after the first window");
         assert_eq!(h.link.choice.current, 1, "(127,92) holds: its loss is far below up.1");
         // A down threshold above 0 steps back after every clean window: the code then
         // alternates window by window and half the windows lose ~91 % of their frames.
-        let eager = FecControlConfig { window: 10, up: vec![0.15, 0.15], down: vec![0.05, 0.05] };
+        let eager = FecControlConfig { window: 10, up: vec![0.15, 0.15], down: vec![0.05, 0.05], step_down: StepDown::Window };
         let mut h = Harness::new(Some(&eager));
         let (_, lost) = h.send(None, 200, 3e-3);
         assert!((75..105).contains(&lost), "{lost}");

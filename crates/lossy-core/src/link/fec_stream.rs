@@ -13,9 +13,13 @@
 //! - **Back to back.** Packet j occupies [j·T, (j + 1)·T], T = l / rate, so a time-driven
 //!   channel (Rayleigh fading) sees the stream as a link sending without pause.
 //! - **The controller starts on code 0** (the weakest) and sees every packet's outcome.
+//! - **Codes as the tables name them.** Besides BCH codes a stream takes any (n, k) block
+//!   code correcting t errors per packet (`code = "block"`): Tables 3–4 run an
+//!   "FEC(127,94)" whose overhead column is 33/127 of the received packets, which no
+//!   BCH code of length 127 has (its neighbours are (127,92), t = 5, and (127,99), t = 4).
 
 use super::coding::{Coding, CodingConfig};
-use super::fec_control::{check_ladder, FecControlConfig, FecController};
+use super::fec_control::{check_control, FecControlConfig, FecController};
 use crate::channel::{LossConfig, LossProcess, TxSpan};
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimTime};
@@ -25,6 +29,52 @@ use serde::{Deserialize, Serialize};
 
 /// At most this many packets per stream (a few seconds of work).
 pub const MAX_PACKETS: u64 = 100_000_000;
+
+/// A stream's code: none, a BCH code (as a link's `coding`), or any (n, k) block code
+/// correcting t errors per packet (`code = "block"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "code", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StreamCode {
+    /// No code: a packet with any bit error is lost.
+    None {},
+    /// A narrow-sense binary BCH(n, k, t) code (give `k` or `t`).
+    Bch {
+        n: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        t: Option<u32>,
+    },
+    /// An (n, k) block code that corrects `t` bit errors per packet, BCH or not (Miyoshi's
+    /// "FEC(127,94)", t = 4): only its parity share (n − k)/n and t matter here.
+    Block { n: u32, k: u32, t: u32 },
+}
+
+impl StreamCode {
+    /// (t, H): the errors a packet survives and its parity share, or `field: message`.
+    fn judge(&self) -> Result<(u32, f64), String> {
+        match *self {
+            StreamCode::None {} => Ok((0, 0.0)),
+            StreamCode::Bch { n, k, t } => match (CodingConfig::Bch { n, k, t }).build()? {
+                Coding::Bch(b) => Ok((b.t() as u32, (b.n() - b.k()) as f64 / b.n() as f64)),
+                Coding::None => unreachable!("a BCH table builds a BCH code"),
+            },
+            StreamCode::Block { n, k, t } => {
+                if n == 0 {
+                    return Err("n: 0 bits; use the codeword length in bits".into());
+                }
+                if k == 0 || k > n {
+                    return Err(format!("k: {k} data bits of {n}; use 1 to n"));
+                }
+                // Singleton: d ≤ n − k + 1, so 2t ≤ n − k.
+                if 2 * t > n - k {
+                    return Err(format!("t: {t} errors need at least {} parity bits (2t ≤ n − k); ({n}, {k}) has {}", 2 * t, n - k));
+                }
+                Ok((t, (n - k) as f64 / n as f64))
+            }
+        }
+    }
+}
 
 /// One stream: `codes` with one entry is fixed FEC; with several and `control`, adaptive.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -39,7 +89,7 @@ pub struct FecStreamConfig {
     /// The channel; it must make bit errors (ber, gilbert, rayleigh).
     pub loss: LossConfig,
     /// The code, or with `control` the codes to choose from, weakest first.
-    pub codes: Vec<CodingConfig>,
+    pub codes: Vec<StreamCode>,
     /// Adaptive FEC's controller; unset for a fixed code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<FecControlConfig>,
@@ -82,7 +132,10 @@ impl FecStreamConfig {
         if self.codes.is_empty() {
             return Err("codes: empty; give one code, or several with control".into());
         }
-        check_ladder(&self.codes, self.control.as_ref())?;
+        for (j, c) in self.codes.iter().enumerate() {
+            c.judge().map_err(|m| format!("codes.{j}.{m}"))?;
+        }
+        check_control(self.codes.len(), self.control.as_ref())?;
         if self.control.is_none() && self.codes.len() > 1 {
             return Err(format!("control: missing; {} codes need a controller to choose among them", self.codes.len()));
         }
@@ -99,19 +152,11 @@ pub fn parse_fec_stream(text: &str) -> Result<FecStreamConfig, String> {
     Ok(cfg)
 }
 
-/// (t, H) of a code: the errors a packet survives and its parity share.
-fn judge(c: &Coding) -> (u32, f64) {
-    match c {
-        Coding::None => (0, 0.0),
-        Coding::Bch(b) => (b.t() as u32, (b.n() - b.k()) as f64 / b.n() as f64),
-    }
-}
-
 /// Runs the stream; the channel draws from `seed`'s streams `fec-stream:fading` and
 /// `fec-stream:channel`.
 pub fn run_fec_stream(cfg: &FecStreamConfig, seed: u64) -> Result<FecStreamResult, String> {
     cfg.validate()?;
-    let codes: Vec<(u32, f64)> = cfg.codes.iter().map(|c| judge(&c.build().expect("validated"))).collect();
+    let codes: Vec<(u32, f64)> = cfg.codes.iter().map(|c| c.judge().expect("validated")).collect();
     let mut channel = cfg.loss.build(RngStream::new(seed, 0, "fec-stream:fading"));
     let mut rng = RngStream::new(seed, 0, "fec-stream:channel");
     let mut ctl = cfg.control.as_ref().map(FecController::new);
@@ -171,6 +216,15 @@ mod tests {
     }
 
     #[test]
+    fn the_tables_fec_127_94_is_a_block_code_correcting_4() {
+        // Tables 3–4's first code: parity 33/127 of each received packet, lost above 4
+        // errors in 800 bits (P(Binomial(800, 7.5e-4) > 4) ≈ 3.9e-4: 20 of 50,000).
+        let r = stream(ber(json!([{"code": "block", "n": 127, "k": 94, "t": 4}]))).unwrap();
+        assert!((r.overhead - r.received as f64 * 33.0 / 127.0).abs() < 1e-6);
+        assert!((5..40).contains(&r.lost), "{}", r.lost);
+    }
+
+    #[test]
     fn adaptive_fec_switches_with_the_gilbert_state() {
         // Table 2's higher BER case, the Error state's bits in error at 1 %: the
         // controller climbs in long Error stays and falls back in long Error-free ones.
@@ -189,6 +243,8 @@ mod tests {
         v["loss"] = json!({"model": "bernoulli", "p": 0.1});
         assert!(err(v).starts_with("loss.model: \"bernoulli\" loses whole packets"));
         assert!(err(ber(json!([{"code": "bch", "n": 127, "k": 94}]))).starts_with("codes.0.k: k = 94 is not the dimension"));
+        assert!(err(ber(json!([{"code": "block", "n": 127, "k": 94, "t": 17}]))).starts_with("codes.0.t: 17 errors"));
+        assert!(err(ber(json!([{"code": "block", "n": 127, "k": 128, "t": 0}]))).starts_with("codes.0.k: 128"));
         assert!(err(ber(json!([{"code": "none"}, {"code": "bch", "n": 127, "k": 92}]))).starts_with("control: missing"));
         let mut v = ber(json!([{"code": "none"}, {"code": "bch", "n": 127, "k": 92}]));
         v["control"] = json!({"window": 0, "up": [0.1], "down": [0.0]});

@@ -162,7 +162,8 @@ impl TcpSender {
         }
         self.account_cwnd(now);
         if let Some(fec) = &mut self.fec {
-            fec.on_ack(ack.ack, pkt.flags.has(Flags::ELN), ack.ack.saturating_sub(self.st.snd_una));
+            let acked = ack.ack.saturating_sub(self.st.snd_una);
+            fec.on_ack(ack.ack, pkt.flags.has(Flags::ELN), pkt.link_losses(), acked, self.st.snd_max);
         }
         self.peer_wnd = ack.wnd as u64;
         let reductions = self.st.counters.window_reductions;
@@ -294,6 +295,9 @@ impl TcpSender {
         }
         self.account_cwnd(now);
         self.st.counters.timeouts += 1;
+        if let Some(fec) = &mut self.fec {
+            fec.on_timeout(self.st.snd_una, self.st.snd_max);
+        }
         let repeated = self.last_timeout_una == Some(self.st.snd_una);
         self.last_timeout_una = Some(self.st.snd_una);
         self.cc.on_timeout(&mut self.st, repeated);

@@ -27,15 +27,21 @@ NOTES = (
     "window 1, tcpTick_ 0.1 s, minrto_ 0, rtxcur_init_ 3 s.",
     "FEC in the TCP runs codes each 140-byte frame in whole BCH codewords of 127 bits, lost when a codeword has more "
     "than t errors (the core's BCH codec's rule). The Gilbert stream (Tables 3–4) follows Eq. A·4 instead: an 800-bit "
-    "packet is one decoding unit correcting t errors — the reading Table 3's FEC rows agree with.",
-    "Eq. A·5 is printed H = d/l; Tables 3–4 use H = (l − d)/l of each received packet, and so do we. Table 3's "
-    "\"FEC(127,94)\" is the text's BCH(127,92), which we run (H = 35/127, not 33/127).",
-    "The Gilbert channel counts its states in packets; Error-state packets get random bit errors at b_E. b_E is not "
-    f"given, and p_b and p_err cannot both hold: both readings run ({'; '.join(READINGS.values())}).",
-    "Adaptive FEC: one step per window of N = 10 packets (segments when ACKed), up when p_err exceeds the upper "
-    "threshold, down when it is below the lower; thresholds derived from the crossings of the fixed-code curves of "
-    "the model (TCP: whole-codeword frames; stream: Eq. A·4), not typed in. The ladder is no FEC, (127,92), "
-    "(127,64), (127,36): three steps, six thresholds A–F (the paper's A–D covered two).",
+    "packet is one decoding unit correcting t errors — the reading the tables' FEC rows agree with.",
+    "Eq. A·5 is printed H = d/l; Tables 3–4 use H = (l − d)/l of each received packet, and so do we. The tables' "
+    "first code is FEC(127,94), as printed: its overhead column is 33/127 of the received packets in both tables "
+    "(BCH(127,92) would be 35/127), and its losses fit t = 4. No BCH code of length 127 has k = 94, so the stream "
+    "runs it as a (127,94) block code correcting 4; the TCP runs keep the text's BCH(127,92).",
+    "The Gilbert channel counts its states in packets; Error-state packets get random bit errors at b_E, which the "
+    "paper does not give. Default: b_E = 10·p_b, the reading every fixed row but Table 3's no-FEC one fits; two "
+    f"alternatives run beside it in the tables, unjudged ({'; '.join(READINGS.values())}).",
+    "Adaptive FEC: one decision per window of N = 10 link outcomes (frames delivered and lost, as ELN and the "
+    "sender's timeouts report them), up when p_err exceeds the upper threshold, down after a run of windows below "
+    "the lower one with hysteresis (a failed probe of the weaker code doubles the wait). TCP thresholds are read at "
+    "the crossings of our simulated Fig. 3 curves (no FEC/(127,92) at BER 7.7·10⁻⁵, (127,92)/(127,64) at 1.2·10⁻², "
+    "(127,64)/(127,36) at 3.5·10⁻²; setup.CROSSINGS, with their CIs), the stream's at the Appendix model's "
+    "crossings (its own rule). The ladder is no FEC, (127,92) [(127,94) in the stream], (127,64), (127,36): three "
+    "steps, six thresholds A–F (the paper's A–D covered two).",
     "Replications: each TCP point runs 5 times (100 s; --quick 2 of 20 s); each stream of Tables 3–4 is one run of "
     "the paper's 50,000-packet experiment, 5 seeds (--quick 5 of 20,000 packets); the window study 3 seeds of "
     "50,000 packets (--quick 3 of 10,000). Every claim's CI is over these replications, schemes paired by seed.",

@@ -32,20 +32,26 @@ from scipy import stats
 
 @dataclass(frozen=True)
 class Code:
-    """A binary BCH(n, k) code correcting t errors; n = k = 0 is no FEC."""
+    """A binary (n, k) block code correcting t errors, BCH unless `bch` is False (the
+    packet stream takes any block code; a link only BCH codes); n = k = 0 is no FEC."""
 
     label: str
     n: int = 0
     k: int = 0
     t: int = 0
+    bch: bool = True
 
     @property
     def coded(self) -> bool:
         return self.n > 0
 
     def scenario(self) -> Dict[str, object]:
-        """The code as a scenario's `coding` table."""
-        return {"code": "bch", "n": self.n, "k": self.k} if self.coded else {"code": "none"}
+        """The code as a scenario's `coding` table (a stream's `codes` entry)."""
+        if not self.coded:
+            return {"code": "none"}
+        if self.bch:
+            return {"code": "bch", "n": self.n, "k": self.k}
+        return {"code": "block", "n": self.n, "k": self.k, "t": self.t}
 
 
 NONE = Code("no FEC")
@@ -54,6 +60,13 @@ BCH92 = Code("BCH(127,92)", 127, 92, 5)
 BCH64 = Code("BCH(127,64)", 127, 64, 10)
 BCH36 = Code("BCH(127,36)", 127, 36, 15)
 LADDER = (NONE, BCH92, BCH64, BCH36)
+# Tables 3–4 name their first code "FEC(127,94)" and charge it 33/127 of every received
+# packet (12,983 of 49,965 and 8,860 of 34,097), where BCH(127,92) would be 35/127; its
+# lost packets fit t = 4 (Table 4: 15,903 lost; t = 5 would lose about 12,800). No BCH
+# code of length 127 has k = 94, so the stream runs it as a (127,94) block code
+# correcting 4 errors per packet. The text's BCH(127,92) stays the TCP runs' code.
+FEC94 = Code("FEC(127,94)", 127, 94, 4, bch=False)
+TABLES_LADDER = (NONE, FEC94, BCH64, BCH36)
 
 
 def _check_ber(p_b: float) -> None:
@@ -163,7 +176,7 @@ def thresholds(ladder: Sequence[Code], throughput: Callable[[float, Code], float
     return steps
 
 
-def stream_thresholds(ladder: Sequence[Code] = LADDER, l: int = 800) -> List[Step]:
+def stream_thresholds(ladder: Sequence[Code] = TABLES_LADDER, l: int = 800) -> List[Step]:
     """The thresholds for the packet stream of §5 from the Appendix model: packets of l
     bits, whole-packet correction (A·4), available = (1 − p_err)(1 − H)."""
     return thresholds(ladder, lambda b, c: available_fraction(b, c, l), lambda b, c: packet_error(b, l, c.t))
@@ -174,6 +187,23 @@ def frame_thresholds(frame_bits: int, ladder: Sequence[Code] = LADDER) -> List[S
     reading): the share of the link each fixed code leaves for data."""
     return thresholds(ladder, lambda b, c: codeword_efficiency(b, c, frame_bits),
                       lambda b, c: codeword_loss(b, c, frame_bits))
+
+
+def read_at(crossings: Sequence[float], ladder: Sequence[Code], loss: Callable[[float, Code], float]) -> List[Step]:
+    """Thresholds read at given crossing BERs (one per neighbouring pair of `ladder`), as
+    `thresholds` reads them at the model's: up = the weaker code's `loss` there, down =
+    the stronger's."""
+    if len(crossings) != len(ladder) - 1:
+        raise ValueError(f"crossings: {len(crossings)} for {len(ladder)} codes; give one per step")
+    return [Step(w, s, b, loss(b, w), loss(b, s)) for w, s, b in zip(ladder, ladder[1:], crossings)]
+
+
+def simulated_crossing(bers: Sequence[float], weaker: Sequence[float], stronger: Sequence[float]) -> Optional[float]:
+    """Where a simulated fixed-code curve overtakes another: both mean curves through
+    their points (linear in log BER, `interpolated`), the first BER in the grid's range
+    where `stronger` passes `weaker`."""
+    lo, hi = min(bers), max(bers)
+    return crossing(interpolated(bers, weaker), interpolated(bers, stronger), lo, hi)
 
 
 def control(steps: Sequence[Step], window: int = 10) -> Dict[str, object]:
@@ -196,6 +226,7 @@ def interpolated(xs: Sequence[float], ys: Sequence[float]) -> Curve:
     return f
 
 
-__all__ = ["BCH36", "BCH64", "BCH92", "Code", "Counts", "LADDER", "NONE", "Step", "available_fraction",
+__all__ = ["BCH36", "BCH64", "BCH92", "Code", "Counts", "FEC94", "LADDER", "NONE", "TABLES_LADDER", "Step", "available_fraction",
            "codeword_efficiency", "codeword_loss", "control", "counts", "crossing", "frame_thresholds",
-           "interpolated", "overhead_fraction", "packet_error", "stream_thresholds", "thresholds"]
+           "interpolated", "overhead_fraction", "packet_error", "read_at", "simulated_crossing", "stream_thresholds",
+           "thresholds"]

@@ -223,8 +223,10 @@ def _claims() -> List[Claim]:
               "effective\" than fixed FEC reads as \"as good as\" the best code at every BER (the nearest word of "
               "the table of words); the grid spans every code's range (10⁻⁵ to 5·10⁻²), so following the "
               "optimum means four different codes",
-              probe=Probe("the model's lower thresholds (B ≈ 10⁻¹⁰, D, F) sit where the stronger code loses almost "
-                          "nothing, so a clean window of ten segments steps the code back down",
+              probe=Probe("the step down: under a stronger code a window is clean whatever the BER, so the "
+                          "controller can only probe the weaker code, and each probe costs a window of its losses "
+                          "(where the weaker code delivers nothing, from no FEC at 10⁻², a retransmission timeout); "
+                          "the hysteresis thins the probes but does not remove them",
                           "the lower thresholds set to 0, so the code never steps down (sweep fig3-no-step-down)",
                           ["fig3", "fig3-no-step-down"], adaptive_share_never_stepping_down)),
     ]
