@@ -86,8 +86,9 @@ fn the_counter_stamps_and_the_receiver_credits_and_marks() {
     assert!(agent["syndrome_stamped"] >= stamped, "{agent:?}");
     assert_eq!(agent["syndrome_connections"], 1);
     assert_eq!(r.agents[0].kind, "syndrome");
-    // One 32-bit count and a 16-bit epoch for the one connection.
-    assert_eq!(r.agents[0].state_bytes_max, 6);
+    // One 32-bit count and a 16-bit epoch for the one connection, and the 16-bit epoch
+    // of the one wireless neighbour's connections.
+    assert_eq!(r.agents[0].state_bytes_max, 8);
 }
 
 #[test]

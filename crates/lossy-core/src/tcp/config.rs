@@ -184,6 +184,14 @@ pub struct TcpConfig {
     /// Whether duplicate ACKs carrying ELN trigger a retransmission without a window
     /// reduction (Chen Fig. 1 lines 19-22). Without an ELN agent no ACK carries it.
     pub eln: bool,
+    /// The duplicate ACK, counted like `dupack_threshold`, from which one carrying ELN
+    /// makes the sender resend at once and keep its window (ns-2's
+    /// `eln_rxmit_thresh_`). Default 1, as in ns-2 (`tcl/lib/ns-default.tcl`, from
+    /// 1998 on): the mark says the segment was lost on the wireless hop, so waiting for
+    /// more duplicates adds no evidence, only delay. Chen's Fig. 1 line 19 writes three
+    /// (set it to `dupack_threshold` for that reading). The duplicate-ACK senders
+    /// (Tahoe, Reno, NewReno) use it; a SACK sender enters recovery by its own rules.
+    pub eln_dupack_threshold: u32,
     /// ECN (RFC 3168 §6.1): new data carries ECT(0), the receiver echoes CE with ECE
     /// until CWR, the sender halves its window at most once per window. Flows start
     /// established, so this switch stands for the SYN/SYN-ACK negotiation (§6.1.1).
@@ -225,6 +233,7 @@ impl Default for TcpConfig {
             abc: Abc::Off,
             delayed_ack: None,
             eln: true,
+            eln_dupack_threshold: 1,
             ecn: false,
             syndrome: None,
             adaptive_fec: None,
@@ -275,6 +284,9 @@ impl TcpConfig {
         }
         if self.dupack_threshold == 0 {
             return Err("dupack_threshold: 0 is not allowed; use 1 or more".into());
+        }
+        if self.eln_dupack_threshold == 0 {
+            return Err("eln_dupack_threshold: 0 is not allowed; use 1 or more (ns-2's default is 1)".into());
         }
         if self.min_rto > self.max_rto {
             return Err(format!(

@@ -48,11 +48,12 @@ pub(super) fn begin_recovery(st: &mut SenderState, cc: &mut dyn CongestionContro
 
 /// Fast retransmit + fast recovery entry shared by Reno and NewReno (RFC 5681 §3.2
 /// steps 2-4): set ssthresh, resend the first unacknowledged segment, and inflate the
-/// window by the K segments that have left the network.
+/// window by the segments that have left the network: the duplicates so far (K for a
+/// loss; fewer for an ELN below K).
 fn enter_fast_recovery(st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
     begin_recovery(st, cc, signal);
     st.retransmit = Some(st.recovery_cause);
-    st.cwnd = st.recovery_target + st.dupack_threshold as u64 * st.mss;
+    st.cwnd = st.recovery_target + st.dupacks as u64 * st.mss;
 }
 
 /// TCP Tahoe: fast retransmit, then slow start from one segment (no fast recovery).
@@ -63,7 +64,7 @@ pub struct Tahoe;
 
 impl LossRecovery for Tahoe {
     fn on_dupack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, signal: Signal) {
-        if st.dupacks != st.dupack_threshold || st.recover.is_some_and(|r| st.snd_una < r) {
+        if !st.recovery_due(signal) || st.recover.is_some_and(|r| st.snd_una < r) {
             return;
         }
         st.recover = Some(st.snd_max);
@@ -104,7 +105,7 @@ impl LossRecovery for Reno {
         if st.in_recovery {
             // RFC 5681 §3.2 step 4: each further duplicate ACK inflates cwnd by SMSS.
             st.cwnd += st.mss;
-        } else if st.dupacks == st.dupack_threshold {
+        } else if st.recovery_due(signal) {
             enter_fast_recovery(st, cc, signal);
         }
     }
@@ -139,7 +140,7 @@ impl LossRecovery for NewReno {
             return;
         }
         // RFC 6582 §3.2 step 1: enter only if the cumulative ACK covers more than recover.
-        if st.dupacks != st.dupack_threshold || st.recover.is_some_and(|r| st.snd_una < r) {
+        if !st.recovery_due(signal) || st.recover.is_some_and(|r| st.snd_una < r) {
             return;
         }
         // Step 2: recover = highest sequence number transmitted.

@@ -62,8 +62,10 @@ impl TcpSender {
     pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, start_at: SimTime, app_limit: Option<u64>) -> Self {
         let mss = cfg.mss.0;
         let iw = cfg.initial_window_segments() as u64 * mss;
+        let mut st = SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold);
+        st.eln_threshold = cfg.eln_dupack_threshold;
         TcpSender {
-            st: SenderState::new(mss, iw, cfg.max_window.0, cfg.dupack_threshold),
+            st,
             cc: match cfg.abc.limit_segments() {
                 None => Congestion::Aimd(Aimd),
                 Some(l) => Congestion::ByteCounting(ByteCounting::new(l)),

@@ -121,6 +121,71 @@ fn eln_ignored_when_switched_off() {
     assert_eq!((s.st.counters.retransmits_fast, s.st.counters.window_reductions), (1, 1));
 }
 
+/// Issue 25 item 3: ns-2's ELN sender (`TcpAgent::tcp_eln`, tcp/tcp.cc of ns-2.1b7)
+/// resends on the `eln_rxmit_thresh_`-th duplicate, default 1; the core's default is
+/// that one. One marked duplicate resends at once, keeps the window, and the next
+/// marked duplicates of that loss resend nothing more.
+#[test]
+fn eln_resends_on_the_first_marked_duplicate_by_default() {
+    for variant in [Variant::Tahoe, Variant::Reno, Variant::Newreno] {
+        let mut s = sender(variant);
+        drain(&mut s, SimTime::ZERO);
+        let cwnd = s.st.cwnd;
+        s.handle_ack(SimTime(1), &ack(0, true));
+        let out = drain(&mut s, SimTime(1));
+        assert!(!out.is_empty(), "{variant:?}: nothing sent on the first ELN duplicate");
+        assert_eq!(seq_of(&out[0]), 0, "{variant:?}: the first ELN duplicate resends the lost segment");
+        assert!(out[0].flags.has(Flags::RETX));
+        assert_eq!(s.st.counters.retransmits_eln, 1, "{variant:?}");
+        for _ in 0..3 {
+            s.handle_ack(SimTime(1), &ack(0, true));
+            assert!(drain(&mut s, SimTime(1)).iter().all(|p| seq_of(p) != 0), "{variant:?}: resent twice");
+        }
+        assert_eq!(s.st.counters.retransmits_eln, 1, "{variant:?}");
+        assert_eq!((s.st.counters.retransmits_fast, s.st.counters.window_reductions), (0, 0), "{variant:?}");
+        s.handle_ack(SimTime(2), &ack(4000, false));
+        assert!(s.st.cwnd >= cwnd, "{variant:?}: the window was cut to {}", s.st.cwnd);
+    }
+}
+
+/// Chen Fig. 1 line 19's reading ("upon receipt of three duplicate acks"):
+/// `eln_dupack_threshold = 3` resends on the third marked duplicate, as before.
+#[test]
+fn eln_threshold_three_waits_for_the_third_duplicate() {
+    let cfg = TcpConfig { variant: Variant::Reno, initial_window: Some(4), max_window: Bytes(1 << 20), eln_dupack_threshold: 3, ..Default::default() };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+    s.start(SimTime::ZERO);
+    drain(&mut s, SimTime::ZERO);
+    for (k, new) in [(1, 4000), (2, 5000)] {
+        s.handle_ack(SimTime(1), &ack(0, true));
+        assert_eq!(drain(&mut s, SimTime(1)).iter().map(seq_of).collect::<Vec<_>>(), vec![new], "duplicate {k}: limited transmit only");
+    }
+    s.handle_ack(SimTime(1), &ack(0, true));
+    let out = drain(&mut s, SimTime(1));
+    assert_eq!(seq_of(&out[0]), 0);
+    assert_eq!((s.st.counters.retransmits_eln, s.st.counters.window_reductions), (1, 0));
+}
+
+/// A first ELN mark on a later duplicate still resends (ns-2 compares with `==` and
+/// would wait for the timeout); an unmarked duplicate below K does nothing.
+#[test]
+fn eln_mark_after_the_threshold_still_resends() {
+    let mut s = sender(Variant::Newreno);
+    drain(&mut s, SimTime::ZERO);
+    s.handle_ack(SimTime(1), &ack(0, false));
+    assert_eq!(drain(&mut s, SimTime(1)).iter().map(seq_of).collect::<Vec<_>>(), vec![4000]);
+    s.handle_ack(SimTime(1), &ack(0, true));
+    let out = drain(&mut s, SimTime(1));
+    assert_eq!(seq_of(&out[0]), 0);
+    assert_eq!((s.st.counters.retransmits_eln, s.st.counters.window_reductions), (1, 0));
+}
+
+#[test]
+fn eln_threshold_zero_is_refused() {
+    let c = TcpConfig { eln_dupack_threshold: 0, ..Default::default() };
+    assert!(c.validate().unwrap_err().starts_with("eln_dupack_threshold:"));
+}
+
 #[test]
 fn timeout_goes_back_n_with_backoff_and_karn() {
     let mut s = sender(Variant::Newreno);

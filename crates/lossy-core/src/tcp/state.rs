@@ -72,6 +72,9 @@ pub struct SenderState {
     pub dupacks: u32,
     /// K: duplicate ACKs that trigger fast retransmit (RFC 5681 §3.2: 3).
     pub dupack_threshold: u32,
+    /// Duplicate ACKs from which one carrying ELN starts an ELN recovery (ns-2's
+    /// `eln_rxmit_thresh_`); `new` sets it to K, the sender to its configured value.
+    pub eln_threshold: u32,
     /// `recover` of RFC 6582 §3.2 (stored as one past the highest byte sent).
     pub recover: Option<u64>,
     pub in_recovery: bool,
@@ -106,6 +109,7 @@ impl SenderState {
             max_cwnd,
             dupacks: 0,
             dupack_threshold,
+            eln_threshold: dupack_threshold,
             recover: None,
             in_recovery: false,
             recovery_target: initial_cwnd,
@@ -115,6 +119,17 @@ impl SenderState {
             retransmit: None,
             go_back_cause: RetxCause::Timeout,
             counters: SenderCounters::default(),
+        }
+    }
+
+    /// Whether the duplicate ACK just counted starts a recovery for `signal`: the K-th
+    /// for a loss (RFC 5681 §3.2), any carrying ELN once `eln_threshold` have arrived
+    /// (ns-2 `TcpAgent::tcp_eln` resends on exactly the `eln_rxmit_thresh_`-th; "from"
+    /// here, so a first ELN mark after that count is not ignored until the timeout).
+    pub fn recovery_due(&self, signal: Signal) -> bool {
+        match signal {
+            Signal::Loss => self.dupacks == self.dupack_threshold,
+            Signal::Eln => self.dupacks >= self.eln_threshold,
         }
     }
 

@@ -87,8 +87,9 @@ ADDED: List[Claim] = [
                    exaggerated=lambda: state_rows(WINDOW_BYTES, COUNT_BYTES / 2)),
           "Table 1's worst case needs full windows in flight: in Fig. 10's runs Snoop's cache reaches 40 packets "
           "(both connections' 20-segment windows) at every p from 0.01 to 0.05 and 32–39 elsewhere",
-          probe=Probe("our Syndrome agent keeps a 16-bit epoch beside each 32-bit count (6 B per connection), so "
-                      "that counting restarts after a hand-off; the paper's base station keeps the count alone",
+          probe=Probe("our Syndrome agent keeps a 16-bit epoch beside each 32-bit count (6 B per connection) and one "
+                      "per wireless neighbour (2 B), so that counting restarts after a hand-off; the paper's base "
+                      "station keeps the count alone",
                       "reading swapped: Syndrome's state counted as the 32-bit count of each connection it saw",
                       ["base"], partial(state_ratio, sweep="base", syndrome_state=syndrome_count_only), share=1.0)),
     Claim("coexist", "An end host without Syndrome neither gains nor loses beside Syndrome hosts (§1)", "§1",

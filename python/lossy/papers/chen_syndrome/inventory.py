@@ -34,7 +34,9 @@ ITEMS = [
          tests=[f"{INFERENCE}::proposition_1_credits_are_wireless_losses_and_halvings_wired_ones",
                 f"{INFERENCE}::proposition_2_uplink_roles_swap",
                 f"{AGENT}::counts_per_connection_from_zero_in_epoch_one",
-                "crates/lossy-core/src/tcp/sender_tests.rs::eln_duplicates_retransmit_without_reduction"]),
+                "crates/lossy-core/src/tcp/sender_tests.rs::eln_duplicates_retransmit_without_reduction",
+                "crates/lossy-core/src/tcp/sender_tests.rs::eln_resends_on_the_first_marked_duplicate_by_default",
+                "crates/lossy-core/src/tcp/sender_tests.rs::eln_threshold_three_waits_for_the_third_duplicate"]),
     Item("§3 ¶1", "§3", "statement", "a packet dropped at the BS's queue is treated as lost in the wireline network",
          tests=[f"{AGENT}::a_queue_drop_returns_the_number_so_the_loss_reads_as_wireline",
                 f"{RUNS}::queue_overflow_at_the_base_station_returns_numbers"]),
@@ -54,8 +56,9 @@ ITEMS = [
     Item("§3, two instances", "§3", "statement",
          "mobile to mobile: two instances of Syndrome, one per base station, infer both wireless hops",
          not_covered="a packet carries one base-station count (bs_count, bs_epoch) and a receiver takes one role "
-                     "(downlink or uplink); two instances need two counts on a packet and a receiver reading both, "
-                     "which the simulator does not have"),
+                     "(downlink or uplink); two instances need two counts on a packet (the sender's station's and the "
+                     "receiver's) and a receiver reading both, which the simulator does not have; the paper gives the "
+                     "case one sentence (§3) and no result to compare with"),
     Item("Example 1, Fig. 3", "§3", "example", "ELN for 12 and 16, not 13; one halving",
          tests=[f"{INFERENCE}::example_1_eln_for_12_and_16_not_13_and_one_halving"]),
     Item("Lemmas 1–2, Propositions 3–8, Table 2", "§4.1", "proposition",
@@ -88,7 +91,9 @@ ITEMS = [
          "backward compatible: hosts without Syndrome cannot benefit but can coexist with Syndrome hosts",
          claims=["coexist"], tests=[f"{RUNS}::a_syndrome_receiver_behind_a_plain_base_station_is_plain_tcp"]),
     Item("§1 ¶5, Table 1 (#)", "§1", "statement", "Syndrome resumes immediately after a hand-off at the new BS",
-         claims=["handoffs"], tests=[f"{RUNS}::hand_offs_start_new_epochs_and_the_flow_goes_on"]),
+         claims=["handoffs"], tests=[f"{RUNS}::hand_offs_start_new_epochs_and_the_flow_goes_on",
+                                     f"{AGENT}::two_stations_never_use_the_same_epoch_number",
+                                     f"{AGENT}::one_hosts_hand_off_leaves_the_other_hosts_connections_counting"]),
     Item("§6 ¶2", "§6", "statement", "networks of arbitrary topology, infinite- and finite-duration TCP sources",
          not_covered="the paper reports only Fig. 9's network with bulk sources; the others are not described"),
     Item("§6 ¶2", "§6", "statement", "wireless loss x times the wired loss, x from 10 to 1000",
