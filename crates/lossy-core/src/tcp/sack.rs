@@ -79,17 +79,16 @@ impl SackRecovery {
         }
         // EWLN (Shagdar §III C): an ACK marked EWLN reports a wireless loss, resent on its
         // notice; it counts as no duplicate, and a hole resent on EWLN is lost but not
-        // congested: recovery starts only for a hole that is not one (`first_hole`).
+        // congested: recovery starts only for a hole that is not one (`congestion_hole`).
         if !ewln {
             st.dupacks += 1;
         }
         let dupthresh = st.dupack_threshold;
-        let hole = self.sb.first_hole(st.snd_una, st.snd_max);
-        let triggered = hole.is_some() && match self.reading {
+        let triggered = self.sb.congestion_hole(st.snd_una).is_some_and(|hole| match self.reading {
             // §5 steps (1) and (2): IsLost(HighACK + 1), HighACK past the EWLN holes.
-            Reading::Rfc6675 => (!ewln && st.dupacks >= dupthresh) || hole.is_some_and(|h| self.sb.is_lost(h.seq)),
+            Reading::Rfc6675 => (!ewln && st.dupacks >= dupthresh) || self.sb.is_lost(hole),
             Reading::Sack1 => !ewln && st.dupacks == dupthresh,
-        };
+        });
         // §5.1 (and RFC 6582's `recover` for ns-2's bugfix): no new recovery until the
         // last one's RecoveryPoint is acknowledged.
         let allowed = self.recovery_point.is_none_or(|r| st.snd_una >= r);

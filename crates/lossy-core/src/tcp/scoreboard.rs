@@ -189,6 +189,18 @@ impl Scoreboard {
         })
     }
 
+    /// Where recovery would start from `una`: `una` itself while no segment is held as
+    /// resent on EWLN (plain SACK is untouched by EWLN's rule); else the first byte past
+    /// the held and SACKed ranges, or None when the holes below the highest SACK are all
+    /// EWLN's (lost to the radio, already resent: nothing congested to recover).
+    pub fn congestion_hole(&self, una: u64) -> Option<u64> {
+        if self.ewln.is_empty() {
+            return Some(una);
+        }
+        let from = self.skip_held(una);
+        (from < self.highest_sacked()).then_some(from)
+    }
+
     /// (1.a) the smallest un-SACKed byte above HighRxt, (1.b) if below the highest SACK:
     /// the segment there, IsLost or not.
     pub fn first_hole(&self, una: u64, high_data: u64) -> Option<NextSeg> {
