@@ -9,14 +9,23 @@
 //! closed_enum! {
 //!     /// Every built-in agent.
 //!     pub enum AnyAgent via each_agent { Eln(ElnAgent), Snoop(SnoopAgent) }
+//!     // optional: the enum implements the family's trait by delegating every listed
+//!     // method to the variant held (list every method, defaulted ones included).
+//!     impl Agent {
+//!         fn state_bytes(&self) -> u64;
+//!         fn on_timeout(&mut self, now: SimTime);
+//!     }
 //! }
-//! // each_agent!(self, a => a.state_bytes()) matches every variant.
+//! // each_agent!(self, a => a.state_bytes()) matches every variant;
+//! // AnyAgent::VARIANTS lists the variants' names in the list's order.
 //! ```
 
-/// Declares the enum, `From` for each variant's type, and a `via` macro that runs one
-/// expression on whichever variant is held.
+/// Declares the enum, `From` for each variant's type, `VARIANTS` (the variants' names),
+/// a `via` macro that runs one expression on whichever variant is held and, given an
+/// `impl Trait { fn ...; }` block, the trait's implementation for the enum.
 macro_rules! closed_enum {
-    ($(#[$m:meta])* $vis:vis enum $name:ident via $via:ident { $($(#[$vm:meta])* $var:ident($ty:ty)),+ $(,)? }) => {
+    ($(#[$m:meta])* $vis:vis enum $name:ident via $via:ident { $($(#[$vm:meta])* $var:ident($ty:ty)),+ $(,)? }
+     $(impl $tr:path { $(fn $f:ident($($params:tt)*) $(-> $ret:ty)?;)* })*) => {
         $(#[$m])*
         $vis enum $name {
             $($(#[$vm])* $var($ty)),+
@@ -28,7 +37,30 @@ macro_rules! closed_enum {
                 }
             }
         )+
+        #[allow(dead_code)]
+        impl $name {
+            /// The variants' names, in the list's order (the "for every scheme" tests
+            /// iterate over it, so a new variant cannot be left out of them).
+            pub const VARIANTS: &'static [&'static str] = &[$(stringify!($var)),+];
+        }
         closed_enum!(@via ($) $via $name { $($var),+ });
+        $(
+            impl $tr for $name {
+                $(closed_enum!(@method $via fn $f($($params)*) $(-> $ret)?);)*
+            }
+        )*
+    };
+    // `self` must come from the method's own tokens (macro hygiene), so it is matched
+    // as an identifier, by reference or by mutable reference.
+    (@method $via:ident fn $f:ident(&mut $slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
+        fn $f(&mut $slf $(, $a: $at)*) $(-> $ret)? {
+            $via!($slf, x => x.$f($($a),*))
+        }
+    };
+    (@method $via:ident fn $f:ident(&$slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
+        fn $f(&$slf $(, $a: $at)*) $(-> $ret)? {
+            $via!($slf, x => x.$f($($a),*))
+        }
     };
     (@via ($d:tt) $via:ident $name:ident { $($var:ident),+ }) => {
         #[allow(unused_macros)]
@@ -43,3 +75,55 @@ macro_rules! closed_enum {
 }
 
 pub(crate) use closed_enum;
+
+#[cfg(test)]
+mod tests {
+    trait Speak {
+        fn word(&self) -> &'static str;
+        fn louder(&mut self, by: u32, twice: bool) -> u32;
+        fn quiet(&self) -> bool {
+            true
+        }
+    }
+    struct Cat(u32);
+    struct Dog;
+    impl Speak for Cat {
+        fn word(&self) -> &'static str {
+            "meow"
+        }
+        fn louder(&mut self, by: u32, twice: bool) -> u32 {
+            self.0 += if twice { 2 * by } else { by };
+            self.0
+        }
+    }
+    impl Speak for Dog {
+        fn word(&self) -> &'static str {
+            "woof"
+        }
+        fn louder(&mut self, by: u32, _twice: bool) -> u32 {
+            by
+        }
+        fn quiet(&self) -> bool {
+            false
+        }
+    }
+    closed_enum! {
+        enum Pet via each_pet { Cat(Cat), Dog(Dog) }
+        impl Speak {
+            fn word(&self) -> &'static str;
+            fn louder(&mut self, by: u32, twice: bool) -> u32;
+            fn quiet(&self) -> bool;
+        }
+    }
+
+    #[test]
+    fn the_generated_impl_delegates_every_listed_method_to_the_variant_held() {
+        let mut cat = Pet::from(Cat(1));
+        let dog = Pet::from(Dog);
+        assert_eq!((cat.word(), dog.word()), ("meow", "woof"));
+        assert_eq!(cat.louder(3, true), 7);
+        // A defaulted method the variant overrides reaches the override.
+        assert!(cat.quiet() && !dog.quiet());
+        assert_eq!(Pet::VARIANTS, ["Cat", "Dog"]);
+    }
+}
