@@ -1,4 +1,4 @@
-//! No import cycle between the crate's top-level modules (docs/architecture.md#layers,
+//! No import cycle between the crate's top-level modules (docs/architecture.md#modules,
 //! issue 26 item 4). Reads `src/`, builds the graph of top-level modules from every
 //! `crate::<module>` path in code (comments, strings and `#[cfg(test)]` items left out;
 //! `*_tests.rs` and `tests.rs` files skipped), and fails naming a cycle when there is one.
@@ -367,7 +367,7 @@ fn no_cycle_between_top_level_modules() {
         }
     }
     if let Some(cycle) = find_cycle(&graph) {
-        panic!("the top-level modules form a cycle (docs/architecture.md#layers): move the item that closes it to a module below both\n{}", describe(&cycle, &graph));
+        panic!("the top-level modules form a cycle (docs/architecture.md#modules): move the item that closes it to a module below both\n{}", describe(&cycle, &graph));
     }
     assert!(
         gone.is_empty(),
