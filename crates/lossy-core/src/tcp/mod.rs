@@ -2,22 +2,25 @@
 //! polled for packets and wake-up times; only the engine owns the clock.
 
 pub mod adaptive_fec;
+pub mod cc;
 pub mod config;
-pub mod congestion;
 pub mod ewln;
 mod ecn;
 mod endpoint;
 pub mod inference;
 pub mod metrics;
+mod notices;
 pub mod receiver;
 pub mod recovery;
+mod rto_timer;
 pub mod rtt;
-pub mod sack;
 mod sack_blocks;
 pub mod scoreboard;
 pub mod sender;
 pub mod state;
+mod transmit;
 
-pub use config::{TcpConfig, Variant};
+pub use config::TcpConfig;
+pub use recovery::LossRecoveryConfig;
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;
