@@ -62,6 +62,7 @@ mod tests {
     #[test]
     fn tahoe_resends_only_the_segment_an_eln_names_and_keeps_the_window() {
         let mut st = outstanding();
+        st.eln_threshold = 1;
         dupacks(&mut Tahoe, &mut st, 1, Signal::Eln);
         assert_eq!((st.cwnd, st.snd_nxt, st.retransmit), (10_000, 10_000, Some(RetxCause::Eln)));
         assert_eq!((st.counters.eln_recoveries, st.counters.window_reductions), (1, 0));
