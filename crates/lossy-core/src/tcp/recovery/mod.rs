@@ -11,13 +11,13 @@
 //! means the period the sender spends in it (`SenderState::in_recovery`).
 
 pub mod dupacks;
-pub mod newreno;
+pub mod new_reno;
 pub mod reno;
 pub mod sack;
 pub mod tahoe;
 
 pub use dupacks::DupackRecovery;
-pub use newreno::NewReno;
+pub use new_reno::NewReno;
 pub use reno::Reno;
 pub use sack::{Sack, SackRules};
 pub use tahoe::Tahoe;
