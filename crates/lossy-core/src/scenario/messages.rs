@@ -223,7 +223,7 @@ fn plain_enum_names(path: &str) -> Option<Vec<String>> {
     let names = |e: serde_json::Error| names_after(e.to_string().split_once("expected")?.1).into_iter().map(String::from).collect::<Vec<_>>().into();
     let probe = r#""\u0000""#;
     match path.rsplit('.').next()? {
-        "variant" => serde_json::from_str::<crate::tcp::Variant>(probe).err().and_then(names),
+        "variant" => serde_json::from_str::<crate::tcp::LossRecoveryConfig>(probe).err().and_then(names),
         "unit" => serde_json::from_str::<crate::channel::gilbert::GilbertUnit>(probe).err().and_then(names),
         _ => None,
     }

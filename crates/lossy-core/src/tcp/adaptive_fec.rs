@@ -47,7 +47,7 @@ impl ElnFecControl {
     /// An ACK numbered `ack`, with or without ELN, reporting `link_losses` losses of the
     /// link's (Snoop+ELN's local repairs), that acknowledged `acked` new bytes; `snd_max`
     /// is one past the highest byte sent so far.
-    pub fn on_ack(&mut self, ack: u64, eln: bool, link_losses: u16, acked: u64, snd_max: u64) {
+    pub fn count_outcomes(&mut self, ack: u64, eln: bool, link_losses: u16, acked: u64, snd_max: u64) {
         let from = ack.saturating_sub(acked);
         let mut lost = link_losses as u64;
         if eln && self.last_eln_ack != Some(ack) {
@@ -122,19 +122,19 @@ mod tests {
         // Segment 0 lost on the wireless hop: three ELN duplicates of ACK 0 (one loss),
         // then its repair and 4 more segments (5 delivered).
         for _ in 0..3 {
-            c.on_ack(0, true, 0, 0, 1000);
+            c.count_outcomes(0, true, 0, 0, 1000);
         }
-        c.on_ack(500, false, 0, 500, 1000);
+        c.count_outcomes(500, false, 0, 500, 1000);
         // Segment 5 lost; Snoop+ELN reports it on the ACK that passes it, with 4 more.
-        c.on_ack(1000, true, 1, 500, 2000);
+        c.count_outcomes(1000, true, 1, 500, 2000);
         assert_eq!(c.code(), 1, "2 of 10 is above 0.15");
         // Segments 10 to 19 were sent with the old code: their outcomes do not count.
         for k in 0..10 {
-            c.on_ack(1100 + 100 * k, false, 0, 100, 3000);
+            c.count_outcomes(1100 + 100 * k, false, 0, 100, 3000);
         }
         assert_eq!(c.changes(), 1);
         for k in 0..10 {
-            c.on_ack(2100 + 100 * k, false, 0, 100, 4000);
+            c.count_outcomes(2100 + 100 * k, false, 0, 100, 4000);
         }
         assert_eq!((c.code(), c.changes()), (0, 2), "a clean window of the new code steps back");
     }
@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn a_timeout_under_the_current_code_ends_the_window_as_lost() {
         let mut c = ElnFecControl::new(&cfg(), 100);
-        c.on_ack(300, false, 0, 300, 400);
+        c.count_outcomes(300, false, 0, 300, 400);
         c.on_timeout(300, 400);
         assert_eq!((c.code(), c.changes()), (1, 1), "3 delivered, 7 lost");
         c.on_timeout(300, 400);
@@ -155,7 +155,7 @@ mod tests {
         // segment after 9 local retransmissions and reports them on the ACK that passes
         // it. Counting acknowledged segments alone, 10 such segments made one window.
         let mut c = ElnFecControl::new(&cfg(), 100);
-        c.on_ack(100, true, 9, 100, 200);
+        c.count_outcomes(100, true, 9, 100, 200);
         assert_eq!((c.code(), c.changes()), (1, 1), "9 lost and 1 delivered of 10 steps up at once");
     }
 }

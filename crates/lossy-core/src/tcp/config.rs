@@ -1,9 +1,6 @@
 //! TCP options a scenario can set. Defaults follow the RFCs; where the papers' ns-2
 //! runs differ (1-segment initial window, 500 ms tick) they set the field.
 
-use super::recovery::{NewReno, Reno, Tahoe};
-use super::sack::{Reading, SackRecovery};
-use super::sender::Repair;
 use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer, Visitor};
@@ -11,9 +8,13 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
+// The loss recovery a scenario picks, `tcp.variant` (`recovery/` builds it). A plain
+// comment: a doc comment here would become the schema's description, and `lossy schema`
+// keeps this type's old name, `Variant`. The variants' doc comments are the schema's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
-pub enum Variant {
+#[schemars(rename = "Variant")]
+pub enum LossRecoveryConfig {
     /// Fast retransmit, then slow start from one segment.
     Tahoe,
     /// RFC 5681 fast retransmit and fast recovery.
@@ -28,32 +29,20 @@ pub enum Variant {
     Sack1,
 }
 
-impl Variant {
-    /// Whether the variant's sender reads SACK blocks (and its receiver sends them).
+impl LossRecoveryConfig {
+    /// Whether its sender reads SACK blocks (and its receiver sends them).
     pub fn uses_sack(self) -> bool {
-        matches!(self, Variant::Sack | Variant::Sack1)
+        matches!(self, LossRecoveryConfig::Sack | LossRecoveryConfig::Sack1)
     }
 
+    /// Its name as a scenario writes it.
     pub fn name(self) -> &'static str {
         match self {
-            Variant::Tahoe => "tahoe",
-            Variant::Reno => "reno",
-            Variant::Newreno => "newreno",
-            Variant::Sack => "sack",
-            Variant::Sack1 => "sack1",
-        }
-    }
-
-    /// How its sender finds and repairs losses. A new recovery is its file, one line in
-    /// `Recovery`, and the variant with its arms here.
-    pub(crate) fn repair(self, mss: u64, dupack_threshold: u32) -> Repair {
-        let sack = |reading| Repair::Sack(SackRecovery::new(reading, mss, dupack_threshold));
-        match self {
-            Variant::Tahoe => Repair::Dupacks(Tahoe.into()),
-            Variant::Reno => Repair::Dupacks(Reno.into()),
-            Variant::Newreno => Repair::Dupacks(NewReno::default().into()),
-            Variant::Sack => sack(Reading::Rfc6675),
-            Variant::Sack1 => sack(Reading::Sack1),
+            LossRecoveryConfig::Tahoe => "tahoe",
+            LossRecoveryConfig::Reno => "reno",
+            LossRecoveryConfig::Newreno => "newreno",
+            LossRecoveryConfig::Sack => "sack",
+            LossRecoveryConfig::Sack1 => "sack1",
         }
     }
 }
@@ -146,7 +135,7 @@ impl JsonSchema for Abc {
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
     /// Loss recovery: tahoe, reno, newreno, sack (RFC 6675) or sack1 (ns-2's Sack1).
-    pub variant: Variant,
+    pub variant: LossRecoveryConfig,
     /// The SACK option (RFC 2018): up to 3 blocks on every ACK, which grow it by 12, 20
     /// or 28 B. Unset = on exactly for the SACK variants; a value that contradicts the
     /// variant is an error (a SACK variant needs the blocks, the others cannot use them).
@@ -217,7 +206,7 @@ pub struct TcpConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
-            variant: Variant::default(),
+            variant: LossRecoveryConfig::default(),
             sack: None,
             mss: Bytes(1000),
             header: Bytes(40),

@@ -1,12 +1,12 @@
 //! One test per RFC 3168 §6.1 rule, on the sender and receiver state machines.
 
 use crate::packet::{Flags, Packet};
-use crate::tcp::{TcpConfig, TcpReceiver, TcpSender, Variant};
+use crate::tcp::{TcpConfig, TcpReceiver, TcpSender, LossRecoveryConfig};
 use crate::time::{SimDuration, SimTime};
 use crate::transport::Endpoint;
 use crate::units::Bytes;
 
-fn sender(variant: Variant, ecn: bool) -> TcpSender {
+fn sender(variant: LossRecoveryConfig, ecn: bool) -> TcpSender {
     let cfg = TcpConfig { variant, ecn, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
     let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
     s.start(SimTime::ZERO);
@@ -41,7 +41,7 @@ fn eces(r: &mut TcpReceiver, now: SimTime) -> Vec<bool> {
 }
 
 /// Sends 4, ACKs them (cwnd 8), sends 8 more: snd_una 4000, snd_max 12 000.
-fn twelve_sent(variant: Variant) -> TcpSender {
+fn twelve_sent(variant: LossRecoveryConfig) -> TcpSender {
     let mut s = sender(variant, true);
     drain(&mut s, SimTime::ZERO);
     for k in 1..=4 {
@@ -53,7 +53,7 @@ fn twelve_sent(variant: Variant) -> TcpSender {
 
 #[test]
 fn ect_only_on_new_data_not_on_retransmissions_or_acks() {
-    let mut s = sender(Variant::Reno, true);
+    let mut s = sender(LossRecoveryConfig::Reno, true);
     let first = drain(&mut s, SimTime::ZERO);
     assert!(first.iter().all(|p| p.flags.has(Flags::ECT)));
     for _ in 0..3 {
@@ -94,7 +94,7 @@ fn ece_repeats_until_cwr_and_a_ce_segment_is_acked_at_once() {
 
 #[test]
 fn ece_halves_without_retransmitting_or_growing_on_that_ack() {
-    let mut s = twelve_sent(Variant::Newreno);
+    let mut s = twelve_sent(LossRecoveryConfig::Newreno);
     assert_eq!(s.st.cwnd, 8000);
     s.handle_ack(SimTime(2), &ack(5000, true));
     // ssthresh = max(FlightSize / 2, 2·SMSS) = 7000 / 2; cwnd = ssthresh, no growth.
@@ -107,7 +107,7 @@ fn ece_halves_without_retransmitting_or_growing_on_that_ack() {
 
 #[test]
 fn one_reduction_per_window_and_cwr_once_on_the_next_new_data() {
-    let mut s = twelve_sent(Variant::Newreno);
+    let mut s = twelve_sent(LossRecoveryConfig::Newreno);
     s.handle_ack(SimTime(2), &ack(5000, true));
     // Further ECEs for data sent before the reduction (up to 12 000) are not answered.
     for a in [6000, 8000, 10_000, 12_000] {
@@ -127,7 +127,7 @@ fn one_reduction_per_window_and_cwr_once_on_the_next_new_data() {
 
 #[test]
 fn no_ecn_reduction_in_fast_recovery_or_after_a_loss_in_the_same_window() {
-    let mut s = sender(Variant::Reno, true);
+    let mut s = sender(LossRecoveryConfig::Reno, true);
     drain(&mut s, SimTime::ZERO);
     for _ in 0..3 {
         s.handle_ack(SimTime(1), &ack(0, false));
@@ -147,7 +147,7 @@ fn no_ecn_reduction_in_fast_recovery_or_after_a_loss_in_the_same_window() {
 
 #[test]
 fn an_ece_on_the_duplicate_that_starts_fast_recovery_reduces_once() {
-    let mut s = sender(Variant::Reno, true);
+    let mut s = sender(LossRecoveryConfig::Reno, true);
     drain(&mut s, SimTime::ZERO);
     for k in 0..3 {
         s.handle_ack(SimTime(1), &ack(0, k == 2));
@@ -162,7 +162,7 @@ fn an_ece_on_the_duplicate_that_starts_fast_recovery_reduces_once() {
 
 #[test]
 fn ecn_off_ignores_ece_and_marks_nothing() {
-    let (mut a, mut b) = (sender(Variant::Newreno, false), sender(Variant::Newreno, false));
+    let (mut a, mut b) = (sender(LossRecoveryConfig::Newreno, false), sender(LossRecoveryConfig::Newreno, false));
     let mut sent = (drain(&mut a, SimTime::ZERO), drain(&mut b, SimTime::ZERO));
     for k in 1..=6 {
         a.handle_ack(SimTime(k), &ack(k * 1000, false));

@@ -58,7 +58,7 @@ impl Endpoint for TcpSender {
         if !(st.snd_una <= st.snd_nxt && st.snd_nxt <= st.snd_max) {
             return Err(format!("sender out of order: snd_una {} snd_nxt {} snd_max {}", st.snd_una, st.snd_nxt, st.snd_max));
         }
-        self.check_sack()
+        self.check_recovery()
     }
 
     fn report(&mut self, end: SimTime, out: &mut FlowSummary) {

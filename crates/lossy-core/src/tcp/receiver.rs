@@ -205,7 +205,7 @@ impl Endpoint for TcpReceiver {
             p.size += sack_option_bytes(used);
         }
         self.ecn.mark_ack(&mut p.flags);
-        self.inference.on_ack(self.rcv_nxt, &mut p.flags);
+        self.inference.note_ack(self.rcv_nxt, &mut p.flags);
         if let Some((offset, first)) = self.ewln.note(self.rcv_nxt) {
             p.flags.set(if first { Flags::EWLN | Flags::EWLN_FIRST } else { Flags::EWLN });
             p.set_ewln_offset(offset);

@@ -1,12 +1,12 @@
 //! The sender's unit tests: ACK clocking, fast retransmit, ELN, timeouts, the window.
 
 use super::*;
-use crate::tcp::Variant;
-use crate::packet::Header;
+use crate::tcp::LossRecoveryConfig;
+use crate::packet::{Flags, Header};
 use crate::transport::Endpoint;
 use crate::units::{Bytes, Duration};
 
-fn sender(variant: Variant) -> TcpSender {
+fn sender(variant: LossRecoveryConfig) -> TcpSender {
     let cfg = TcpConfig { variant, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
     let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
     s.start(SimTime::ZERO);
@@ -36,7 +36,7 @@ fn drain(s: &mut TcpSender, now: SimTime) -> Vec<Packet> {
 
 #[test]
 fn sends_the_initial_window_and_starts_the_timer() {
-    let mut s = sender(Variant::Newreno);
+    let mut s = sender(LossRecoveryConfig::Newreno);
     let sent = drain(&mut s, SimTime::ZERO);
     assert_eq!(sent.len(), 4);
     assert_eq!(seq_of(&sent[3]), 3000);
@@ -46,7 +46,7 @@ fn sends_the_initial_window_and_starts_the_timer() {
 
 #[test]
 fn ack_clock_slow_start_doubles_per_round() {
-    let mut s = sender(Variant::Newreno);
+    let mut s = sender(LossRecoveryConfig::Newreno);
     drain(&mut s, SimTime::ZERO);
     let t = SimTime::ZERO + SimDuration::from_millis(100);
     for k in 1..=4 {
@@ -75,7 +75,7 @@ fn abc_option_counts_the_bytes_of_delayed_acks() {
 
 #[test]
 fn third_duplicate_ack_retransmits_the_first_unacked_segment() {
-    let mut s = sender(Variant::Reno);
+    let mut s = sender(LossRecoveryConfig::Reno);
     drain(&mut s, SimTime::ZERO);
     let t = SimTime(1);
     s.handle_ack(t, &ack(0, false));
@@ -93,7 +93,7 @@ fn third_duplicate_ack_retransmits_the_first_unacked_segment() {
 
 #[test]
 fn eln_duplicates_retransmit_without_reduction() {
-    let mut s = sender(Variant::Reno);
+    let mut s = sender(LossRecoveryConfig::Reno);
     drain(&mut s, SimTime::ZERO);
     let cwnd = s.st.cwnd;
     for _ in 0..3 {
@@ -127,7 +127,7 @@ fn eln_ignored_when_switched_off() {
 /// marked duplicates of that loss resend nothing more.
 #[test]
 fn eln_resends_on_the_first_marked_duplicate_by_default() {
-    for variant in [Variant::Tahoe, Variant::Reno, Variant::Newreno] {
+    for variant in [LossRecoveryConfig::Tahoe, LossRecoveryConfig::Reno, LossRecoveryConfig::Newreno] {
         let mut s = sender(variant);
         drain(&mut s, SimTime::ZERO);
         let cwnd = s.st.cwnd;
@@ -152,7 +152,7 @@ fn eln_resends_on_the_first_marked_duplicate_by_default() {
 /// `eln_dupack_threshold = 3` resends on the third marked duplicate, as before.
 #[test]
 fn eln_threshold_three_waits_for_the_third_duplicate() {
-    let cfg = TcpConfig { variant: Variant::Reno, initial_window: Some(4), max_window: Bytes(1 << 20), eln_dupack_threshold: 3, ..Default::default() };
+    let cfg = TcpConfig { variant: LossRecoveryConfig::Reno, initial_window: Some(4), max_window: Bytes(1 << 20), eln_dupack_threshold: 3, ..Default::default() };
     let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
     s.start(SimTime::ZERO);
     drain(&mut s, SimTime::ZERO);
@@ -170,7 +170,7 @@ fn eln_threshold_three_waits_for_the_third_duplicate() {
 /// would wait for the timeout); an unmarked duplicate below K does nothing.
 #[test]
 fn eln_mark_after_the_threshold_still_resends() {
-    let mut s = sender(Variant::Newreno);
+    let mut s = sender(LossRecoveryConfig::Newreno);
     drain(&mut s, SimTime::ZERO);
     s.handle_ack(SimTime(1), &ack(0, false));
     assert_eq!(drain(&mut s, SimTime(1)).iter().map(seq_of).collect::<Vec<_>>(), vec![4000]);
@@ -188,7 +188,7 @@ fn eln_threshold_zero_is_refused() {
 
 #[test]
 fn timeout_goes_back_n_with_backoff_and_karn() {
-    let mut s = sender(Variant::Newreno);
+    let mut s = sender(LossRecoveryConfig::Newreno);
     drain(&mut s, SimTime::ZERO);
     let t1 = SimTime::ZERO + SimDuration::from_secs(1);
     s.handle_timeout(t1);
@@ -210,7 +210,7 @@ fn timeout_goes_back_n_with_backoff_and_karn() {
 
 #[test]
 fn timeout_during_fast_recovery_keeps_the_entry_ssthresh() {
-    let mut s = sender(Variant::Newreno);
+    let mut s = sender(LossRecoveryConfig::Newreno);
     drain(&mut s, SimTime::ZERO);
     for _ in 0..20 {
         s.handle_ack(SimTime(1), &ack(0, false));
@@ -248,7 +248,7 @@ fn limited_transmit_data_is_left_out_of_the_halved_flight_size() {
 
 #[test]
 fn cwnd_mean_counts_the_recovery_target_not_the_inflation() {
-    let mut s = sender(Variant::Reno);
+    let mut s = sender(LossRecoveryConfig::Reno);
     let ms = |n| SimTime::ZERO + SimDuration::from_millis(n);
     drain(&mut s, ms(0));
     // 100 ms at 4 segments; then recovery from 6 in flight (4 + 2 limited transmit,
@@ -272,7 +272,7 @@ fn cwnd_mean_counts_the_recovery_target_not_the_inflation() {
 
 #[test]
 fn tahoe_fast_retransmit_restarts_from_one_segment() {
-    let mut s = sender(Variant::Tahoe);
+    let mut s = sender(LossRecoveryConfig::Tahoe);
     drain(&mut s, SimTime::ZERO);
     for _ in 0..3 {
         s.handle_ack(SimTime(1), &ack(0, false));
@@ -298,7 +298,7 @@ fn file_transfer_finishes_with_a_short_last_segment() {
 
 #[test]
 fn window_is_limited_by_the_receiver() {
-    let mut s = sender(Variant::Newreno);
+    let mut s = sender(LossRecoveryConfig::Newreno);
     drain(&mut s, SimTime::ZERO);
     s.handle_ack(SimTime(1), &ack(4000, false));
     s.handle_ack(SimTime(2), &Packet::tcp_ack(0, 1, 0, 4000, 2000, 40));
@@ -312,7 +312,7 @@ fn ewln_ack(n: u64, named: u64) -> Packet {
     p
 }
 
-fn ewln_sender(variant: Variant) -> TcpSender {
+fn ewln_sender(variant: LossRecoveryConfig) -> TcpSender {
     let cfg = TcpConfig { variant, ewln: true, initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
     let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
     s.start(SimTime::ZERO);
@@ -321,7 +321,7 @@ fn ewln_sender(variant: Variant) -> TcpSender {
 
 #[test]
 fn fig_3_the_first_ewln_ack_resends_the_named_segment_without_reduction() {
-    for variant in [Variant::Reno, Variant::Newreno, Variant::Sack] {
+    for variant in [LossRecoveryConfig::Reno, LossRecoveryConfig::Newreno, LossRecoveryConfig::Sack] {
         let mut s = ewln_sender(variant);
         drain(&mut s, SimTime::ZERO);
         let cwnd = s.st.cwnd;
@@ -348,13 +348,13 @@ fn fig_3_the_first_ewln_ack_resends_the_named_segment_without_reduction() {
 
 #[test]
 fn ewln_names_a_segment_above_the_cumulative_ack_too() {
-    let mut s = ewln_sender(Variant::Reno);
+    let mut s = ewln_sender(LossRecoveryConfig::Reno);
     drain(&mut s, SimTime::ZERO);
     // 0 lost to congestion (no EWLN), 2000 corrupted: the ACK of 0 names 2000.
     s.handle_ack(SimTime(1), &ewln_ack(0, 2000));
     assert_eq!(seq_of(&drain(&mut s, SimTime(1))[0]), 2000);
     // Without EWLN at the sender the mark is ignored: a plain duplicate.
-    let mut plain = sender(Variant::Reno);
+    let mut plain = sender(LossRecoveryConfig::Reno);
     drain(&mut plain, SimTime::ZERO);
     plain.handle_ack(SimTime(1), &ewln_ack(0, 2000));
     assert!(drain(&mut plain, SimTime(1)).iter().all(|p| seq_of(p) >= 4000), "only new data (limited transmit)");
@@ -371,10 +371,10 @@ struct EwlnPair {
 }
 
 impl EwlnPair {
-    fn new(variant: Variant, window: u32) -> Self {
+    fn new(variant: LossRecoveryConfig, window: u32) -> Self {
         let mut s = ewln_sender(variant);
         s.st.cwnd = window as u64 * 1000;
-        let sack = matches!(variant.repair(1000, 3), Repair::Sack(_));
+        let sack = variant.uses_sack();
         let r = crate::tcp::receiver::TcpReceiver::new(0, 1, 0, 1000, 40, 1 << 20, None).with_ewln(true).with_sack(sack);
         EwlnPair { s, r, t: 0 }
     }
@@ -408,7 +408,7 @@ fn fig_3_a_corrupted_retransmission_is_a_new_notice_resent_at_once() {
     // corrupted packet is finished or a new corrupted packet with the EWLN bit set
     // arrives"; §III C: the sender resends on the first ACK of each notice. A corrupted
     // retransmission is such a new corrupted packet.
-    for variant in [Variant::Reno, Variant::Newreno, Variant::Sack] {
+    for variant in [LossRecoveryConfig::Reno, LossRecoveryConfig::Newreno, LossRecoveryConfig::Sack] {
         let mut x = EwlnPair::new(variant, 8);
         assert_eq!(x.sent(), (0..8).map(|k| k * 1000).collect::<Vec<_>>());
         x.deliver(0, false);
@@ -426,7 +426,7 @@ fn fig_3_a_corrupted_retransmission_is_a_new_notice_resent_at_once() {
         assert_eq!(x.r.rcv_nxt(), 8000, "{variant:?}");
         let c = &x.s.st.counters;
         assert_eq!((c.retransmits_ewln, c.timeouts), (2, 0), "{variant:?}");
-        if variant != Variant::Sack {
+        if variant != LossRecoveryConfig::Sack {
             assert_eq!((c.retransmits_fast, c.window_reductions), (0, 0), "{variant:?}");
         }
     }
@@ -437,7 +437,7 @@ fn fig_3_with_sack_an_ewln_named_hole_is_lost_not_congested() {
     // §III C: the sender "performs retransmission without invoking the associated
     // congestion control procedures", with SACK as with Reno (§IV A, Fig. 6). The hole
     // EWLN named is resent on its notice; the SACK blocks above it are no loss signal.
-    let mut x = EwlnPair::new(Variant::Sack, 10);
+    let mut x = EwlnPair::new(LossRecoveryConfig::Sack, 10);
     x.sent();
     x.deliver(0, false);
     assert_eq!(x.deliver(1000, true), vec![1000], "resent at once");
@@ -454,7 +454,7 @@ fn fig_3_with_sack_an_ewln_named_hole_is_lost_not_congested() {
 
     // A congestion loss (no header arrives) below a corrupted segment is still one: the
     // SACK blocks above it start recovery, and the EWLN-named segment is resent once.
-    let mut x = EwlnPair::new(Variant::Sack, 10);
+    let mut x = EwlnPair::new(LossRecoveryConfig::Sack, 10);
     x.sent();
     x.deliver(0, false); // 1000 dropped by a queue: never arrives
     assert_eq!(x.deliver(2000, true), vec![2000]);

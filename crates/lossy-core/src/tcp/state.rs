@@ -17,13 +17,37 @@ pub enum RetxCause {
     Ewln,
 }
 
-/// The kind of signal that reaches the window (DESIGN.md: one event says what it was).
+/// The four congestion and notification signals an ACK can carry (DESIGN.md: one event
+/// says what it was). The window's answer to each is the congestion control's
+/// (`CongestionControl::on_congestion`); what else follows is each signal's own: a loss or
+/// an ELN starts loss recovery (`recovery`), an EWLN resends the named segment
+/// (`ewln.rs`), an ECE reduces once per window (`ecn.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
-    /// Loss inferred from duplicate ACKs: congestion.
+    /// Loss inferred from duplicate ACKs or SACK blocks: congestion (RFC 5681 §3.2).
     Loss,
-    /// Loss on the wireless hop, notified explicitly: not congestion.
+    /// Loss on the wireless hop, notified explicitly: not congestion (Chen Fig. 1).
     Eln,
+    /// A segment a MAC gave up on, named by the receiver: not congestion (Shagdar Fig. 3).
+    Ewln,
+    /// Congestion experienced, echoed by ECE: congestion without a loss (RFC 3168 §6.1.2).
+    Ecn,
+}
+
+impl Signal {
+    /// Whether it means a queue overflowed or was about to: the window is reduced.
+    pub fn is_congestion(self) -> bool {
+        matches!(self, Signal::Loss | Signal::Ecn)
+    }
+
+    /// The cause charged for the retransmission a recovery for it makes.
+    pub fn retransmit_cause(self) -> RetxCause {
+        match self {
+            Signal::Loss | Signal::Ecn => RetxCause::Fast,
+            Signal::Eln => RetxCause::Eln,
+            Signal::Ewln => RetxCause::Ewln,
+        }
+    }
 }
 
 /// Per-flow counters, reported as they are in the run summary.
@@ -126,10 +150,12 @@ impl SenderState {
     /// for a loss (RFC 5681 §3.2), any carrying ELN once `eln_threshold` have arrived
     /// (ns-2 `TcpAgent::tcp_eln` resends on exactly the `eln_rxmit_thresh_`-th; "from"
     /// here, so a first ELN mark after that count is not ignored until the timeout).
+    /// EWLN's and ECN's duplicates start none (their answers are their own).
     pub fn recovery_due(&self, signal: Signal) -> bool {
         match signal {
             Signal::Loss => self.dupacks == self.dupack_threshold,
             Signal::Eln => self.dupacks >= self.eln_threshold,
+            Signal::Ewln | Signal::Ecn => false,
         }
     }
 

@@ -52,7 +52,7 @@ ITEMS = [
     Item("§4 ¶1 (b)", "§4", "statement", "adaptive FEC combined with Snoop+ELN is more effective against TCP "
          "throughput degradation", claims=["adaptive-tcp"]),
     Item("§4 ¶2", "§4", "statement", "with ELN the sender takes losses for transmission errors and performs no "
-         "congestion control", tests=[f"{CORE}src/tcp/congestion.rs::eln_keeps_the_window_and_ssthresh"]),
+         "congestion control", tests=[f"{CORE}src/tcp/cc/aimd.rs::eln_keeps_the_window_and_ssthresh"]),
     Item("§4 ¶3", "§4", "statement", "the code steps up when p_err from ELN exceeds a threshold and down otherwise, "
          "after Eckhardt and Steenkiste's two-of-ten rule; the algorithm must not be swayed by sporadic errors",
          tests=[f"{CORE}src/link/fec_control.rs::steps_one_code_per_window_and_holds_between_thresholds",

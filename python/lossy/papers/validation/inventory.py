@@ -10,7 +10,7 @@ from ..inventory import Inventory, Item
 MODELS = "tests/python/test_models.py"
 VALIDATION = "tests/python/test_validation.py"
 SACK_RS = "crates/lossy-core/tests/sack.rs"
-SACK_UNIT = "crates/lossy-core/src/tcp/sack_tests.rs"
+SACK_UNIT = "crates/lossy-core/src/tcp/recovery/sack_tests.rs"
 ELN_UNIT = "crates/lossy-core/src/agents/eln.rs"
 
 INVENTORY = Inventory(paper="REFERENCES.md", items=[

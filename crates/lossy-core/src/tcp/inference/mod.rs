@@ -42,9 +42,9 @@ impl LossInference {
 
     /// The receiver sends an ACK of `ack`; the inference may set a flag on it.
     #[inline]
-    pub fn on_ack(&mut self, ack: u64, flags: &mut Flags) {
+    pub fn note_ack(&mut self, ack: u64, flags: &mut Flags) {
         if let LossInference::Syndrome(s) = self {
-            s.on_ack(ack, flags);
+            s.note_ack(ack, flags);
         }
     }
 

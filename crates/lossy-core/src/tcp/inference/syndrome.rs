@@ -237,7 +237,7 @@ impl Syndrome {
     }
 
     /// Fig. 1 lines 11–18 / 27–34 for an ACK of `ack` about to be sent.
-    pub fn on_ack(&mut self, ack: u64, flags: &mut Flags) {
+    pub fn note_ack(&mut self, ack: u64, flags: &mut Flags) {
         if self.last_ack != Some(ack) {
             // Not a duplicate: the sets of the losses below `ack` have ended.
             while let Some(l) = self.pending.front() {

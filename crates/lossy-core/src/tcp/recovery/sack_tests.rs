@@ -2,7 +2,7 @@
 //! segments: segment k is [1000·k, 1000·k + 1000).
 
 use crate::packet::{Flags, Packet, SackBlock, SACK_BLOCKS};
-use crate::tcp::config::{TcpConfig, Variant};
+use crate::tcp::config::{LossRecoveryConfig, TcpConfig};
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
 use crate::time::{SimDuration, SimTime};
@@ -11,7 +11,7 @@ use crate::units::Bytes;
 
 const K: u64 = 1000;
 
-fn sender(variant: Variant, iw: u32) -> TcpSender {
+fn sender(variant: LossRecoveryConfig, iw: u32) -> TcpSender {
     let cfg = TcpConfig { variant, initial_window: Some(iw), max_window: Bytes(1 << 20), ..Default::default() };
     let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
     s.start(SimTime::ZERO);
@@ -37,7 +37,7 @@ fn drain(s: &mut TcpSender, now: SimTime) -> Vec<(u64, bool)> {
 const T: SimTime = SimTime(1);
 
 /// Ten segments out, segment 0 lost; the ACKs of 1, 2 and 3 arrive.
-fn three_sacking_duplicates(variant: Variant) -> (TcpSender, Vec<(u64, bool)>) {
+fn three_sacking_duplicates(variant: LossRecoveryConfig) -> (TcpSender, Vec<(u64, bool)>) {
     let mut s = sender(variant, 10);
     assert_eq!(drain(&mut s, SimTime::ZERO).len(), 10);
     let mut out = vec![];
@@ -50,7 +50,7 @@ fn three_sacking_duplicates(variant: Variant) -> (TcpSender, Vec<(u64, bool)>) {
 
 #[test]
 fn rfc6675_limited_transmit_then_recovery_on_the_third_duplicate() {
-    let (s, out) = three_sacking_duplicates(Variant::Sack);
+    let (s, out) = three_sacking_duplicates(LossRecoveryConfig::Sack);
     // Step (3): each of the first two duplicates lets one new segment out (SACKed
     // bytes leave the pipe); step (4) on the third: segment 0 resent first.
     assert_eq!(out, vec![(10, false), (11, false), (0, true)]);
@@ -63,7 +63,7 @@ fn rfc6675_limited_transmit_then_recovery_on_the_third_duplicate() {
 
 #[test]
 fn rfc6675_an_ack_sacking_three_segments_enters_at_once_by_is_lost() {
-    let mut s = sender(Variant::Sack, 10);
+    let mut s = sender(LossRecoveryConfig::Sack, 10);
     drain(&mut s, SimTime::ZERO);
     // Two ACKs were lost: the first to arrive SACKs 1-3. DupAcks = 1 but IsLost(0).
     s.handle_ack(T, &ack(0, &[(1, 3)]));
@@ -73,7 +73,7 @@ fn rfc6675_an_ack_sacking_three_segments_enters_at_once_by_is_lost() {
 
 #[test]
 fn rfc6675_a_repeated_ack_without_new_sack_information_is_not_a_duplicate() {
-    let mut s = sender(Variant::Sack, 10);
+    let mut s = sender(LossRecoveryConfig::Sack, 10);
     drain(&mut s, SimTime::ZERO);
     for _ in 0..5 {
         s.handle_ack(T, &ack(0, &[(1, 1)]));
@@ -84,7 +84,7 @@ fn rfc6675_a_repeated_ack_without_new_sack_information_is_not_a_duplicate() {
 
 #[test]
 fn rfc6675_repairs_several_holes_in_one_round_trip() {
-    let mut s = sender(Variant::Sack, 10);
+    let mut s = sender(LossRecoveryConfig::Sack, 10);
     drain(&mut s, SimTime::ZERO);
     // Segments 0, 2 and 4 lost; the ACKs of 1, 3, 5, 6, ... arrive, each SACKing.
     let mut resent = vec![];
@@ -111,7 +111,7 @@ fn rfc6675_repairs_several_holes_in_one_round_trip() {
 
 #[test]
 fn rfc6675_pipe_governs_sending_in_recovery() {
-    let (mut s, _) = three_sacking_duplicates(Variant::Sack);
+    let (mut s, _) = three_sacking_duplicates(LossRecoveryConfig::Sack);
     // cwnd 5 segments; in flight: 4-9, 10, 11 not SACKed or lost, plus the resent 0
     // → pipe 9 segments: nothing may go.
     assert!(drain(&mut s, T).is_empty());
@@ -126,7 +126,7 @@ fn rfc6675_pipe_governs_sending_in_recovery() {
 
 #[test]
 fn rfc6675_recovery_ends_at_the_recovery_point_with_cwnd_at_ssthresh() {
-    let (mut s, _) = three_sacking_duplicates(Variant::Sack);
+    let (mut s, _) = three_sacking_duplicates(LossRecoveryConfig::Sack);
     // A partial ACK (0 resent and ACKed, 12 SACKed... nothing else lost).
     s.handle_ack(T, &ack(10 * K, &[]));
     assert!(s.st.in_recovery, "RecoveryPoint is 12 segments");
@@ -137,7 +137,7 @@ fn rfc6675_recovery_ends_at_the_recovery_point_with_cwnd_at_ssthresh() {
 
 #[test]
 fn rfc6675_timeout_clears_the_scoreboard_and_go_back_n_skips_what_is_sacked_again() {
-    let (mut s, _) = three_sacking_duplicates(Variant::Sack);
+    let (mut s, _) = three_sacking_duplicates(LossRecoveryConfig::Sack);
     s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
     assert!(!s.st.in_recovery);
     assert_eq!(drain(&mut s, T), vec![(0, true)]);
@@ -155,7 +155,7 @@ fn rfc6675_timeout_clears_the_scoreboard_and_go_back_n_skips_what_is_sacked_agai
 
 #[test]
 fn eln_with_sack_resends_without_a_reduction() {
-    let mut s = sender(Variant::Sack, 10);
+    let mut s = sender(LossRecoveryConfig::Sack, 10);
     drain(&mut s, SimTime::ZERO);
     let cwnd = s.st.cwnd;
     for k in 1..=3 {
@@ -170,13 +170,13 @@ fn eln_with_sack_resends_without_a_reduction() {
 
 #[test]
 fn sack1_halves_once_and_counts_pipe_as_ns2_does() {
-    let (mut s, out) = three_sacking_duplicates(Variant::Sack1);
+    let (mut s, out) = three_sacking_duplicates(LossRecoveryConfig::Sack1);
     // ns-2's limited transmit (singledup_) sends one new segment per early duplicate.
     assert_eq!(out, vec![(10, false), (11, false), (0, true)]);
     // ns-2 halves cwnd (10 segments); FlightSize without limited transmit is the same.
     assert_eq!(s.st.cwnd, 5 * K);
     // pipe = maxseq − highest_ack − 3 = 12 − 3 = 9 segments, +1 for the resend.
-    let Some(pipe) = s.sack_pipe() else { panic!("SACK sender") };
+    let Some(pipe) = s.pipe() else { panic!("SACK sender") };
     assert_eq!(pipe, 10 * K);
     // Each duplicate takes one segment off, however many it SACKs; below cwnd (5) the
     // next goes out: at the 9th.
@@ -190,7 +190,7 @@ fn sack1_halves_once_and_counts_pipe_as_ns2_does() {
 
 #[test]
 fn sack1_resends_every_hole_below_the_highest_sack_without_is_lost() {
-    let mut s = sender(Variant::Sack1, 10);
+    let mut s = sender(LossRecoveryConfig::Sack1, 10);
     drain(&mut s, SimTime::ZERO);
     // Segments 0, 4 and 5 lost: three duplicates SACK 1-3, the next ones 6 and 7.
     for k in 1..=3 {
@@ -210,7 +210,7 @@ fn sack1_resends_every_hole_below_the_highest_sack_without_is_lost() {
 
 #[test]
 fn sack1_timeout_resends_everything() {
-    let (mut s, _) = three_sacking_duplicates(Variant::Sack1);
+    let (mut s, _) = three_sacking_duplicates(LossRecoveryConfig::Sack1);
     s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
     drain(&mut s, T);
     let Some(t) = s.next_timeout() else { panic!("timer runs") };

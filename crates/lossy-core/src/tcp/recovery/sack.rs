@@ -22,20 +22,25 @@
 //! the timeout (RFC 2018 §8: the receiver may have reneged) and then relearns it from
 //! the ACKs that follow, so its go-back-N skips what they report held.
 
-use super::congestion::CongestionControl;
-use super::recovery::{begin_recovery, AckOutcome};
-use super::scoreboard::{NextSeg, Rule, Scoreboard};
-use super::state::{SenderState, Signal};
+use super::{begin_recovery, Ack, AckOutcome, LossRecovery};
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::scoreboard::{NextSeg, Rule, Scoreboard};
+use crate::tcp::state::{SenderState, Signal};
 
+/// Whose rules a SACK sender recovers by (the two readings above).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
+pub enum SackRules {
+    /// RFC 6675 §5 as written (`variant = "sack"`).
     Rfc6675,
+    /// ns-2's `Agent/TCP/Sack1` (`variant = "sack1"`).
     Sack1,
 }
 
+/// Loss recovery from SACK blocks: a scoreboard of what the receiver holds, a count of
+/// what is in the network (pipe), and the segments it picks in recovery.
 #[derive(Clone, Debug)]
-pub struct SackRecovery {
-    reading: Reading,
+pub struct Sack {
+    rules: SackRules,
     pub sb: Scoreboard,
     /// RecoveryPoint, one past HighData when the last recovery or timeout began.
     recovery_point: Option<u64>,
@@ -45,34 +50,30 @@ pub struct SackRecovery {
     first_due: bool,
 }
 
-impl SackRecovery {
-    pub fn new(reading: Reading, mss: u64, dupthresh: u32) -> Self {
-        SackRecovery { reading, sb: Scoreboard::new(mss, dupthresh), recovery_point: None, pipe: 0, first_due: false }
-    }
-
-    pub fn pipe(&self) -> u64 {
-        self.pipe
+impl Sack {
+    pub fn new(rules: SackRules, mss: u64, dupthresh: u32) -> Self {
+        Sack { rules, sb: Scoreboard::new(mss, dupthresh), recovery_point: None, pipe: 0, first_due: false }
     }
 
     /// An ACK arrived; `st.snd_una` already includes the `acked` bytes it newly
     /// acknowledged cumulatively; `blocks` are its SACK blocks (absolute). `ewln`: it is
     /// marked EWLN, a wireless loss's notice, and counts as no duplicate (Shagdar §III C).
-    pub fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, blocks: &[(u64, u64)], acked: u64, signal: Signal, ewln: bool) -> AckOutcome {
+    fn read_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, blocks: &[(u64, u64)], acked: u64, signal: Signal, ewln: bool) -> AckOutcome {
         let newly_sacked = self.sb.update(st.snd_una, st.snd_max, blocks);
         if st.in_recovery {
             return self.during_recovery(st, acked);
         }
-        let duplicate = match self.reading {
+        let duplicate = match self.rules {
             // RFC 6675 §2: an ACK that SACKs new data is a duplicate, even if it also
             // advances the cumulative ACK (which reset DupAcks first, §5).
-            Reading::Rfc6675 => newly_sacked > 0,
+            SackRules::Rfc6675 => newly_sacked > 0,
             // ns-2: a new ACK outside recovery clears the scoreboard; a duplicate is a
             // repeated ACK whose blocks changed the scoreboard (`CheckUpdate`).
-            Reading::Sack1 if acked > 0 => {
+            SackRules::Sack1 if acked > 0 => {
                 self.sb.clear();
                 false
             }
-            Reading::Sack1 => newly_sacked > 0,
+            SackRules::Sack1 => newly_sacked > 0,
         };
         if !duplicate {
             return AckOutcome::Normal;
@@ -84,10 +85,10 @@ impl SackRecovery {
             st.dupacks += 1;
         }
         let dupthresh = st.dupack_threshold;
-        let triggered = self.sb.congestion_hole(st.snd_una).is_some_and(|hole| match self.reading {
+        let triggered = self.sb.congestion_hole(st.snd_una).is_some_and(|hole| match self.rules {
             // §5 steps (1) and (2): IsLost(HighACK + 1), HighACK past the EWLN holes.
-            Reading::Rfc6675 => (!ewln && st.dupacks >= dupthresh) || self.sb.is_lost(hole),
-            Reading::Sack1 => !ewln && st.dupacks == dupthresh,
+            SackRules::Rfc6675 => (!ewln && st.dupacks >= dupthresh) || self.sb.is_lost(hole),
+            SackRules::Sack1 => !ewln && st.dupacks == dupthresh,
         });
         // §5.1 (and RFC 6582's `recover` for ns-2's bugfix): no new recovery until the
         // last one's RecoveryPoint is acknowledged.
@@ -108,10 +109,10 @@ impl SackRecovery {
         self.sb.high_rxt = st.snd_una;
         self.sb.rescue_rxt = None;
         self.first_due = true;
-        self.pipe = match self.reading {
-            Reading::Rfc6675 => self.sb.pipe(st.snd_una, st.snd_max),
+        self.pipe = match self.rules {
+            SackRules::Rfc6675 => self.sb.pipe(st.snd_una, st.snd_max),
             // ns-2 dupack_action: maxseq − highest_ack − numdupacks.
-            Reading::Sack1 => st.flight_size().saturating_sub(st.dupack_threshold as u64 * st.mss),
+            SackRules::Sack1 => st.flight_size().saturating_sub(st.dupack_threshold as u64 * st.mss),
         };
     }
 
@@ -122,16 +123,16 @@ impl SackRecovery {
             st.in_recovery = false;
             st.cwnd = st.recovery_target;
             self.first_due = false;
-            if self.reading == Reading::Sack1 {
+            if self.rules == SackRules::Sack1 {
                 self.sb.clear();
             }
             return AckOutcome::Exited;
         }
-        self.pipe = match self.reading {
+        self.pipe = match self.rules {
             // §5 step (B.2).
-            Reading::Rfc6675 => self.sb.pipe(st.snd_una, st.snd_max),
+            SackRules::Rfc6675 => self.sb.pipe(st.snd_una, st.snd_max),
             // ns-2 Sack1::recv: one segment less per ACK, another per partial ACK.
-            Reading::Sack1 => {
+            SackRules::Sack1 => {
                 let left = if acked > 0 { 2 } else { 1 };
                 self.pipe.saturating_sub(left * st.mss)
             }
@@ -139,11 +140,22 @@ impl SackRecovery {
         // RFC 6298 §5.3: every ACK of new data restarts the timer (ns-2 Sack1 too).
         AckOutcome::Partial { restart_timer: acked > 0 }
     }
+}
+
+impl LossRecovery for Sack {
+    fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, ack: &Ack<'_>) -> AckOutcome {
+        self.read_ack(st, cc, ack.blocks, ack.acked, ack.signal, ack.ewln)
+    }
+
+    /// In recovery it picks every segment (§5 step (C)), pipe against cwnd.
+    fn picks_segments(&self, st: &SenderState) -> bool {
+        st.in_recovery
+    }
 
     /// In recovery, the next segment to send if the window allows one: §5 step (C) with
     /// NextSeg (RFC 6675), or ns-2's send_much. `new_data`: unsent bytes the application
     /// has and the receiver's window allows.
-    pub fn next_segment(&mut self, st: &SenderState, new_data: u64) -> Option<NextSeg> {
+    fn next_segment(&mut self, st: &SenderState, new_data: u64) -> Option<NextSeg> {
         let recovery_point = self.recovery_point.unwrap_or(st.snd_max);
         let seg = if std::mem::take(&mut self.first_due) {
             // HighACK + 1, or the first hole above it that EWLN has not resent.
@@ -152,16 +164,16 @@ impl SackRecovery {
             self.sb.rescue_rxt = Some(seg.seq + seg.len);
             seg
         } else {
-            let room = match self.reading {
-                Reading::Rfc6675 => st.cwnd >= self.pipe + st.mss,
-                Reading::Sack1 => self.pipe < st.cwnd,
+            let room = match self.rules {
+                SackRules::Rfc6675 => st.cwnd >= self.pipe + st.mss,
+                SackRules::Sack1 => self.pipe < st.cwnd,
             };
             if !room {
                 return None;
             }
-            match self.reading {
-                Reading::Rfc6675 => self.sb.next_seg(st.snd_una, st.snd_max, new_data)?,
-                Reading::Sack1 => match self.sb.first_hole(st.snd_una, st.snd_max) {
+            match self.rules {
+                SackRules::Rfc6675 => self.sb.next_seg(st.snd_una, st.snd_max, new_data)?,
+                SackRules::Sack1 => match self.sb.first_hole(st.snd_una, st.snd_max) {
                     Some(hole) => hole,
                     None if new_data > 0 => NextSeg { seq: st.snd_max, len: new_data.min(st.mss), rule: Rule::NewData },
                     None => return None,
@@ -179,7 +191,7 @@ impl SackRecovery {
 
     /// The retransmission timer expired: recovery ends, RecoveryPoint = HighData, and
     /// the SACK state is dropped (RFC 6675 §5.1, RFC 2018 §8).
-    pub fn on_timeout(&mut self, st: &mut SenderState) {
+    fn on_timeout(&mut self, st: &mut SenderState) {
         self.recovery_point = Some(st.snd_max);
         st.in_recovery = false;
         self.first_due = false;
@@ -188,25 +200,38 @@ impl SackRecovery {
 
     /// Where go-back-N resends from `seq`: past what the receiver reported holding
     /// (RFC 6675), or at `seq` (ns-2 resends everything).
-    pub fn resume_point(&self, seq: u64) -> u64 {
-        match self.reading {
-            Reading::Rfc6675 => self.sb.skip_sacked(seq),
-            Reading::Sack1 => seq,
+    fn resume_point(&self, seq: u64) -> u64 {
+        match self.rules {
+            SackRules::Rfc6675 => self.sb.skip_sacked(seq),
+            SackRules::Sack1 => seq,
         }
     }
 
     /// SACKed bytes in [una, nxt) that no longer occupy the network outside recovery:
     /// RFC 6675's pipe view, used by its limited transmit (§5 step 3) and after a
     /// timeout; ns-2's Sack1 counts the plain window there.
-    pub fn sacked_below(&self, una: u64, nxt: u64) -> u64 {
-        match self.reading {
-            Reading::Rfc6675 => self.sb.sacked_between(una, nxt),
-            Reading::Sack1 => 0,
+    fn sacked_below(&self, una: u64, nxt: u64) -> u64 {
+        match self.rules {
+            SackRules::Rfc6675 => self.sb.sacked_between(una, nxt),
+            SackRules::Sack1 => 0,
         }
     }
 
-    pub fn reading(&self) -> Reading {
-        self.reading
+    /// RFC 6675's limited transmit is by pipe (§5 step 3); ns-2's Sack1 keeps RFC 3042's.
+    fn limits_by_pipe(&self) -> bool {
+        self.rules == SackRules::Rfc6675
+    }
+
+    fn on_ewln_resend(&mut self, seq: u64, end: u64) {
+        self.sb.on_ewln_resend(seq, end);
+    }
+
+    fn pipe(&self) -> Option<u64> {
+        Some(self.pipe)
+    }
+
+    fn check(&self, st: &SenderState) -> Result<(), String> {
+        self.sb.check(st.snd_una, st.snd_max)
     }
 }
 

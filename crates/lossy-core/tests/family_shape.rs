@@ -1,0 +1,125 @@
+//! "A new scheme is one file and one enum line" (issue 26 item 1), family by family. Each
+//! family's block reads the crate's source (test code and comments left out) and checks
+//! that its schemes are named only where adding one must touch.
+
+// ---- congestion control and loss recovery (tcp/cc, tcp/recovery) ------------------------
+mod tcp_families {
+    use lossy_core::tcp::cc::AnyCongestionControl;
+    use lossy_core::tcp::recovery::AnyLossRecovery;
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+
+    /// Every source file under `src/` (not test files), as its path relative to `src/`
+    /// and its code before `#[cfg(test)]`, without `//` comments.
+    fn sources() -> BTreeMap<String, String> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut out = BTreeMap::new();
+        let mut dirs: Vec<PathBuf> = vec![src.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().to_string();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if name.ends_with(".rs") && !name.ends_with("_tests.rs") && name != "tests.rs" {
+                    let rel = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+                    out.insert(rel, code(&std::fs::read_to_string(&path).unwrap()));
+                }
+            }
+        }
+        out
+    }
+
+    fn code(text: &str) -> String {
+        let before_tests = text.split("#[cfg(test)]").next().unwrap_or_default();
+        before_tests.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Whether `line` names the identifier `word` (not as part of a longer one).
+    fn names(line: &str, word: &str) -> bool {
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        line.match_indices(word).any(|(i, _)| !ident(line[..i].chars().next_back()) && !ident(line[i + word.len()..].chars().next()))
+    }
+
+    /// `ByteCounting` → `byte_counting`.
+    fn snake(name: &str) -> String {
+        name.chars().enumerate().fold(String::new(), |mut s, (i, c)| {
+            if c.is_uppercase() && i > 0 {
+                s.push('_');
+            }
+            s.push(c.to_ascii_lowercase());
+            s
+        })
+    }
+
+    /// What breaks a family's shape: `dir` its directory, `list` the file holding its
+    /// closed list and the config's build, `enum_name` the list, `extra` files outside
+    /// `dir` that may name a scheme (the scenario's choices), `variants` the list's names
+    /// (each the name of its scheme's type). A scheme is its own file `dir/<snake>.rs`;
+    /// outside it, only the family's files (the list, and schemes built on another) and
+    /// `extra` name it; and only the list file dispatches on the list.
+    fn shape(files: &BTreeMap<String, String>, dir: &str, list: &str, enum_name: &str, extra: &[&str], variants: &[&str]) -> Vec<String> {
+        let mut wrong = Vec::new();
+        for v in variants {
+            let own = format!("{dir}/{}.rs", snake(v));
+            if !files.contains_key(&own) {
+                wrong.push(format!("{v}: no file {own}"));
+            }
+            for (path, code) in files {
+                if path.starts_with(&format!("{dir}/")) || extra.contains(&path.as_str()) {
+                    continue;
+                }
+                for (n, line) in code.lines().enumerate().filter(|(_, l)| names(l, v)) {
+                    wrong.push(format!("{path}:{}: names {v}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+        let dispatch = [format!("{enum_name}::"), format!("each_{}!", snake(enum_name).trim_start_matches("any_"))];
+        for (path, code) in files.iter().filter(|(p, _)| p.as_str() != list) {
+            for (n, line) in code.lines().enumerate() {
+                if dispatch.iter().any(|d| line.contains(d.as_str())) {
+                    wrong.push(format!("{path}:{}: dispatches on {enum_name}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+        wrong
+    }
+
+    #[test]
+    fn a_congestion_control_is_one_file_and_one_line_in_its_list() {
+        let files = sources();
+        let wrong = shape(&files, "tcp/cc", "tcp/cc/mod.rs", "AnyCongestionControl", &[], AnyCongestionControl::VARIANTS);
+        assert!(wrong.is_empty(), "congestion controls named outside their family:\n{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn a_loss_recovery_is_one_file_and_one_line_in_its_list() {
+        let files = sources();
+        // tcp/config.rs lists `tcp.variant`'s values, some named as the schemes are.
+        let wrong = shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &["tcp/config.rs"], AnyLossRecovery::VARIANTS);
+        assert!(wrong.is_empty(), "loss recoveries named outside their family:\n{}", wrong.join("\n"));
+        // Item 4: the config imports neither the sender nor the families it chooses from.
+        let config = &files["tcp/config.rs"];
+        for module in ["sender", "recovery", "cc"] {
+            assert!(!config.contains(&format!("super::{module}")) && !config.contains(&format!("tcp::{module}")), "tcp/config.rs imports {module}");
+        }
+    }
+
+    #[test]
+    fn the_shape_check_catches_a_consumer_that_matches_on_a_scheme() {
+        let mut files = BTreeMap::new();
+        files.insert("tcp/recovery/sack.rs".to_string(), code("pub struct Sack;"));
+        files.insert("tcp/recovery/mod.rs".to_string(), code("each_loss_recovery!(self, r => r.on_timeout(st))"));
+        let clean = shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &[], &["Sack"]);
+        assert!(clean.is_empty(), "{clean:?}");
+        let consumer = "if let AnyLossRecovery::Sack(s) = &self.recovery { s.pipe() } // SackRules\n#[cfg(test)]\nSack";
+        files.insert("tcp/sender.rs".to_string(), code(consumer));
+        let wrong = shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &[], &["Sack"]);
+        assert_eq!(wrong.len(), 2, "{wrong:?}");
+        assert!(wrong[0].starts_with("tcp/sender.rs:1: names Sack") && wrong[1].contains("dispatches on AnyLossRecovery"), "{wrong:?}");
+        files.insert("tcp/sender.rs".to_string(), code("each_loss_recovery!(self.recovery, r => r.pipe())"));
+        assert_eq!(shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &[], &["Sack"]).len(), 1);
+        files.remove("tcp/recovery/sack.rs");
+        assert!(shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &[], &["Sack"])[0].contains("no file tcp/recovery/sack.rs"));
+    }
+}
