@@ -2,7 +2,7 @@
 //! the scheduled changes of the network. Plain data, filled by `scenario::build`.
 
 use crate::agents::AnyAgent;
-use crate::engine::{Timer, WakeTimer};
+use crate::engine::{Timer, KeyedTimer};
 use crate::net::routing::PortId;
 use crate::net::AnySegment;
 use crate::packet::NodeId;
@@ -36,7 +36,7 @@ pub(crate) struct EndpointSlot {
 
 pub(crate) struct SegmentSlot {
     pub seg: AnySegment,
-    pub timer: WakeTimer,
+    pub timer: KeyedTimer,
     /// Its ports are `first_port ..` in the world's port table, in the segment's order.
     pub first_port: PortId,
 }

@@ -30,8 +30,8 @@ pub use super::snoop_config::{SnoopConfig, SnoopOptions};
 use super::{Agent, AgentOutput, Verdict};
 use crate::packet::{Flags, Header, NodeId, Packet};
 use crate::time::{SimDuration, SimTime};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use crate::timers::TimerTable;
+use std::collections::VecDeque;
 
 /// Segments cached per connection by default: ns-2's `maxbufs_` is 0 in
 /// `tcl/lan/ns-ll.tcl`, which `Snoop::Snoop()` turns into `SNOOP_MAXWIND` = 100 (snoop.h).
@@ -148,7 +148,7 @@ pub struct SnoopAgent {
     rtx_dupacks: u32,
     connections: Vec<Connection>,
     /// (deadline, flow); an entry whose connection has another deadline is stale.
-    timers: BinaryHeap<Reverse<(SimTime, u32)>>,
+    timers: TimerTable<u32>,
     /// The ELN agent: toward mobile senders always (as ns-2's Snoop), and with Snoop+ELN
     /// on the duplicate ACKs Snoop lets through too.
     eln: ElnAgent,
@@ -170,7 +170,7 @@ impl SnoopAgent {
             cache_packets: o.cache_packets as usize,
             rtx_dupacks: o.local_retransmit_dupacks.max(1),
             connections: (0..n_flows).map(|_| Connection::default()).collect(),
-            timers: BinaryHeap::new(),
+            timers: TimerTable::default(),
             eln: if o.eln {
                 ElnAgent::new(wireless, n_nodes, n_flows)
             } else {
@@ -188,17 +188,13 @@ impl SnoopAgent {
 
     fn arm(&mut self, flow: usize, at: SimTime) {
         self.connections[flow].deadline = Some(at);
-        self.timers.push(Reverse((at, flow as u32)));
+        self.timers.arm(at, flow as u32);
     }
 
     /// Pops stale timer entries off the top, so `next_timeout` is the true deadline.
     fn prune(&mut self) {
-        while let Some(&Reverse((t, flow))) = self.timers.peek() {
-            if self.connections[flow as usize].deadline == Some(t) {
-                break;
-            }
-            self.timers.pop();
-        }
+        let connections = &self.connections;
+        self.timers.prune(|t, flow| connections[flow as usize].deadline == Some(t));
     }
 
     fn cached(&mut self, pkt: &Packet) {
@@ -489,15 +485,11 @@ impl Agent for SnoopAgent {
 
     fn next_timeout(&self) -> Option<SimTime> {
         // Stale entries are pruned off the top after every call: this is the deadline.
-        self.timers.peek().map(|Reverse((t, _))| *t)
+        self.timers.next()
     }
 
     fn handle_timeout(&mut self, now: SimTime, out: &mut AgentOutput) {
-        while let Some(&Reverse((t, flow))) = self.timers.peek() {
-            if t > now {
-                break;
-            }
-            self.timers.pop();
+        while let Some((t, flow)) = self.timers.pop_due(now) {
             if self.connections[flow as usize].deadline == Some(t) {
                 self.on_timer(now, flow as usize, out);
             }

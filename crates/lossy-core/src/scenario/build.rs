@@ -7,9 +7,10 @@ use super::flows::{self, FlowSpec, Origin};
 use super::markov_fit::fitted_chain;
 use super::{LinkConfig, Scenario, Transport};
 use crate::agents::AgentOutput;
+use crate::build_ctx::node_id;
 use crate::apps::AppConfig;
 use crate::channel::LossConfig;
-use crate::engine::{EventQueue, Timer, WakeTimer};
+use crate::engine::{EventQueue, Timer, KeyedTimer};
 use crate::error::{Error, Result};
 use crate::link::config::LinkLayerConfig;
 use crate::net::p2p::{DirCounters, Direction};
@@ -32,10 +33,7 @@ const MAX_PACKET: u64 = 65_535;
 
 /// The id of node `name`, or an error at `path` listing the nodes.
 pub(super) fn lookup(nodes: &HashMap<&str, NodeId>, path: &str, name: &str, s: &Scenario) -> Result<NodeId> {
-    nodes.get(name).copied().ok_or_else(|| {
-        let list = if s.nodes.len() <= 12 { s.nodes.join(", ") } else { format!("{}, ... ({} in all)", s.nodes[..12].join(", "), s.nodes.len()) };
-        Error::scenario(path, format!("\"{name}\" is not a node; nodes are {list}"))
-    })
+    node_id(nodes, path, name, &s.nodes)
 }
 
 fn check_nodes(s: &Scenario) -> Result<HashMap<&str, NodeId>> {
@@ -358,7 +356,7 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
             ports.push(Port { segment: i as u32, iface: iface as u32 });
             hops.push(Hop { from, to, up: l.up });
         }
-        segments.push(SegmentSlot { seg: seg.into(), timer: WakeTimer::default(), first_port: 2 * i as u32 });
+        segments.push(SegmentSlot { seg: seg.into(), timer: KeyedTimer::default(), first_port: 2 * i as u32 });
     }
 
     // WLANs after the links: link i stays segment i (actions name links by index).

@@ -13,11 +13,9 @@ mod parse;
 mod wlan;
 
 pub use actions::ActionConfig;
-pub use agents::BuildCtx;
 pub use groups::{FlowGroupConfig, StartConfig};
 pub use build::build_world;
 pub use parse::{parse_json, schema_json};
-pub(crate) use parse::parse_table;
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
@@ -28,6 +26,7 @@ use crate::net::pipeline::ImpairConfig;
 use crate::net::queue::QueueConfig;
 use crate::net::wlan::WlanConfig;
 use crate::tcp::TcpConfig;
+use crate::trace::TraceConfig;
 use crate::transport::fectcp::FectcpConfig;
 use crate::units::{Duration, QueueLimit, Rate};
 use schemars::JsonSchema;
@@ -172,30 +171,6 @@ impl Transport {
     pub fn is_tcp(&self) -> bool {
         *self == Transport::Tcp
     }
-}
-
-/// Time series recorded during the run (off by default: they cost memory).
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct TraceConfig {
-    /// cwnd and ssthresh of every TCP sender at each change.
-    pub cwnd: bool,
-    /// Sequence numbers sent and cumulative ACKs received by every TCP sender.
-    pub seq: bool,
-    /// Goodput of every flow per interval.
-    pub throughput: bool,
-    /// Interval of the throughput trace.
-    pub throughput_interval: Duration,
-}
-
-impl Default for TraceConfig {
-    fn default() -> Self {
-        TraceConfig { cwnd: false, seq: false, throughput: false, throughput_interval: Duration::from_millis(100) }
-    }
-}
-
-impl TraceConfig {
-    pub const NAMES: [&'static str; 3] = ["cwnd", "seq", "throughput"];
 }
 
 /// Seconds as error messages show them: one correctly rounded division is exact for a

@@ -27,7 +27,7 @@ pub enum TraceEvent {
 /// How far a flow's byte stream has got at one endpoint, for the whole-run checks that
 /// pair a sender with its receiver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
+pub struct StreamProgress {
     /// One past the highest byte sent (senders).
     pub highest_sent: u64,
     /// Bytes the peer acknowledged (senders with acknowledgements).
@@ -52,7 +52,7 @@ pub trait Endpoint {
     fn next_timeout(&self) -> Option<SimTime>;
     fn handle_timeout(&mut self, now: SimTime);
     /// Progress of the byte stream at this end.
-    fn progress(&self) -> Progress;
+    fn progress(&self) -> StreamProgress;
     /// Bytes delivered to the application in order (receivers; 0 for senders).
     fn delivered(&self) -> u64 {
         self.progress().delivered
@@ -121,7 +121,7 @@ impl Endpoint for AnyEndpoint {
         each_endpoint!(self, e => e.handle_timeout(now))
     }
     #[inline]
-    fn progress(&self) -> Progress {
+    fn progress(&self) -> StreamProgress {
         each_endpoint!(self, e => e.progress())
     }
     fn rate_bytes(&self) -> u64 {

@@ -1,7 +1,7 @@
 //! UDP with a constant-bit-rate source: one datagram every packet_size·8/rate seconds,
 //! from the flow's start; and the sink that counts what arrives.
 
-use super::{Endpoint, Progress, SeenSet};
+use super::{Endpoint, StreamProgress, SeenSet};
 use crate::packet::{FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
 use crate::time::{serialization_delay, SimDuration, SimTime};
@@ -85,8 +85,8 @@ impl Endpoint for CbrSource {
         self.next_send = (!self.finished()).then(|| now + self.interval);
     }
 
-    fn progress(&self) -> Progress {
-        Progress { highest_sent: self.next_seq, ..Progress::default() }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { highest_sent: self.next_seq, ..StreamProgress::default() }
     }
 
     /// Every datagram sent carried one payload, numbered by its first byte.
@@ -143,8 +143,8 @@ impl Endpoint for UdpSink {
 
     fn handle_timeout(&mut self, _now: SimTime) {}
 
-    fn progress(&self) -> Progress {
-        Progress { delivered: self.bytes, ..Progress::default() }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { delivered: self.bytes, ..StreamProgress::default() }
     }
 
     /// Each datagram that arrived is counted once, as new or as a duplicate, with the
