@@ -4,7 +4,7 @@
 mod actions;
 mod agents;
 mod build;
-mod fectcp;
+mod checks;
 mod flows;
 mod groups;
 mod markov_fit;
@@ -28,6 +28,7 @@ use crate::net::wlan::WlanConfig;
 use crate::tcp::TcpConfig;
 use crate::trace::TraceConfig;
 use crate::transport::fectcp::FectcpConfig;
+pub use crate::transport::Transport;
 use crate::units::{Duration, QueueLimit, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -156,21 +157,6 @@ pub struct FlowConfig {
     /// FECTCP options (with `transport = "fectcp"`; defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fectcp: Option<FectcpConfig>,
-}
-
-/// The transport of a file or bulk transfer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Transport {
-    #[default]
-    Tcp,
-    Fectcp,
-}
-
-impl Transport {
-    pub fn is_tcp(&self) -> bool {
-        *self == Transport::Tcp
-    }
 }
 
 /// Seconds as error messages show them: one correctly rounded division is exact for a
