@@ -14,8 +14,9 @@ pub(crate) struct Flow {
     pub name: String,
     /// Index of its flow group, if it came from one.
     pub group: Option<u32>,
-    /// Labels for reports only, never branched on: the transport's, its variant's and
-    /// the application's names.
+    /// Labels for reports only, never branched on (what the builder needs to know of a
+    /// transport it asks its `TransportSpec`): the transport's, its variant's and the
+    /// application's names.
     pub transport: &'static str,
     pub variant: &'static str,
     pub app: &'static str,
