@@ -28,8 +28,9 @@ use udp::{CbrSource, UdpSink, UdpTransport};
 /// IPv4's total length is 16 bits: no packet on the wire is larger.
 pub const MAX_PACKET: u64 = 65_535;
 
-/// The transport of a file or bulk transfer, as a scenario names it (`transport =
-/// "fectcp"`); a datagram application rides on UDP whatever it says.
+// As a scenario names it (`transport = "fectcp"`); a datagram application rides on UDP
+// whatever it says (`carrier`). The doc line is the schema's description.
+/// The transport of a file or bulk transfer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Transport {
@@ -215,49 +216,20 @@ closed_enum! {
         FectcpSender(FectcpSender),
         FectcpReceiver(FectcpReceiver),
     }
-}
-
-impl Endpoint for AnyEndpoint {
-    #[inline]
-    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
-        each_endpoint!(self, e => e.handle_packet(now, pkt))
-    }
-    #[inline]
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
-        each_endpoint!(self, e => e.poll_transmit(now))
-    }
-    #[inline]
-    fn poll_event(&mut self) -> Option<TraceEvent> {
-        each_endpoint!(self, e => e.poll_event())
-    }
-    fn enable_events(&mut self) {
-        each_endpoint!(self, e => e.enable_events())
-    }
-    #[inline]
-    fn next_timeout(&self) -> Option<SimTime> {
-        each_endpoint!(self, e => e.next_timeout())
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        each_endpoint!(self, e => e.handle_timeout(now))
-    }
-    #[inline]
-    fn progress(&self) -> StreamProgress {
-        each_endpoint!(self, e => e.progress())
-    }
-    fn rate_bytes(&self) -> u64 {
-        each_endpoint!(self, e => e.rate_bytes())
-    }
-    fn check_invariants(&self) -> Result<(), String> {
-        each_endpoint!(self, e => e.check_invariants())
-    }
-    fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
-        each_endpoint!(self, e => e.report(end, out))
-    }
-    fn note(&self) -> Option<String> {
-        each_endpoint!(self, e => e.note())
-    }
-    fn takes_corrupt(&self) -> bool {
-        each_endpoint!(self, e => e.takes_corrupt())
+    impl Endpoint {
+        fn handle_packet(&mut self, now: SimTime, pkt: &Packet);
+        fn poll_transmit(&mut self, now: SimTime) -> Option<Packet>;
+        fn poll_event(&mut self) -> Option<TraceEvent>;
+        fn enable_events(&mut self);
+        fn next_timeout(&self) -> Option<SimTime>;
+        fn handle_timeout(&mut self, now: SimTime);
+        fn progress(&self) -> StreamProgress;
+        fn delivered(&self) -> u64;
+        fn rate_bytes(&self) -> u64;
+        fn check_invariants(&self) -> Result<(), String>;
+        fn report(&mut self, end: SimTime, out: &mut FlowSummary);
+        fn note(&self) -> Option<String>;
+        fn takes_corrupt(&self) -> bool;
     }
 }
 
