@@ -1,4 +1,5 @@
-//! The event queue and lazily cancelled timers (DESIGN.md "engine").
+//! The event queue and the entities' lazily cancelled timers (DESIGN.md "The world and
+//! its three kinds of entity").
 //!
 //! Events are ordered by a [`Key`]: (time, ticket). A ticket is drawn from one counter
 //! when something is caused, so simultaneous events run in the order they were caused.
@@ -113,8 +114,36 @@ impl<E> EventQueue<E> {
 
 }
 
-/// One timer with lazy cancellation: re-arming never removes a heap entry. At most one
-/// live entry is kept per timer: arming later than the pending entry just moves the
+/// What an entity's timer says when one of its entries pops.
+#[derive(Debug, PartialEq, Eq)]
+pub enum WakeEntry {
+    /// The deadline is due: run the entity.
+    Fire,
+    /// The deadline moved later: push an entry at this key.
+    Reschedule(Key),
+    /// The entry outlived its deadline: nothing to do.
+    Stale,
+}
+
+/// The one lazily cancelled timer the world keeps per entity (DESIGN.md "The world and
+/// its three kinds of entity"): re-arming never removes a heap entry, and the entity
+/// multiplexes its own deadlines inside (`timers::TimerTable`). The world's wake path
+/// is one for every entity (`World::wake`, `World::rearm`); the two implementations
+/// differ only in where a deadline's ticket comes from, which fixes the order of
+/// simultaneous events: [`Timer`] draws it when the entry is pushed (endpoints, agents),
+/// [`KeyedTimer`] takes the one drawn when the deadline was caused (segments).
+pub trait EntityTimer {
+    /// The entity's next deadline as it reports it.
+    type Deadline: Copy + PartialEq;
+    /// Points the timer at `deadline` (or clears it); returns the key to push an entry
+    /// at, if one is needed.
+    fn set(&mut self, deadline: Option<Self::Deadline>, tickets: &mut Tickets) -> Option<Key>;
+    /// An entry of this timer popped at `key`.
+    fn on_entry(&mut self, key: Key, tickets: &mut Tickets) -> WakeEntry;
+}
+
+/// A timer whose deadline is a time; its entry's ticket is drawn when it is pushed. At
+/// most one live entry is kept: arming later than the pending entry just moves the
 /// deadline, and the entry reschedules itself when it fires early.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timer {
@@ -122,59 +151,48 @@ pub struct Timer {
     scheduled: Option<SimTime>,
 }
 
-/// What the owner must do after arming.
-#[must_use]
-#[derive(Debug, PartialEq, Eq)]
-pub enum Arm {
-    /// Put an entry for this timer in the queue at this time.
-    Schedule(SimTime),
-    /// An earlier entry is pending; it will reschedule itself.
-    Nothing,
-}
-
 impl Timer {
     pub fn deadline(&self) -> Option<SimTime> {
         self.deadline
     }
+}
 
-    /// Sets (or clears, with `None`) the deadline.
-    pub fn set(&mut self, deadline: Option<SimTime>) -> Arm {
+impl EntityTimer for Timer {
+    type Deadline = SimTime;
+
+    fn set(&mut self, deadline: Option<SimTime>, tickets: &mut Tickets) -> Option<Key> {
+        if deadline == self.deadline {
+            return None;
+        }
         self.deadline = deadline;
         match deadline {
             Some(t) if self.scheduled.is_none_or(|s| t < s) => {
                 self.scheduled = Some(t);
-                Arm::Schedule(t)
+                Some(tickets.key(t))
             }
-            _ => Arm::Nothing,
+            _ => None,
         }
     }
 
-    /// Called when an entry for this timer pops at `now`. Returns `Fire` if the timer is
-    /// due, `Reschedule(t)` if the deadline moved later (push an entry at `t`), or `Stale`.
-    pub fn on_entry(&mut self, now: SimTime) -> TimerEntry {
+    /// Entries are recognised by their time: the pending one is the one at `scheduled`.
+    fn on_entry(&mut self, key: Key, tickets: &mut Tickets) -> WakeEntry {
+        let now = key.time;
         if self.scheduled != Some(now) {
-            return TimerEntry::Stale;
+            return WakeEntry::Stale;
         }
         self.scheduled = None;
         match self.deadline {
             Some(d) if d <= now => {
                 self.deadline = None;
-                TimerEntry::Fire
+                WakeEntry::Fire
             }
             Some(d) => {
                 self.scheduled = Some(d);
-                TimerEntry::Reschedule(d)
+                WakeEntry::Reschedule(tickets.key(d))
             }
-            None => TimerEntry::Stale,
+            None => WakeEntry::Stale,
         }
     }
-}
-
-#[derive(Debug, PartialEq, Eq)]
-pub enum TimerEntry {
-    Fire,
-    Reschedule(SimTime),
-    Stale,
 }
 
 /// The timer of an entity whose deadlines carry their own tickets (a segment). The heap
@@ -182,7 +200,7 @@ pub enum TimerEntry {
 /// deadlines was caused. Entries pushed for deadlines that later moved are remembered
 /// (a few, inline), so a deadline that moves earlier and back costs no second entry.
 #[derive(Clone, Debug, Default)]
-pub struct WakeTimer {
+pub struct KeyedTimer {
     deadline: Option<Key>,
     /// Keys of this timer's entries in the heap, latest first: an entry is pushed only
     /// when earlier than every outstanding one, and entries pop in key order, so the
@@ -194,7 +212,7 @@ pub struct WakeTimer {
 
 const OUTSTANDING: usize = 4;
 
-impl WakeTimer {
+impl KeyedTimer {
     fn earliest(&self) -> Option<Key> {
         self.len.checked_sub(1).map(|i| self.outstanding[i])
     }
@@ -207,11 +225,14 @@ impl WakeTimer {
         self.outstanding[self.len] = k;
         self.len += 1;
     }
+}
 
-    /// Sets the deadline; returns the key to push an entry at, if one is needed (none is
-    /// when an entry at or before the deadline is already in the heap).
+impl EntityTimer for KeyedTimer {
+    type Deadline = Key;
+
+    /// None is needed when an entry at or before the deadline is already in the heap.
     #[inline]
-    pub fn set(&mut self, deadline: Option<Key>) -> Option<Key> {
+    fn set(&mut self, deadline: Option<Key>, _tickets: &mut Tickets) -> Option<Key> {
         // Unchanged: an entry at or before it is in the heap already (the invariant
         // every path below keeps).
         if deadline == self.deadline {
@@ -226,10 +247,8 @@ impl WakeTimer {
         Some(d)
     }
 
-    /// An entry of this timer popped at `key`. `Fire` if the deadline is due;
-    /// `Reschedule(k)` to push an entry at the deadline `k` still ahead; else `Stale`.
     #[inline]
-    pub fn on_entry(&mut self, key: Key) -> WakeEntry {
+    fn on_entry(&mut self, key: Key, _tickets: &mut Tickets) -> WakeEntry {
         if self.earliest() == Some(key) {
             self.len -= 1;
         }
@@ -245,13 +264,6 @@ impl WakeTimer {
             _ => WakeEntry::Stale,
         }
     }
-}
-
-#[derive(Debug, PartialEq, Eq)]
-pub enum WakeEntry {
-    Fire,
-    Reschedule(Key),
-    Stale,
 }
 
 #[cfg(test)]
@@ -285,52 +297,55 @@ mod tests {
     }
 
     #[test]
-    fn wake_timer_pushes_once_per_deadline() {
-        let mut t = WakeTimer::default();
-        assert_eq!(t.set(Some(key(10, 1))), Some(key(10, 1)));
+    fn keyed_timer_pushes_once_per_deadline() {
+        let (mut t, tk) = (KeyedTimer::default(), &mut Tickets::default());
+        assert_eq!(t.set(Some(key(10, 1)), tk), Some(key(10, 1)));
         // Earlier: a second entry; the first stays in the heap and is remembered.
-        assert_eq!(t.set(Some(key(5, 2))), Some(key(5, 2)));
-        assert_eq!(t.on_entry(key(5, 2)), WakeEntry::Fire);
+        assert_eq!(t.set(Some(key(5, 2)), tk), Some(key(5, 2)));
+        assert_eq!(t.on_entry(key(5, 2), tk), WakeEntry::Fire);
         // Back to the first deadline: its entry is still in the heap, nothing to push.
-        assert_eq!(t.set(Some(key(10, 1))), None);
-        assert_eq!(t.on_entry(key(10, 1)), WakeEntry::Fire);
+        assert_eq!(t.set(Some(key(10, 1)), tk), None);
+        assert_eq!(t.on_entry(key(10, 1), tk), WakeEntry::Fire);
     }
 
     #[test]
-    fn wake_timer_reschedules_a_later_deadline_at_its_own_key() {
-        let mut t = WakeTimer::default();
-        let _ = t.set(Some(key(10, 1)));
-        assert_eq!(t.set(Some(key(20, 7))), None);
-        assert_eq!(t.on_entry(key(10, 1)), WakeEntry::Reschedule(key(20, 7)));
-        assert_eq!(t.on_entry(key(20, 7)), WakeEntry::Fire);
-        let _ = t.set(None);
+    fn keyed_timer_reschedules_a_later_deadline_at_its_own_key() {
+        let (mut t, tk) = (KeyedTimer::default(), &mut Tickets::default());
+        let _ = t.set(Some(key(10, 1)), tk);
+        assert_eq!(t.set(Some(key(20, 7)), tk), None);
+        assert_eq!(t.on_entry(key(10, 1), tk), WakeEntry::Reschedule(key(20, 7)));
+        assert_eq!(t.on_entry(key(20, 7), tk), WakeEntry::Fire);
+        let _ = t.set(None, tk);
         assert_eq!(t.len, 0);
     }
 
     #[test]
-    fn timer_rearmed_later_reschedules_once() {
-        let mut t = Timer::default();
-        assert_eq!(t.set(Some(SimTime(10))), Arm::Schedule(SimTime(10)));
-        assert_eq!(t.set(Some(SimTime(20))), Arm::Nothing);
-        assert_eq!(t.on_entry(SimTime(10)), TimerEntry::Reschedule(SimTime(20)));
-        assert_eq!(t.on_entry(SimTime(20)), TimerEntry::Fire);
+    fn timer_rearmed_later_reschedules_once_with_a_ticket_drawn_then() {
+        let (mut t, tk) = (Timer::default(), &mut Tickets::default());
+        assert_eq!(t.set(Some(SimTime(10)), tk), Some(key(10, 0)));
+        assert_eq!(t.set(Some(SimTime(20)), tk), None);
+        // Setting the same deadline again pushes nothing.
+        assert_eq!(t.set(Some(SimTime(20)), tk), None);
+        tk.draw();
+        assert_eq!(t.on_entry(key(10, 0), tk), WakeEntry::Reschedule(key(20, 2)));
+        assert_eq!(t.on_entry(key(20, 2), tk), WakeEntry::Fire);
         assert_eq!(t.deadline(), None);
     }
 
     #[test]
     fn timer_rearmed_earlier_leaves_a_stale_entry() {
-        let mut t = Timer::default();
-        let _ = t.set(Some(SimTime(10)));
-        assert_eq!(t.set(Some(SimTime(4))), Arm::Schedule(SimTime(4)));
-        assert_eq!(t.on_entry(SimTime(4)), TimerEntry::Fire);
-        assert_eq!(t.on_entry(SimTime(10)), TimerEntry::Stale);
+        let (mut t, tk) = (Timer::default(), &mut Tickets::default());
+        let _ = t.set(Some(SimTime(10)), tk);
+        assert_eq!(t.set(Some(SimTime(4)), tk), Some(key(4, 1)));
+        assert_eq!(t.on_entry(key(4, 1), tk), WakeEntry::Fire);
+        assert_eq!(t.on_entry(key(10, 0), tk), WakeEntry::Stale);
     }
 
     #[test]
     fn cancelled_timer_does_not_fire() {
-        let mut t = Timer::default();
-        let _ = t.set(Some(SimTime(10)));
-        let _ = t.set(None);
-        assert_eq!(t.on_entry(SimTime(10)), TimerEntry::Stale);
+        let (mut t, tk) = (Timer::default(), &mut Tickets::default());
+        let _ = t.set(Some(SimTime(10)), tk);
+        let _ = t.set(None, tk);
+        assert_eq!(t.on_entry(key(10, 0), tk), WakeEntry::Stale);
     }
 }

@@ -2,9 +2,35 @@
 //! nothing allocated, for a trace that is off.
 
 use crate::result::{Column, Trace};
-use crate::scenario::TraceConfig;
 use crate::tcp::state::SSTHRESH_UNSET;
 use crate::time::SimTime;
+use crate::units::Duration;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Time series recorded during the run (off by default: they cost memory).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceConfig {
+    /// cwnd and ssthresh of every TCP sender at each change.
+    pub cwnd: bool,
+    /// Sequence numbers sent and cumulative ACKs received by every TCP sender.
+    pub seq: bool,
+    /// Goodput of every flow per interval.
+    pub throughput: bool,
+    /// Interval of the throughput trace.
+    pub throughput_interval: Duration,
+}
+
+impl Default for TraceConfig {
+    fn default() -> Self {
+        TraceConfig { cwnd: false, seq: false, throughput: false, throughput_interval: Duration::from_millis(100) }
+    }
+}
+
+impl TraceConfig {
+    pub const NAMES: [&'static str; 3] = ["cwnd", "seq", "throughput"];
+}
 
 #[derive(Default)]
 struct CwndTrace {

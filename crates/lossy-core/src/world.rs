@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use crate::agents::{Agent, AgentOutput, AnyAgent, Verdict};
-use crate::engine::{Arm, EventQueue, Key, Timer, TimerEntry, WakeEntry};
+use crate::engine::{EntityTimer, EventQueue, Key, WakeEntry};
 use crate::net::routing::{Hop, PortId};
 use crate::net::{Arrival, DropCause, NetOut, Routes, Segment};
 use crate::packet::{Flags, NodeId, Packet};
@@ -65,15 +65,6 @@ pub struct World {
     pub(crate) all_finite: bool,
 }
 
-/// Points a lazily cancelled timer at `deadline`, queueing an entry if one is needed.
-fn rearm(queue: &mut EventQueue<Event>, timer: &mut Timer, deadline: Option<SimTime>, event: Event) {
-    if timer.deadline() != deadline {
-        if let Arm::Schedule(t) = timer.set(deadline) {
-            queue.schedule(t, event);
-        }
-    }
-}
-
 /// How far a run has got, readable from another thread while it runs: the simulated
 /// time reached and the time it stops at, in nanoseconds.
 #[derive(Debug, Default)]
@@ -102,7 +93,7 @@ impl World {
         }
         let mut until_report = PROGRESS_EVERY;
         for e in 0..self.endpoints.len() {
-            self.rearm_endpoint(e);
+            self.rearm(Entity::Endpoint(e as u32));
         }
         if self.traces.wants_throughput() {
             self.queue.schedule(SimTime::ZERO + self.sample_interval, Event::Sample);
@@ -134,11 +125,68 @@ impl World {
 
     fn dispatch(&mut self, key: Key, ev: Event) {
         match ev {
-            Event::Wake(Entity::Endpoint(e)) => self.wake_endpoint(e as usize, ev),
-            Event::Wake(Entity::Segment(s)) => self.wake_segment(s as usize, key, ev),
-            Event::Wake(Entity::Agent(a)) => self.wake_agent(a as usize, ev),
+            Event::Wake(entity) => self.wake(entity, key),
             Event::Action(k) => self.apply_change(k as usize),
             Event::Sample => self.on_sample(),
+        }
+    }
+
+    // ---- the one wake path ------------------------------------------------------
+
+    /// An entry of `entity`'s timer popped at `key`: run the entity if it is due.
+    fn wake(&mut self, entity: Entity, key: Key) {
+        let tickets = &mut self.queue.tickets;
+        let entry = match entity {
+            Entity::Endpoint(e) => self.endpoints[e as usize].timer.on_entry(key, tickets),
+            Entity::Segment(s) => self.segments[s as usize].timer.on_entry(key, tickets),
+            Entity::Agent(a) => self.agents[a as usize].timer.on_entry(key, tickets),
+        };
+        match entry {
+            WakeEntry::Fire => self.fire(entity, key),
+            WakeEntry::Reschedule(k) => self.queue.schedule_key(k, Event::Wake(entity)),
+            WakeEntry::Stale => {}
+        }
+    }
+
+    /// Points `entity`'s timer at its next deadline, queueing an entry if one is needed.
+    fn rearm(&mut self, entity: Entity) {
+        let tickets = &mut self.queue.tickets;
+        let push = match entity {
+            Entity::Endpoint(e) => {
+                let slot = &mut self.endpoints[e as usize];
+                slot.timer.set(slot.ep.next_timeout(), tickets)
+            }
+            Entity::Segment(s) => {
+                let slot = &mut self.segments[s as usize];
+                slot.timer.set(slot.seg.next_wake(), tickets)
+            }
+            Entity::Agent(a) => {
+                let slot = &mut self.agents[a as usize];
+                slot.timer.set(slot.agent.next_timeout(), tickets)
+            }
+        };
+        if let Some(k) = push {
+            self.queue.schedule_key(k, Event::Wake(entity));
+        }
+    }
+
+    /// The entity's deadline is due: it runs, then what it did is sent on.
+    fn fire(&mut self, entity: Entity, key: Key) {
+        match entity {
+            Entity::Endpoint(e) => {
+                self.endpoints[e as usize].ep.handle_timeout(self.now);
+                self.pump(e as usize);
+            }
+            Entity::Segment(s) => {
+                let slot = &mut self.segments[s as usize];
+                slot.seg.wake(self.now, key, &mut self.queue.tickets, &mut self.net_out);
+                self.rearm(entity);
+                self.take_drops();
+                while let Some(a) = self.net_out.arrivals.pop_front() {
+                    self.on_arrival(a);
+                }
+            }
+            Entity::Agent(a) => self.call_agent(a as usize, |agent, now, out| agent.handle_timeout(now, out)),
         }
     }
 
@@ -159,7 +207,7 @@ impl World {
         let Port { segment, iface } = self.ports[p as usize];
         let slot = &mut self.segments[segment as usize];
         if slot.seg.send(self.now, iface as usize, pkt, &mut self.queue.tickets, &mut self.net_out) {
-            self.rearm_segment(segment as usize);
+            self.rearm(Entity::Segment(segment));
         }
         self.take_drops();
     }
@@ -184,29 +232,6 @@ impl World {
             }
         }
         self.net_out.drops = drops;
-    }
-
-    fn wake_segment(&mut self, s: usize, key: Key, ev: Event) {
-        match self.segments[s].timer.on_entry(key) {
-            WakeEntry::Fire => {
-                let slot = &mut self.segments[s];
-                slot.seg.wake(self.now, key, &mut self.queue.tickets, &mut self.net_out);
-                self.rearm_segment(s);
-                self.take_drops();
-                while let Some(a) = self.net_out.arrivals.pop_front() {
-                    self.on_arrival(a);
-                }
-            }
-            WakeEntry::Reschedule(k) => self.queue.schedule_key(k, ev),
-            WakeEntry::Stale => {}
-        }
-    }
-
-    fn rearm_segment(&mut self, s: usize) {
-        let slot = &mut self.segments[s];
-        if let Some(k) = slot.timer.set(slot.seg.next_wake()) {
-            self.queue.schedule_key(k, Event::Wake(Entity::Segment(s as u32)));
-        }
     }
 
     fn on_arrival(&mut self, Arrival { node, from, mut pkt }: Arrival) {
@@ -260,18 +285,8 @@ impl World {
             self.inject(node, pkt);
         }
         self.agent_out = out;
-        let slot = &mut self.agents[a];
-        let deadline = slot.agent.next_timeout();
-        rearm(&mut self.queue, &mut slot.timer, deadline, Event::Wake(Entity::Agent(a as u32)));
+        self.rearm(Entity::Agent(a as u32));
         r
-    }
-
-    fn wake_agent(&mut self, a: usize, ev: Event) {
-        match self.agents[a].timer.on_entry(self.now) {
-            TimerEntry::Fire => self.call_agent(a, |agent, now, out| agent.handle_timeout(now, out)),
-            TimerEntry::Reschedule(t) => self.queue.schedule(t, ev),
-            TimerEntry::Stale => {}
-        }
     }
 
     // ---- endpoints --------------------------------------------------------------
@@ -304,7 +319,7 @@ impl World {
         if self.traces.wants_events() {
             self.record_events(e);
         }
-        self.rearm_endpoint(e);
+        self.rearm(Entity::Endpoint(e as u32));
     }
 
     fn record_events(&mut self, e: usize) {
@@ -314,24 +329,6 @@ impl World {
                 TraceEvent::Cwnd { cwnd, ssthresh } => self.traces.cwnd(now, flow, cwnd, ssthresh),
                 TraceEvent::Seq { event, seq } => self.traces.seq(now, flow, event, seq),
             }
-        }
-    }
-
-    fn rearm_endpoint(&mut self, e: usize) {
-        let slot = &mut self.endpoints[e];
-        let deadline = slot.ep.next_timeout();
-        rearm(&mut self.queue, &mut slot.timer, deadline, Event::Wake(Entity::Endpoint(e as u32)));
-    }
-
-    fn wake_endpoint(&mut self, e: usize, ev: Event) {
-        let now = self.now;
-        match self.endpoints[e].timer.on_entry(now) {
-            TimerEntry::Fire => {
-                self.endpoints[e].ep.handle_timeout(now);
-                self.pump(e);
-            }
-            TimerEntry::Reschedule(t) => self.queue.schedule(t, ev),
-            TimerEntry::Stale => {}
         }
     }
 
@@ -378,7 +375,7 @@ impl World {
             ends.push((p.from, p.to));
         }
         self.routes = Routes::build(self.node_names.len(), &self.hops);
-        self.rearm_segment(s);
+        self.rearm(Entity::Segment(segment));
         self.take_drops();
         for (from, to) in ends {
             for i in self.chain_of(from) {

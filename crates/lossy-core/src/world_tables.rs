@@ -2,7 +2,7 @@
 //! the scheduled changes of the network. Plain data, filled by `scenario::build`.
 
 use crate::agents::AnyAgent;
-use crate::engine::{Timer, WakeTimer};
+use crate::engine::{Timer, KeyedTimer};
 use crate::net::routing::PortId;
 use crate::net::AnySegment;
 use crate::packet::NodeId;
@@ -14,8 +14,9 @@ pub(crate) struct Flow {
     pub name: String,
     /// Index of its flow group, if it came from one.
     pub group: Option<u32>,
-    /// Labels for reports only, never branched on: the transport's, its variant's and
-    /// the application's names.
+    /// Labels for reports only, never branched on (what the builder needs to know of a
+    /// transport it asks its `TransportSpec`): the transport's, its variant's and the
+    /// application's names.
     pub transport: &'static str,
     pub variant: &'static str,
     pub app: &'static str,
@@ -36,7 +37,7 @@ pub(crate) struct EndpointSlot {
 
 pub(crate) struct SegmentSlot {
     pub seg: AnySegment,
-    pub timer: WakeTimer,
+    pub timer: KeyedTimer,
     /// Its ports are `first_port ..` in the world's port table, in the segment's order.
     pub first_port: PortId,
 }

@@ -11,7 +11,7 @@ use super::{Agent, AgentOutput, AgentSpec, AnyAgent, Verdict};
 use crate::error::Result;
 use crate::intervals::IntervalSet;
 use crate::packet::{Flags, Header, NodeId, Packet, TcpData};
-use crate::scenario::BuildCtx;
+use crate::build_ctx::BuildCtx;
 use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

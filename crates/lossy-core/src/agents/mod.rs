@@ -18,7 +18,7 @@ mod uplink_eln;
 use crate::closed::closed_enum;
 use crate::error::Result;
 use crate::packet::{NodeId, Packet};
-use crate::scenario::BuildCtx;
+use crate::build_ctx::BuildCtx;
 use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -5,7 +5,7 @@ use super::snoop::{SnoopAgent, DEFAULT_CACHE_PACKETS};
 use super::{AgentSpec, AnyAgent};
 use crate::error::{Error, Result};
 use crate::packet::NodeId;
-use crate::scenario::BuildCtx;
+use crate::build_ctx::BuildCtx;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

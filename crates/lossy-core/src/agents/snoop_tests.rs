@@ -1,7 +1,9 @@
 //! Unit tests of the Snoop agent (`snoop.rs`), one rule of ns-2's `snoop.cc` each.
 
 use super::*;
+use super::cache::SNOOP_TICK;
 use crate::packet::Flags;
+use crate::time::SimDuration;
 
 const BS_UP: NodeId = 0; // wired side
 const MH: NodeId = 2; // wireless side

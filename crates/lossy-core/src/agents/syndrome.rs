@@ -39,7 +39,7 @@
 use super::{Agent, AgentOutput, AgentSpec, AnyAgent, Verdict};
 use crate::error::Result;
 use crate::packet::{Header, NodeId, Packet};
-use crate::scenario::BuildCtx;
+use crate::build_ctx::BuildCtx;
 use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -49,7 +49,7 @@ pub use neyman::{Neyman, NeymanConfig, NeymanUnit};
 pub use no_loss::{NoLoss, NoLossConfig};
 pub use rayleigh::{Rayleigh, RayleighConfig};
 pub use snr::SnrConfig;
-pub use trace::{Trace, TraceConfig};
+pub use trace::{LossTrace, LossTraceConfig};
 
 /// Bit-error count meaning "more errors than any code corrects": what packet-level
 /// models write into every codeword of a lost packet.
@@ -123,7 +123,7 @@ closed_enum! {
         Markov(Markov),
         Rayleigh(Rayleigh),
         Neyman(Neyman),
-        Trace(Trace),
+        Trace(LossTrace),
     }
 }
 
@@ -190,7 +190,7 @@ closed_enum! {
         /// Neyman Type A clustered errors (compound Poisson), per bit or per packet (Botoș §II C).
         Neyman(NeymanConfig),
         /// Replay of a loss trace, by packet index or by time.
-        Trace(TraceConfig),
+        Trace(LossTraceConfig),
     }
 }
 

@@ -16,7 +16,7 @@ pub const MAX_PACKETS: u64 = 1_000_000_000;
 /// cannot say which field (inside a table chosen by `model`: `loss: unknown variant
 /// \`bits\`, expected \`bit\` or \`packet\``).
 pub fn parse_loss(text: &str) -> Result<LossConfig, String> {
-    let cfg: LossConfig = crate::scenario::parse_table(text, "loss")?;
+    let cfg: LossConfig = crate::config::parse_table(text, "loss")?;
     cfg.validate().map_err(|m| format!("loss.{m}"))?;
     Ok(cfg)
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// `model = "trace"`; give exactly one of `packets` or `times`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TraceConfig {
+pub struct LossTraceConfig {
     /// 0-based indices, among the packets offered to this channel, of the packets to
     /// lose, e.g. [3, 17, 18].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -25,7 +25,7 @@ pub struct TraceConfig {
     pub times: Vec<Duration>,
 }
 
-impl ModelConfig for TraceConfig {
+impl ModelConfig for LossTraceConfig {
     fn validate(&self) -> Result<(), String> {
         match (self.packets.is_empty(), self.times.is_empty()) {
             (false, true) | (true, false) => Ok(()),
@@ -49,13 +49,13 @@ impl ModelConfig for TraceConfig {
         "trace"
     }
     fn build(&self, _fading: RngStream) -> Channel {
-        Trace::new(self).into()
+        LossTrace::new(self).into()
     }
 }
 
 /// The replaying process.
 #[derive(Clone, Debug)]
-pub struct Trace {
+pub struct LossTrace {
     /// Sorted, distinct packet indices to lose.
     packets: Vec<u64>,
     /// Sorted loss times.
@@ -66,14 +66,14 @@ pub struct Trace {
     offered: u64,
 }
 
-impl Trace {
-    pub fn new(cfg: &TraceConfig) -> Self {
+impl LossTrace {
+    pub fn new(cfg: &LossTraceConfig) -> Self {
         let mut packets = cfg.packets.clone();
         packets.sort_unstable();
         packets.dedup();
         let mut times: Vec<SimTime> = cfg.times.iter().map(|d| SimTime(d.0.as_nanos())).collect();
         times.sort_unstable();
-        Trace {
+        LossTrace {
             packets,
             times,
             cursor: 0,
@@ -82,7 +82,7 @@ impl Trace {
     }
 }
 
-impl LossProcess for Trace {
+impl LossProcess for LossTrace {
     fn lost(&mut self, tx: TxSpan, _rng: &mut RngStream) -> bool {
         let now = tx.end;
         let index = self.offered;
@@ -115,8 +115,8 @@ mod tests {
     use super::*;
     use crate::time::SimDuration;
 
-    fn replay(cfg: &TraceConfig, times_ms: &[u64]) -> Vec<bool> {
-        let mut ch = Trace::new(cfg);
+    fn replay(cfg: &LossTraceConfig, times_ms: &[u64]) -> Vec<bool> {
+        let mut ch = LossTrace::new(cfg);
         let mut rng = RngStream::new(0, 0, "trace");
         times_ms
             .iter()
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn by_index_unsorted_with_duplicates() {
-        let cfg = TraceConfig {
+        let cfg = LossTraceConfig {
             packets: vec![4, 0, 2, 2],
             times: vec![],
         };
@@ -141,7 +141,7 @@ mod tests {
         let ms = |v: u64| Duration::from_millis(v);
         // 10 ms → the packet at 10 ms; 21 and 25 ms → only the packet at 30 ms; 31 ms →
         // the packet at 40 ms; 100 ms → after the last packet, never used.
-        let cfg = TraceConfig {
+        let cfg = LossTraceConfig {
             packets: vec![],
             times: vec![ms(25), ms(10), ms(21), ms(31), ms(100)],
         };
@@ -153,23 +153,23 @@ mod tests {
 
     #[test]
     fn validate_exactly_one_list() {
-        assert!(TraceConfig {
+        assert!(LossTraceConfig {
             packets: vec![1],
             times: vec![]
         }
         .validate()
         .is_ok());
-        assert!(TraceConfig {
+        assert!(LossTraceConfig {
             packets: vec![],
             times: vec![Duration::from_millis(1)]
         }
         .validate()
         .is_ok());
-        assert!(TraceConfig::default()
+        assert!(LossTraceConfig::default()
             .validate()
             .unwrap_err()
             .contains("neither is given"));
-        let both = TraceConfig {
+        let both = LossTraceConfig {
             packets: vec![1],
             times: vec![Duration::from_millis(1)],
         };

@@ -37,8 +37,8 @@ use crate::net::DropCause;
 use crate::packet::Packet;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use crate::timers::TimerTable;
+use std::collections::VecDeque;
 
 /// The NAK's timing and loss on one link direction (`NakConfig::timing`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,11 +53,10 @@ pub struct NakTiming {
     pub loss: f64,
 }
 
-/// A NAK on its way back (ordered by arrival): link packet `index` of the packet
-/// numbered `seq` failed its `sent`-th transmission.
+/// A NAK: link packet `index` of the packet numbered `seq` failed its `sent`-th
+/// transmission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Nak {
-    key: Key,
     seq: u64,
     index: u32,
     sent: u32,
@@ -113,8 +112,8 @@ pub struct ArqNak {
     released: SimTime,
     /// Packets begun and not yet handed on.
     unreported: usize,
-    /// NAKs on their way back, earliest first.
-    naks: BinaryHeap<Reverse<Nak>>,
+    /// NAKs on their way back, by the key of their arrival (none is ever cancelled).
+    naks: TimerTable<Nak, Key>,
     /// Link packets whose NAK has arrived, to be sent again before any new one.
     due: VecDeque<Nak>,
     /// The end of the transmission on the air (its wake always comes: see `next_wake`).
@@ -137,7 +136,7 @@ impl ArqNak {
             next_report: 0,
             released: SimTime::ZERO,
             unreported: 0,
-            naks: BinaryHeap::new(),
+            naks: TimerTable::default(),
             due: VecDeque::new(),
             on_air: None,
             done: VecDeque::new(),
@@ -165,8 +164,7 @@ impl ArqNak {
     /// The NAKs that have arrived by `now` join the retransmissions due; a NAK of a
     /// link packet out of attempts tells the sender to stop sending its packet.
     fn take_naks(&mut self, now: SimTime) {
-        while let Some(&Reverse(nak)) = self.naks.peek().filter(|n| n.0.key.time <= now) {
-            self.naks.pop();
+        while let Some((_, nak)) = self.naks.pop_due(now) {
             if nak.sent == self.framing.attempts {
                 if let Some(p) = self.get(nak.seq) {
                     p.aborted = true;
@@ -219,7 +217,7 @@ impl ArqNak {
             if sent == attempts {
                 p.rx = Rx::GivenUp(end);
             }
-            self.nak(Nak { key: Key::default(), seq, index, sent }, end, tickets);
+            self.nak(Nak { seq, index, sent }, end, tickets);
         }
         if self.get(seq).expect("live").rx.settled().is_some() {
             self.resolved(seq);
@@ -228,13 +226,13 @@ impl ArqNak {
 
     /// The receiver NAKs a link packet found bad at `end` + delay; each lost NAK is
     /// repeated `timeout` after it was sent (one geometric draw: the NAKs lost in a row).
-    fn nak(&mut self, mut nak: Nak, end: SimTime, tickets: &mut Tickets) {
+    fn nak(&mut self, nak: Nak, end: SimTime, tickets: &mut Tickets) {
         let t = self.timing;
         let lost = if t.loss > 0.0 { self.rng.geometric_failures(1.0 - t.loss) } else { 0 };
         self.framing.counters.naks_sent += lost + 1;
         self.framing.counters.naks_lost += lost;
-        nak.key = tickets.key(end + t.forward + t.timeout.saturating_mul(lost) + t.back);
-        self.naks.push(Reverse(nak));
+        let arrives = tickets.key(end + t.forward + t.timeout.saturating_mul(lost) + t.back);
+        self.naks.arm(arrives, nak);
     }
 
     /// Packet `seq` is through or given up at the receiver: hand it on, in order (with
@@ -287,7 +285,7 @@ impl LinkLayer for ArqNak {
         self.on_air.is_none_or(|k| k.time <= now)
             && self.due.is_empty()
             && !self.new_left()
-            && self.naks.peek().is_none_or(|n| n.0.key.time > now)
+            && self.naks.next().is_none_or(|k| k.time > now)
     }
 
     #[inline(never)]
@@ -306,7 +304,7 @@ impl LinkLayer for ArqNak {
     /// moment fates wait to be handed out.
     #[inline(never)]
     fn next_wake(&self, _queued: bool) -> Option<Key> {
-        [self.on_air, self.naks.peek().map(|n| n.0.key), self.flush].into_iter().flatten().min()
+        [self.on_air, self.naks.next(), self.flush].into_iter().flatten().min()
     }
 
     #[inline(never)]

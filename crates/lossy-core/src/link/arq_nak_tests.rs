@@ -2,7 +2,7 @@
 //! drives it, on trace channels that lose chosen transmissions.
 
 use super::*;
-use crate::channel::{Ber, BerConfig, Channel, NoLoss, Trace, TraceConfig};
+use crate::channel::{Ber, BerConfig, Channel, NoLoss, LossTrace, LossTraceConfig};
 use crate::link::arq::InstantArq;
 use crate::link::coding::Coding;
 use crate::time::serialization_delay;
@@ -34,7 +34,7 @@ fn link(attempts: u32, t: NakTiming, delivery: Delivery) -> ArqNak {
 }
 
 fn losing(transmissions: &[u64]) -> Channel {
-    Channel::Trace(Trace::new(&TraceConfig { packets: transmissions.to_vec(), times: vec![] }))
+    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![] }))
 }
 
 /// What a run did: each transmission's start, and each fate with the time the link

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::link::LinkLayerCounters;
-use crate::channel::{Channel, NoLoss, Trace, TraceConfig};
+use crate::channel::{Channel, NoLoss, LossTrace, LossTraceConfig};
 use crate::engine::Tickets;
 use crate::rng::RngStream;
 use crate::time::SimDuration;
@@ -20,7 +20,7 @@ fn packet() -> Packet {
 }
 
 fn losing(transmissions: &[u64]) -> Channel {
-    Channel::Trace(Trace::new(&TraceConfig { packets: transmissions.to_vec(), times: vec![] }))
+    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![] }))
 }
 
 /// Runs one packet through `link` on `channel` from time 0: its outcome and the link's

@@ -147,7 +147,7 @@ impl FecStreamConfig {
 /// notation (`loss.ber`, `codes.1.k`), whether the text does not parse or the values do
 /// not fit together.
 pub fn parse_fec_stream(text: &str) -> Result<FecStreamConfig, String> {
-    let cfg: FecStreamConfig = crate::scenario::parse_table(text, "")?;
+    let cfg: FecStreamConfig = crate::config::parse_table(text, "")?;
     cfg.validate()?;
     Ok(cfg)
 }

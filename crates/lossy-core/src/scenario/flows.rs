@@ -3,12 +3,15 @@
 
 use super::build::lookup;
 use super::groups::{start_times, Pattern, MAX_GROUP_FLOWS};
-use super::{Scenario, Transport};
+use super::Scenario;
 use crate::apps::AppConfig;
 use crate::error::{Error, Result};
 use crate::packet::NodeId;
 use crate::tcp::TcpConfig;
 use crate::transport::fectcp::FectcpConfig;
+use crate::transport::{AnyTransport, FlowEnds, Transport};
+use crate::packet::FlowId;
+use crate::time::SimTime;
 use crate::time::SimDuration;
 use crate::units::MAX_DURATION;
 use std::collections::{HashMap, HashSet};
@@ -51,6 +54,31 @@ pub(crate) struct FlowSpec<'s> {
     /// Index into `Scenario::flow_groups`.
     pub group: Option<u32>,
     pub origin: Origin,
+}
+
+impl FlowSpec<'_> {
+    /// The transport that carries it (`Transport::carrier`).
+    pub fn carrier(&self) -> AnyTransport {
+        self.transport.carrier(self.app)
+    }
+
+    /// What its transport builds flow `flow`'s endpoints from; `path` names its fields.
+    pub fn ends<'a>(&'a self, flow: FlowId, seed: u64, replication: u64, path: &'a dyn Fn(&str) -> String) -> FlowEnds<'a> {
+        FlowEnds {
+            flow,
+            name: &self.name,
+            src: self.src,
+            dst: self.dst,
+            start: SimTime::ZERO + self.start,
+            app: self.app,
+            tcp: self.tcp,
+            fectcp: self.fectcp,
+            asked: self.transport,
+            seed,
+            replication,
+            path,
+        }
+    }
 }
 
 /// `server, bs, mh0 ... mh999` for many nodes; all of them for a few.

@@ -4,7 +4,7 @@
 mod actions;
 mod agents;
 mod build;
-mod fectcp;
+mod checks;
 mod flows;
 mod groups;
 mod markov_fit;
@@ -13,11 +13,9 @@ mod parse;
 mod wlan;
 
 pub use actions::ActionConfig;
-pub use agents::BuildCtx;
 pub use groups::{FlowGroupConfig, StartConfig};
 pub use build::build_world;
 pub use parse::{parse_json, schema_json};
-pub(crate) use parse::parse_table;
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
@@ -28,7 +26,9 @@ use crate::net::pipeline::ImpairConfig;
 use crate::net::queue::QueueConfig;
 use crate::net::wlan::WlanConfig;
 use crate::tcp::TcpConfig;
+use crate::trace::TraceConfig;
 use crate::transport::fectcp::FectcpConfig;
+pub use crate::transport::Transport;
 use crate::units::{Duration, QueueLimit, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -157,45 +157,6 @@ pub struct FlowConfig {
     /// FECTCP options (with `transport = "fectcp"`; defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fectcp: Option<FectcpConfig>,
-}
-
-/// The transport of a file or bulk transfer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Transport {
-    #[default]
-    Tcp,
-    Fectcp,
-}
-
-impl Transport {
-    pub fn is_tcp(&self) -> bool {
-        *self == Transport::Tcp
-    }
-}
-
-/// Time series recorded during the run (off by default: they cost memory).
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct TraceConfig {
-    /// cwnd and ssthresh of every TCP sender at each change.
-    pub cwnd: bool,
-    /// Sequence numbers sent and cumulative ACKs received by every TCP sender.
-    pub seq: bool,
-    /// Goodput of every flow per interval.
-    pub throughput: bool,
-    /// Interval of the throughput trace.
-    pub throughput_interval: Duration,
-}
-
-impl Default for TraceConfig {
-    fn default() -> Self {
-        TraceConfig { cwnd: false, seq: false, throughput: false, throughput_interval: Duration::from_millis(100) }
-    }
-}
-
-impl TraceConfig {
-    pub const NAMES: [&'static str; 3] = ["cwnd", "seq", "throughput"];
 }
 
 /// Seconds as error messages show them: one correctly rounded division is exact for a

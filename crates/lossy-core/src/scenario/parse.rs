@@ -1,6 +1,7 @@
 //! JSON text → `Scenario`, with the field path of any error (serde_path_to_error).
 
 use super::Scenario;
+use crate::config::dotted;
 use crate::error::{Error, Result};
 
 /// Parses a scenario from JSON (Python converts TOML to JSON first).
@@ -12,34 +13,6 @@ pub fn parse_json(text: &str) -> Result<Scenario> {
         let (path, message) = super::messages::humanize(doc.as_ref(), &path, &e.into_inner().to_string());
         Error::scenario(if path.is_empty() { "scenario".to_string() } else { path }, message)
     })
-}
-
-/// A table parsed on its own (a loss table, Miyoshi's packet stream) from JSON text; an
-/// error reads `<prefix>.<field path>: what is wrong`, without the parts that are empty.
-pub(crate) fn parse_table<T: serde::de::DeserializeOwned>(text: &str, prefix: &str) -> std::result::Result<T, String> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = dotted(e.path());
-        let inner = e.into_inner().to_string();
-        // serde_json appends where in the text it was; the field path says it better.
-        let message = inner.split(" at line ").next().unwrap_or(&inner);
-        let field: Vec<&str> = [prefix, path.as_str()].into_iter().filter(|p| !p.is_empty()).collect();
-        if field.is_empty() { message.to_string() } else { format!("{}: {message}", field.join(".")) }
-    })
-}
-
-/// The path in `--set` notation: `links.1.loss.p`, never `links[1].loss.p`.
-pub(crate) fn dotted(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let segs: Vec<String> = path
-        .iter()
-        .filter_map(|s| match s {
-            Segment::Seq { index } => Some(index.to_string()),
-            Segment::Map { key } => Some(key.clone()),
-            Segment::Enum { .. } | Segment::Unknown => None,
-        })
-        .collect();
-    segs.join(".")
 }
 
 /// The JSON Schema of a scenario, for editors and `lossy schema`.

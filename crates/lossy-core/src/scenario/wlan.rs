@@ -4,7 +4,7 @@
 
 use super::build::lookup;
 use super::Scenario;
-use crate::engine::WakeTimer;
+use crate::engine::KeyedTimer;
 use crate::error::{Error, Result};
 use crate::net::routing::Hop;
 use crate::net::{Segment, Wlan};
@@ -48,7 +48,7 @@ pub(super) fn build_wlans(
                 neighbours.push((e.from, e.to));
             }
         }
-        segments.push(SegmentSlot { seg: wlan.into(), timer: WakeTimer::default(), first_port });
+        segments.push(SegmentSlot { seg: wlan.into(), timer: KeyedTimer::default(), first_port });
     }
     Ok(neighbours)
 }

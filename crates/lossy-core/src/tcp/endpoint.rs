@@ -6,7 +6,7 @@ use crate::packet::{Flags, Packet};
 use crate::result::FlowSummary;
 use crate::time::SimTime;
 use crate::trace::{SEQ_ACKED, SEQ_RESENT, SEQ_SENT};
-use crate::transport::{Endpoint, Progress, TraceEvent};
+use crate::transport::{Endpoint, StreamProgress, TraceEvent};
 
 impl TcpSender {
     fn record_cwnd(&mut self) {
@@ -49,8 +49,8 @@ impl Endpoint for TcpSender {
         self.record_cwnd();
     }
 
-    fn progress(&self) -> Progress {
-        Progress { highest_sent: self.st.snd_max, acked: self.st.snd_una, delivered: 0 }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { highest_sent: self.st.snd_max, acked: self.st.snd_una, delivered: 0 }
     }
 
     fn check_invariants(&self) -> Result<(), String> {

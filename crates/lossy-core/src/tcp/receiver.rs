@@ -10,7 +10,7 @@ use crate::intervals::IntervalSet;
 use crate::packet::{sack_option_bytes, Flags, FlowId, NodeId, Packet, TcpData};
 use crate::result::FlowSummary;
 use crate::time::{SimDuration, SimTime};
-use crate::transport::{Endpoint, Progress};
+use crate::transport::{Endpoint, StreamProgress};
 
 pub struct TcpReceiver {
     flow: FlowId,
@@ -223,8 +223,8 @@ impl Endpoint for TcpReceiver {
         }
     }
 
-    fn progress(&self) -> Progress {
-        Progress { delivered: self.delivered, ..Progress::default() }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { delivered: self.delivered, ..StreamProgress::default() }
     }
 
     fn check_invariants(&self) -> Result<(), String> {

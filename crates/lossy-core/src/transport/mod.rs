@@ -3,17 +3,138 @@
 //! addressed to it, drains what it wants to send and the trace events it produced, and
 //! keeps one timer for it at `next_timeout`. It never names a transport: TCP, UDP and
 //! FECTCP are variants of [`AnyEndpoint`].
+//!
+//! The transports are a family: each is a [`TransportSpec`] in its own file (`tcp.rs`,
+//! `udp.rs`, `fectcp/mod.rs`) that checks a flow's tables and builds its two endpoints,
+//! listed once in [`AnyTransport`]; the scenario builder names none of them.
 
 pub mod fectcp;
+pub mod tcp;
 pub mod udp;
 
+use crate::apps::{App, AppConfig};
 use crate::closed::closed_enum;
-use crate::packet::Packet;
+use crate::error::Error;
+use crate::packet::{FlowId, NodeId, Packet};
 use crate::result::FlowSummary;
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::{TcpConfig, TcpReceiver, TcpSender};
 use crate::time::SimTime;
-use fectcp::{FectcpReceiver, FectcpSender};
-use udp::{CbrSource, UdpSink};
+use fectcp::{FectcpConfig, FectcpReceiver, FectcpSender, FectcpTransport};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tcp::TcpTransport;
+use udp::{CbrSource, UdpSink, UdpTransport};
+
+/// IPv4's total length is 16 bits: no packet on the wire is larger.
+pub const MAX_PACKET: u64 = 65_535;
+
+// As a scenario names it (`transport = "fectcp"`); a datagram application rides on UDP
+// whatever it says (`carrier`). The doc line is the schema's description.
+/// The transport of a file or bulk transfer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    #[default]
+    Tcp,
+    Fectcp,
+}
+
+impl Transport {
+    pub fn is_tcp(&self) -> bool {
+        *self == Transport::Tcp
+    }
+
+    /// The transport that carries `app`: the one asked for a byte stream, UDP for
+    /// datagrams.
+    pub fn carrier(self, app: &AppConfig) -> AnyTransport {
+        match (app.is_stream(), self) {
+            (false, _) => UdpTransport.into(),
+            (true, Transport::Tcp) => TcpTransport.into(),
+            (true, Transport::Fectcp) => FectcpTransport.into(),
+        }
+    }
+}
+
+/// What a flow's transport builds its two endpoints from.
+pub struct FlowEnds<'a> {
+    pub flow: FlowId,
+    /// Its unique name (seeds its own random streams).
+    pub name: &'a str,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub start: SimTime,
+    pub app: &'a AppConfig,
+    pub tcp: &'a TcpConfig,
+    pub fectcp: Option<&'a FectcpConfig>,
+    /// The `transport` the scenario gave.
+    pub asked: Transport,
+    pub seed: u64,
+    pub replication: u64,
+    /// The field path of one of the flow's fields, for errors (`flows.3.tcp`).
+    pub path: &'a dyn Fn(&str) -> String,
+}
+
+impl FlowEnds<'_> {
+    /// An error for a packet larger than IPv4 allows.
+    pub fn too_big(&self, field: &str, what: &str, n: u64) -> Error {
+        Error::scenario((self.path)(field), format!("{n} B on the wire with {what}; IPv4 allows at most {MAX_PACKET} B"))
+    }
+
+    /// The flow's `tcp` table, which also sizes FECTCP's segments: valid, and its
+    /// segments within IPv4's limit.
+    pub fn check_tcp(&self) -> crate::error::Result<()> {
+        let t = self.tcp;
+        t.validate().map_err(|m| Error::nested(&(self.path)("tcp"), m))?;
+        if t.mss.0 + t.header.0 > MAX_PACKET {
+            return Err(self.too_big("tcp.mss", "the header", t.mss.0 + t.header.0));
+        }
+        Ok(())
+    }
+}
+
+/// What every transport does for a flow it carries.
+pub trait TransportSpec {
+    /// Its name in results (`transport` column).
+    fn name(&self) -> &'static str;
+    /// The flow's variant label in results (the TCP variant, the code, the app).
+    fn variant(&self, f: &FlowEnds) -> &'static str;
+    /// Whether it reads the flow's `tcp` table (segment sizes, adaptive FEC).
+    fn reads_tcp_options(&self) -> bool;
+    /// Whether base-station agents act on its packets (they read TCP headers).
+    fn agents_act_on_it(&self) -> bool;
+    /// Checks the flow's tables and builds its sender and receiver.
+    fn endpoints(&self, f: &FlowEnds) -> crate::error::Result<[AnyEndpoint; 2]>;
+}
+
+closed_enum! {
+    /// Every built-in transport.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum AnyTransport via each_transport {
+        Tcp(TcpTransport),
+        Udp(UdpTransport),
+        Fectcp(FectcpTransport),
+    }
+    impl TransportSpec {
+        fn name(&self) -> &'static str;
+        fn variant(&self, f: &FlowEnds) -> &'static str;
+        fn reads_tcp_options(&self) -> bool;
+        fn agents_act_on_it(&self) -> bool;
+        fn endpoints(&self, f: &FlowEnds) -> crate::error::Result<[AnyEndpoint; 2]>;
+    }
+}
+
+/// The flow's `transport` and `fectcp` fields agree with each other and with its app:
+/// a `fectcp` table on a TCP flow would be silently ignored, and a datagram app rides
+/// on UDP whatever the transport says.
+pub fn check_transport(f: &FlowEnds) -> crate::error::Result<()> {
+    if f.asked == Transport::Fectcp && !f.app.is_stream() {
+        return Err(Error::scenario((f.path)("transport"), "\"fectcp\" carries file transfers; a CBR application rides on UDP, so leave transport unset"));
+    }
+    if f.asked == Transport::Tcp && f.fectcp.is_some() {
+        return Err(Error::scenario((f.path)("fectcp"), "given, but the flow's transport is \"tcp\"; add transport = \"fectcp\" or drop the table"));
+    }
+    Ok(())
+}
 
 /// What an endpoint reports for traces (recorded only when a trace is switched on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +148,7 @@ pub enum TraceEvent {
 /// How far a flow's byte stream has got at one endpoint, for the whole-run checks that
 /// pair a sender with its receiver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
+pub struct StreamProgress {
     /// One past the highest byte sent (senders).
     pub highest_sent: u64,
     /// Bytes the peer acknowledged (senders with acknowledgements).
@@ -52,7 +173,7 @@ pub trait Endpoint {
     fn next_timeout(&self) -> Option<SimTime>;
     fn handle_timeout(&mut self, now: SimTime);
     /// Progress of the byte stream at this end.
-    fn progress(&self) -> Progress;
+    fn progress(&self) -> StreamProgress;
     /// Bytes delivered to the application in order (receivers; 0 for senders).
     fn delivered(&self) -> u64 {
         self.progress().delivered
@@ -95,49 +216,20 @@ closed_enum! {
         FectcpSender(FectcpSender),
         FectcpReceiver(FectcpReceiver),
     }
-}
-
-impl Endpoint for AnyEndpoint {
-    #[inline]
-    fn handle_packet(&mut self, now: SimTime, pkt: &Packet) {
-        each_endpoint!(self, e => e.handle_packet(now, pkt))
-    }
-    #[inline]
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
-        each_endpoint!(self, e => e.poll_transmit(now))
-    }
-    #[inline]
-    fn poll_event(&mut self) -> Option<TraceEvent> {
-        each_endpoint!(self, e => e.poll_event())
-    }
-    fn enable_events(&mut self) {
-        each_endpoint!(self, e => e.enable_events())
-    }
-    #[inline]
-    fn next_timeout(&self) -> Option<SimTime> {
-        each_endpoint!(self, e => e.next_timeout())
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        each_endpoint!(self, e => e.handle_timeout(now))
-    }
-    #[inline]
-    fn progress(&self) -> Progress {
-        each_endpoint!(self, e => e.progress())
-    }
-    fn rate_bytes(&self) -> u64 {
-        each_endpoint!(self, e => e.rate_bytes())
-    }
-    fn check_invariants(&self) -> Result<(), String> {
-        each_endpoint!(self, e => e.check_invariants())
-    }
-    fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
-        each_endpoint!(self, e => e.report(end, out))
-    }
-    fn note(&self) -> Option<String> {
-        each_endpoint!(self, e => e.note())
-    }
-    fn takes_corrupt(&self) -> bool {
-        each_endpoint!(self, e => e.takes_corrupt())
+    impl Endpoint {
+        fn handle_packet(&mut self, now: SimTime, pkt: &Packet);
+        fn poll_transmit(&mut self, now: SimTime) -> Option<Packet>;
+        fn poll_event(&mut self) -> Option<TraceEvent>;
+        fn enable_events(&mut self);
+        fn next_timeout(&self) -> Option<SimTime>;
+        fn handle_timeout(&mut self, now: SimTime);
+        fn progress(&self) -> StreamProgress;
+        fn delivered(&self) -> u64;
+        fn rate_bytes(&self) -> u64;
+        fn check_invariants(&self) -> Result<(), String>;
+        fn report(&mut self, end: SimTime, out: &mut FlowSummary);
+        fn note(&self) -> Option<String>;
+        fn takes_corrupt(&self) -> bool;
     }
 }
 

@@ -1,10 +1,43 @@
 //! UDP with a constant-bit-rate source: one datagram every packet_size·8/rate seconds,
 //! from the flow's start; and the sink that counts what arrives.
 
-use super::{Endpoint, Progress, SeenSet};
+use super::{AnyEndpoint, Endpoint, FlowEnds, SeenSet, StreamProgress, TransportSpec};
+use crate::apps::App;
 use crate::packet::{FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
 use crate::time::{serialization_delay, SimDuration, SimTime};
+
+/// UDP: what carries a datagram application (CBR), whatever the flow's `transport`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UdpTransport;
+
+impl TransportSpec for UdpTransport {
+    fn name(&self) -> &'static str {
+        "udp"
+    }
+
+    /// No variants of its own: the application's kind.
+    fn variant(&self, f: &FlowEnds) -> &'static str {
+        f.app.kind()
+    }
+
+    fn reads_tcp_options(&self) -> bool {
+        false
+    }
+
+    fn agents_act_on_it(&self) -> bool {
+        false
+    }
+
+    fn endpoints(&self, f: &FlowEnds) -> crate::error::Result<[AnyEndpoint; 2]> {
+        let d = f.app.datagrams().expect("UDP carries datagram applications only (Transport::carrier)");
+        if d.packet_size + d.header > super::MAX_PACKET {
+            return Err(f.too_big("app.packet_size", "the header", d.packet_size + d.header));
+        }
+        let source = CbrSource::new(f.flow, f.src, f.dst, f.start, d.rate, d.packet_size as u32, d.header as u32, d.packets);
+        Ok([source.into(), UdpSink::new(d.packet_size as u32).into()])
+    }
+}
 
 pub struct CbrSource {
     flow: FlowId,
@@ -85,8 +118,8 @@ impl Endpoint for CbrSource {
         self.next_send = (!self.finished()).then(|| now + self.interval);
     }
 
-    fn progress(&self) -> Progress {
-        Progress { highest_sent: self.next_seq, ..Progress::default() }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { highest_sent: self.next_seq, ..StreamProgress::default() }
     }
 
     /// Every datagram sent carried one payload, numbered by its first byte.
@@ -143,8 +176,8 @@ impl Endpoint for UdpSink {
 
     fn handle_timeout(&mut self, _now: SimTime) {}
 
-    fn progress(&self) -> Progress {
-        Progress { delivered: self.bytes, ..Progress::default() }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { delivered: self.bytes, ..StreamProgress::default() }
     }
 
     /// Each datagram that arrived is counted once, as new or as a duplicate, with the

@@ -19,7 +19,60 @@ pub use decode::Decode;
 pub use receiver::FectcpReceiver;
 pub use sender::FectcpSender;
 
+use super::{AnyEndpoint, FlowEnds, TransportSpec};
+use crate::apps::App;
+use crate::coding::rateless::BlockPlan;
+use crate::error::{Error, Result};
+use crate::rng::{stream_seed, RngStream};
 use serde::Serialize;
+
+/// `transport = "fectcp"`: a file sent as rateless-code symbols (Botoș §II).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FectcpTransport;
+
+impl TransportSpec for FectcpTransport {
+    fn name(&self) -> &'static str {
+        "fectcp"
+    }
+
+    /// The rateless code's name.
+    fn variant(&self, f: &FlowEnds) -> &'static str {
+        f.fectcp.map_or(FectcpConfig::default().code, |c| c.code).name()
+    }
+
+    /// Its segments are sized by the `tcp` table's `mss` and `header`.
+    fn reads_tcp_options(&self) -> bool {
+        true
+    }
+
+    /// Its symbols and ACKs are not TCP's: no agent acts on them.
+    fn agents_act_on_it(&self) -> bool {
+        false
+    }
+
+    /// Its file split into source blocks of symbols, the sender, and the receiver with
+    /// its decoding rule; the file's bytes and the model's needed counts come from the
+    /// flow's own streams of (`seed`, `replication`).
+    fn endpoints(&self, f: &FlowEnds) -> Result<[AnyEndpoint; 2]> {
+        f.check_tcp()?;
+        let path = f.path;
+        let Some(file_bytes) = f.app.total_bytes() else {
+            return Err(Error::scenario(path("app.kind"), format!("\"{}\" has no end, but FECTCP encodes a file; use kind = \"file\" with a size", f.app.kind())));
+        };
+        let cfg = f.fectcp.cloned().unwrap_or_default();
+        let t = f.tcp;
+        cfg.validate(t.mss.0).map_err(|m| Error::nested(&path("fectcp"), m))?;
+        let symbol = cfg.symbol_bytes(t.mss.0);
+        let plan = BlockPlan::new(cfg.code, file_bytes, symbol).map_err(|m| Error::nested(&path("fectcp"), m))?;
+        let file_seed = stream_seed(f.seed, f.replication, &format!("flow:{}:file", f.name));
+        let mut draws = RngStream::new(f.seed, f.replication, &format!("flow:{}:decode", f.name));
+        let decode = Decode::new(&cfg, &plan, file_bytes, file_seed, &mut draws).map_err(|m| Error::nested(&path("fectcp"), m))?;
+        let (header, ack) = (t.header.0 as u16, t.ack_size.0 as u16);
+        let sender = FectcpSender::new(&cfg, f.flow, f.src, f.dst, f.start, plan.clone(), file_bytes, symbol, header);
+        let receiver = FectcpReceiver::new(f.flow, f.dst, f.src, f.start, ack, plan, symbol, file_bytes, decode);
+        Ok([sender.into(), receiver.into()])
+    }
+}
 
 /// A FECTCP flow's own summary fields (absent for other flows), flattened into the
 /// flow's row as `fectcp_*`.

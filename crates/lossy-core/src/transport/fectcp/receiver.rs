@@ -10,7 +10,7 @@ use crate::coding::rateless::BlockPlan;
 use crate::packet::{Flags, FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
 use crate::time::SimTime;
-use crate::transport::{Endpoint, Progress, SeenSet};
+use crate::transport::{Endpoint, StreamProgress, SeenSet};
 use std::collections::VecDeque;
 
 pub struct FectcpReceiver {
@@ -114,8 +114,8 @@ impl Endpoint for FectcpReceiver {
 
     fn handle_timeout(&mut self, _now: SimTime) {}
 
-    fn progress(&self) -> Progress {
-        Progress { delivered: self.delivered(), ..Progress::default() }
+    fn progress(&self) -> StreamProgress {
+        StreamProgress { delivered: self.delivered(), ..StreamProgress::default() }
     }
 
     /// The file, once decoded: it reaches the application whole.

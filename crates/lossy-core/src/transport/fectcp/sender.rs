@@ -15,9 +15,9 @@ use crate::result::FlowSummary;
 use crate::tcp::metrics::RttSummary;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{SEQ_ACKED, SEQ_SENT};
-use crate::transport::{Endpoint, EventLog, Progress, TraceEvent};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use crate::transport::{Endpoint, EventLog, StreamProgress, TraceEvent};
+use crate::timers::TimerTable;
+use std::collections::VecDeque;
 
 /// Where the connection is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub struct FectcpSender {
     sent: VecDeque<Sent>,
     in_flight: u64,
     /// Each segment's timer: (deadline, id), cancelled lazily when an ACK covers the id.
-    timers: BinaryHeap<Reverse<(SimTime, u64)>>,
+    timers: TimerTable<u64>,
     /// Segments below this id were sent before the last reduction: their timers do not
     /// reduce again (one reduction per window, as RFC 5681 recovery).
     recover: u64,
@@ -94,7 +94,7 @@ impl FectcpSender {
             base: 0,
             sent: VecDeque::new(),
             in_flight: 0,
-            timers: BinaryHeap::new(),
+            timers: TimerTable::default(),
             recover: 0,
             next_send_at: SimTime::ZERO,
             control_due: None,
@@ -158,11 +158,7 @@ impl FectcpSender {
 
     /// Timers at or before `now`: each live segment's is a loss no later ACK covered.
     fn expire_timers(&mut self, now: SimTime) {
-        while let Some(&Reverse((deadline, id))) = self.timers.peek() {
-            if deadline > now {
-                break;
-            }
-            self.timers.pop();
+        while let Some((_, id)) = self.timers.pop_due(now) {
             let Some(s) = id.checked_sub(self.base).and_then(|i| self.sent.get_mut(i as usize)) else { continue };
             if !s.live {
                 continue;
@@ -184,7 +180,7 @@ impl FectcpSender {
         self.next_id += 1;
         self.sent.push_back(Sent { at: now, live: true });
         self.in_flight += 1;
-        self.timers.push(Reverse((now + self.timer(), id)));
+        self.timers.arm(now + self.timer(), id);
         self.next_send_at = now + SimDuration::from_secs_f64(self.ctl.pacing_gap());
         self.counters.segments_sent += 1;
         self.counters.bytes_sent += self.symbol as u64;
@@ -241,7 +237,7 @@ impl Endpoint for FectcpSender {
     }
 
     fn next_timeout(&self) -> Option<SimTime> {
-        let timer = self.timers.peek().map(|Reverse((t, _))| *t);
+        let timer = self.timers.next();
         let send = self.can_send().then_some(self.next_send_at);
         match self.phase {
             Phase::Idle => Some(self.start),
@@ -263,9 +259,9 @@ impl Endpoint for FectcpSender {
         }
     }
 
-    fn progress(&self) -> Progress {
+    fn progress(&self) -> StreamProgress {
         let acked = if self.fin_received { self.file_bytes } else { 0 };
-        Progress { highest_sent: self.next_id * self.symbol as u64, acked, delivered: 0 }
+        StreamProgress { highest_sent: self.next_id * self.symbol as u64, acked, delivered: 0 }
     }
 
     fn check_invariants(&self) -> Result<(), String> {
