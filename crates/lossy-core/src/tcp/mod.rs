@@ -5,7 +5,7 @@ pub mod adaptive_fec;
 pub mod config;
 pub mod congestion;
 pub mod ewln;
-mod ecn;
+pub(crate) mod ecn;
 mod endpoint;
 pub mod inference;
 pub mod metrics;
