@@ -1,6 +1,6 @@
 //! Rows → typed columns (a long table: one row per flow or link), through the rows' own
-//! `Serialize`, so a new field of `FlowSummary` becomes a column with no edit here and
-//! no JSON in between.
+//! `Serialize`, so a metric a scheme adds to a row's record (`metrics.rs`) becomes a
+//! column with no edit here and no JSON in between.
 //!
 //! Whole numbers become `U64`, floats `F64`, text `Str`. A missing value (`None`) is NaN
 //! in a float column, and turns a whole-number column into a float one (NaN cannot be a

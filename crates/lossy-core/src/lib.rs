@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub mod intervals;
 pub mod link;
+pub mod metrics;
 pub mod net;
 pub mod packet;
 pub mod result;

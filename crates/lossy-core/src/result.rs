@@ -1,8 +1,11 @@
-//! What a run returns: one summary (every metric a typed field) and optional traces.
+//! What a run returns: one summary, a row per flow, link direction and agent, and
+//! optional traces. Rows are a few typed core fields plus an open record of named
+//! metrics (`metrics.rs`) the schemes fill, so this file names no scheme.
 
 use crate::aggregate::FlowAggregates;
 use crate::capture::Capture;
-use crate::tcp::state::SenderCounters;
+use crate::metrics::Metrics;
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 
@@ -47,7 +50,9 @@ fn in_order<S: Serializer>(pairs: &[(String, FlowAggregates)], s: S) -> Result<S
     s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// A flow's row: what the world measures of every flow, typed, and the record its
+/// endpoints fill (`Endpoint::report`): counters, window, RTT, a transport's own columns.
+#[derive(Clone, Debug)]
 pub struct FlowSummary {
     pub name: String,
     pub from: String,
@@ -60,47 +65,42 @@ pub struct FlowSummary {
     /// Application bytes delivered in order per second of the flow's lifetime, in bit/s.
     pub goodput_bps: f64,
     pub bytes_delivered: u64,
-    /// Bytes and segments sent, retransmissions by cause, timeouts, recoveries.
-    #[serde(flatten)]
-    pub counters: SenderCounters,
-    /// Time-weighted mean of cwnd without fast-recovery inflation (in recovery, the
-    /// window it returns to; ns-3's CongestionWindow), in segments.
-    pub cwnd_mean_segments: f64,
-    /// Time-weighted mean of cwnd with fast-recovery inflation (ns-3's
-    /// CongestionWindowInflated), in segments.
-    pub cwnd_inflated_mean_segments: f64,
-    /// Largest cwnd without fast-recovery inflation, in segments.
-    pub cwnd_max_segments: f64,
-    pub rtt_samples: u64,
-    pub rtt_mean_s: Option<f64>,
-    pub rtt_min_s: Option<f64>,
-    pub rtt_max_s: Option<f64>,
-    /// Retransmission timeout at the end of the run.
-    pub rto_final_s: Option<f64>,
-    /// Bytes the receiver got more than once.
-    pub duplicate_bytes: u64,
-    /// ECN (RFC 3168 §6.1.3): CE-marked data segments the receiver got, and ACKs it
-    /// sent with ECE.
-    pub ce_received: u64,
-    pub ece_sent: u64,
-    /// Syndrome receivers (Chen et al. 2002): data segments that carried a base-station
-    /// counter (0 = the flow met no Syndrome base station and ran as plain TCP), credits
-    /// given, and ACKs sent with ELN. Zero for other flows.
-    pub syndrome_stamped_packets: u64,
-    pub syndrome_credits: u64,
-    pub syndrome_eln_acks: u64,
-    /// EWLN (Shagdar §III): corrupted headers a MAC passed to the receiver (payload lost
-    /// on the wireless hop), and ACKs it sent with EWLN.
-    pub ewln_corrupt_received: u64,
-    pub ewln_acks: u64,
+    /// The endpoints' metrics: the columns every flow has (the transports declare them
+    /// with defaults, `transport::flow_columns`), then a transport's own (FECTCP's).
+    pub metrics: Metrics,
     /// File transfers: from the start to the last byte delivered.
     pub completion_time_s: Option<f64>,
-    /// FECTCP flows: the handshake, symbols, decoding and teardown (absent otherwise).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub fectcp: Option<crate::transport::fectcp::FectcpReport>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// Labels and core numbers, the declared metrics, the completion time, then the own
+/// metrics: the order the row's columns have always had (Parquet stores, `lossy run`).
+impl Serialize for FlowSummary {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", &self.name)?;
+        m.serialize_entry("from", &self.from)?;
+        m.serialize_entry("to", &self.to)?;
+        m.serialize_entry("transport", self.transport)?;
+        m.serialize_entry("variant", self.variant)?;
+        m.serialize_entry("app", self.app)?;
+        m.serialize_entry("group", &self.group)?;
+        m.serialize_entry("goodput_bps", &self.goodput_bps)?;
+        m.serialize_entry("bytes_delivered", &self.bytes_delivered)?;
+        for (k, v) in self.metrics.declared_part() {
+            m.serialize_entry(k, v)?;
+        }
+        m.serialize_entry("completion_time_s", &self.completion_time_s)?;
+        for (k, v) in self.metrics.own_part() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// A link direction's row: what every segment counts of a direction, typed, and the
+/// record its parts fill (the segment's other drop causes, the link layer's, the
+/// impairments', the queue discipline's, a WLAN's MAC counts).
+#[derive(Clone, Debug)]
 pub struct LinkSummary {
     pub name: String,
     pub packets_offered: u64,
@@ -113,53 +113,25 @@ pub struct LinkSummary {
     pub throughput_bps: f64,
     /// channel_losses / packets sent on the channel.
     pub loss_rate: f64,
-    /// Packets a retrying link layer gave up on (its residual failures).
-    pub link_retry_drops: u64,
-    /// Frames a segmenting link layer sent, retransmissions included (0 for the plain
-    /// link, whose frames are its packets).
-    pub link_transmissions: u64,
-    /// Bytes a link layer put on the air beyond each packet's own bytes once: parity,
-    /// link headers, retransmissions.
-    pub link_overhead_bytes: u64,
-    /// NAKs an ARQ link's far end sent (repeats of lost ones included), and how many of
-    /// them were lost (0 for the plain link, and with the paper's error-free NAKs).
-    pub link_naks_sent: u64,
-    pub link_naks_lost: u64,
-    /// Times an adaptive FEC link changed code between frames (0 for other links).
-    pub link_code_changes: u64,
-    /// Packets dropped because the link was or went down.
-    pub link_down_drops: u64,
-    /// Packets the pipeline delivered out of order, and copies it created.
-    pub reordered: u64,
-    pub duplicated: u64,
-    /// Of queue_drops: RED's random early drops; drops because RED's average was past
-    /// its ramp (max_th, or 2·max_th in gentle mode); and drops of a full queue.
-    pub queue_early_drops: u64,
-    pub queue_forced_drops: u64,
-    pub queue_overflow_drops: u64,
-    /// Packets RED marked CE instead of dropping.
-    pub queue_marks: u64,
-    /// RED's average queue (its EWMA), time-weighted over the run, in packets (in mean
-    /// packet sizes in byte mode, the unit of min_th and max_th); null without RED.
-    pub queue_avg_packets: Option<f64>,
-    /// A WLAN pair's MAC counts (absent for point-to-point links).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub wlan: Option<WlanCounters>,
+    /// The columns every direction has (`net::link_columns`), then a segment's own.
+    pub metrics: Metrics,
 }
 
-/// What an 802.11 pair (sender → receiver) counts beyond a link direction's columns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct WlanCounters {
-    /// First frames (RTS, or data without RTS) of this pair lost in collisions.
-    pub mac_collisions: u64,
-    /// RTS, CTS and ACK frames the channel corrupted.
-    pub mac_control_losses: u64,
-    pub mac_rts_sent: u64,
-    /// Retransmissions the receiver recognised by sequence number and did not pass up.
-    pub mac_duplicates: u64,
-    /// TCP segments still corrupted after the retry limit, passed up as headers with
-    /// EWLN and CORRUPT set (Shagdar §III A).
-    pub ewln_marked: u64,
+impl Serialize for LinkSummary {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", &self.name)?;
+        m.serialize_entry("packets_offered", &self.packets_offered)?;
+        m.serialize_entry("queue_drops", &self.queue_drops)?;
+        m.serialize_entry("channel_losses", &self.channel_losses)?;
+        m.serialize_entry("packets_delivered", &self.packets_delivered)?;
+        m.serialize_entry("throughput_bps", &self.throughput_bps)?;
+        m.serialize_entry("loss_rate", &self.loss_rate)?;
+        for (k, v) in self.metrics.iter() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -211,5 +183,48 @@ impl RunResult {
     /// Everything but the traces, as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("results serialise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::columns::{to_columns, ColumnData};
+    use crate::metrics::{Columns, Metric};
+
+    /// A scheme this file never names declares a column every flow has and sets one of
+    /// its own: both reach the row by name, around the typed completion time.
+    #[test]
+    fn a_schemes_counters_reach_the_flow_row_by_name() {
+        const SCHEME: &Columns = &[("scheme_count", Metric::U64(0))];
+        let row = |set: bool| {
+            let mut f = FlowSummary {
+                name: "f".into(),
+                from: "a".into(),
+                to: "b".into(),
+                transport: "t",
+                variant: "v",
+                app: "bulk",
+                group: String::new(),
+                goodput_bps: 1.0,
+                bytes_delivered: 2,
+                metrics: Metrics::declared(&[SCHEME]),
+                completion_time_s: None,
+            };
+            if set {
+                f.metrics.set("scheme_count", 7u64);
+                f.metrics.set("scheme_own_s", 0.5);
+            }
+            f
+        };
+        let json = serde_json::to_string(&row(true)).unwrap();
+        assert!(json.ends_with(r#""bytes_delivered":2,"scheme_count":7,"completion_time_s":null,"scheme_own_s":0.5}"#), "{json}");
+        let t = to_columns(&[row(true), row(false)]);
+        let col = |n: &str| t.columns.iter().find(|(k, _)| k == n).unwrap().1.clone();
+        // Declared: the default where the scheme did not run, and its type kept.
+        assert_eq!(col("scheme_count"), ColumnData::U64(vec![7, 0]));
+        // Own: missing (NaN) in the other row.
+        let ColumnData::F64(own) = col("scheme_own_s") else { panic!() };
+        assert!(own[0] == 0.5 && own[1].is_nan());
     }
 }

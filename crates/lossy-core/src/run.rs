@@ -4,8 +4,8 @@ use crate::agents::Agent;
 use crate::error::Result;
 use crate::result::{AgentSummary, FlowSummary, RunResult, Summary};
 use crate::scenario::{build_world, parse_json, Scenario};
-use crate::tcp::state::SenderCounters;
 use crate::net::Segment;
+use crate::transport::flow_columns::flow_metrics;
 use crate::transport::Endpoint;
 use crate::world::{Progress, World};
 use crate::aggregate::FlowAggregates;
@@ -75,8 +75,28 @@ fn flow_notes(w: &World) -> Vec<String> {
     notes
 }
 
+/// The run's result from the world at its end: the flows' rows, the links', the
+/// agents', then the summary over them.
 fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, wall_s: f64) -> RunResult {
-    let events = w.queue.popped();
+    let flows = flow_rows(&mut w, end_s);
+    let mut links = Vec::with_capacity(2 * w.segments.len());
+    for slot in &w.segments {
+        slot.seg.report(end_s, &mut links);
+    }
+    let agents = agent_rows(s, &w);
+    let summary = run_summary(s, &w, seed, replication, end_s, wall_s, &flows);
+    let traces = std::mem::take(&mut w.traces).finish();
+    let mut captures = Vec::new();
+    for slot in &mut w.segments {
+        slot.seg.take_captures(&mut captures);
+    }
+    let notes = flow_notes(&w);
+    RunResult { summary, flows, links, agents, notes, traces, captures }
+}
+
+/// A row per flow: what the world measured of it (labels, bytes delivered, goodput,
+/// completion time), then what its two endpoints report into the record.
+fn flow_rows(w: &mut World, end_s: f64) -> Vec<FlowSummary> {
     let end = w.now;
     let mut flows = Vec::with_capacity(w.flows.len());
     for (i, f) in w.flows.iter().enumerate() {
@@ -94,37 +114,19 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             group: f.group.map_or_else(String::new, |g| w.group_names[g as usize].clone()),
             goodput_bps: if life > 0.0 { delivered as f64 * 8.0 / life } else { 0.0 },
             bytes_delivered: delivered,
-            counters: SenderCounters::default(),
-            cwnd_mean_segments: 0.0,
-            cwnd_inflated_mean_segments: 0.0,
-            cwnd_max_segments: 0.0,
-            rtt_samples: 0,
-            rtt_mean_s: None,
-            rtt_min_s: None,
-            rtt_max_s: None,
-            rto_final_s: None,
-            duplicate_bytes: 0,
-            ce_received: 0,
-            ece_sent: 0,
-            syndrome_stamped_packets: 0,
-            syndrome_credits: 0,
-            syndrome_eln_acks: 0,
-            ewln_corrupt_received: 0,
-            ewln_acks: 0,
+            metrics: flow_metrics(),
             completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
-            fectcp: None,
         };
         for e in [2 * i, 2 * i + 1] {
             w.endpoints[e].ep.report(end, &mut fs);
         }
         flows.push(fs);
     }
-    let mut links = Vec::with_capacity(2 * w.segments.len());
-    for slot in &w.segments {
-        slot.seg.report(end_s, &mut links);
-    }
-    let agents = w
-        .agents
+    flows
+}
+
+fn agent_rows(s: &Scenario, w: &World) -> Vec<AgentSummary> {
+    w.agents
         .iter()
         .enumerate()
         .map(|(i, a)| AgentSummary {
@@ -136,9 +138,14 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
             packets_seen: a.packets_seen,
             counters: a.agent.counters().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// The run's one-row summary: speed, the conservation counts, goodput aggregates.
+fn run_summary(s: &Scenario, w: &World, seed: u64, replication: u64, end_s: f64, wall_s: f64, flows: &[FlowSummary]) -> Summary {
+    let events = w.queue.popped();
     let tally = w.tally();
-    let summary = Summary {
+    Summary {
         scenario: s.name.clone(),
         seed,
         replication,
@@ -160,13 +167,6 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
         packets_absorbed: w.counters.absorbed,
         packets_held_at_end: tally.held,
         aggregates: FlowAggregates::of(&flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>()),
-        groups: group_aggregates(&w, &flows),
-    };
-    let traces = std::mem::take(&mut w.traces).finish();
-    let mut captures = Vec::new();
-    for slot in &mut w.segments {
-        slot.seg.take_captures(&mut captures);
+        groups: group_aggregates(w, flows),
     }
-    let notes = flow_notes(&w);
-    RunResult { summary, flows, links, agents, notes, traces, captures }
 }

@@ -2,7 +2,6 @@
 //! nothing allocated, for a trace that is off.
 
 use crate::result::{Column, Trace};
-use crate::tcp::state::SSTHRESH_UNSET;
 use crate::time::SimTime;
 use crate::units::Duration;
 use schemars::JsonSchema;
@@ -39,7 +38,7 @@ struct CwndTrace {
     cwnd: Vec<f64>,
     ssthresh: Vec<f64>,
     /// Last recorded (cwnd, ssthresh) per flow, to record changes only.
-    last: Vec<Option<(u64, u64)>>,
+    last: Vec<Option<(u64, Option<u64>)>>,
 }
 
 #[derive(Default)]
@@ -91,7 +90,7 @@ impl TraceRecorder {
         self.throughput.is_some()
     }
 
-    pub fn cwnd(&mut self, now: SimTime, flow: u32, cwnd: u64, ssthresh: u64) {
+    pub fn cwnd(&mut self, now: SimTime, flow: u32, cwnd: u64, ssthresh: Option<u64>) {
         if let Some(t) = &mut self.cwnd {
             let f = flow as usize;
             if t.last.len() <= f {
@@ -104,8 +103,8 @@ impl TraceRecorder {
             t.time.push(now.as_secs_f64());
             t.flow.push(flow);
             t.cwnd.push(cwnd as f64);
-            // Before the first loss ssthresh is "arbitrarily high" (2^63): NaN, not 9.22e18.
-            t.ssthresh.push(if ssthresh >= SSTHRESH_UNSET { f64::NAN } else { ssthresh as f64 });
+            // Before the first loss the sender has no threshold: NaN, not 9.22e18.
+            t.ssthresh.push(ssthresh.map_or(f64::NAN, |s| s as f64));
         }
     }
 
@@ -176,8 +175,8 @@ mod tests {
     fn an_unset_ssthresh_is_nan_in_the_cwnd_trace() {
         let cfg = TraceConfig { cwnd: true, ..Default::default() };
         let mut r = TraceRecorder::new(&cfg);
-        r.cwnd(SimTime::ZERO, 0, 4000, SSTHRESH_UNSET);
-        r.cwnd(SimTime::ZERO, 0, 2000, 2000);
+        r.cwnd(SimTime::ZERO, 0, 4000, None);
+        r.cwnd(SimTime::ZERO, 0, 2000, Some(2000));
         let t = r.finish();
         let Column::F64(ss) = &t[0].columns[3].1 else { panic!() };
         assert!(ss[0].is_nan());

@@ -66,7 +66,7 @@ fn radio(r: &RunResult) -> &LinkSummary {
 fn three_seeds(v: &Value) -> (f64, u64, u64) {
     (1..=3).fold((0.0, 0, 0), |(g, c, o), seed| {
         let r = run_value(v, seed);
-        (g + r.flows[0].goodput_bps, c + radio(&r).link_code_changes, o + radio(&r).link_overhead_bytes)
+        (g + r.flows[0].goodput_bps, c + radio(&r).metrics.u64("link_code_changes"), o + radio(&r).metrics.u64("link_overhead_bytes"))
     })
 }
 
@@ -96,7 +96,7 @@ fn without_bit_errors_it_never_leaves_code_0() {
     for agents in [snoop_eln(), eln()] {
         let on = run_value(&miyoshi(0.0, agents.clone(), true), 1);
         let off = run_value(&miyoshi(0.0, agents, false), 1);
-        assert_eq!((radio(&on).link_code_changes, radio(&on).link_overhead_bytes), (0, 0));
+        assert_eq!((radio(&on).metrics.u64("link_code_changes"), radio(&on).metrics.u64("link_overhead_bytes")), (0, 0));
         assert_eq!(deterministic_part(&on)["flows"], deterministic_part(&off)["flows"]);
         assert!(on.flows[0].goodput_bps > 250_000.0, "{}", on.flows[0].goodput_bps);
     }
@@ -133,18 +133,18 @@ fn the_code_in_the_segment_header_is_the_code_every_adaptive_link_uses() {
     assert_eq!(r.flows[0].bytes_delivered, 50_000);
     let (wired, radio) = (link(&r, "FH->R1"), radio(&r));
     assert_eq!(wired.channel_losses, 0);
-    assert_eq!(radio.link_code_changes, 2, "monotone requests: two changes");
-    assert_eq!(wired.link_code_changes, radio.link_code_changes);
-    assert_eq!(wired.link_overhead_bytes, radio.link_overhead_bytes);
+    assert_eq!(radio.metrics.u64("link_code_changes"), 2, "monotone requests: two changes");
+    assert_eq!(wired.metrics.u64("link_code_changes"), radio.metrics.u64("link_code_changes"));
+    assert_eq!(wired.metrics.u64("link_overhead_bytes"), radio.metrics.u64("link_overhead_bytes"));
     // Some frames in (127,92), the rest of those after the first step in (127,64).
     let frames = wired.packets_delivered;
     let fits = (1..frames).any(|n92| {
-        let rest = radio.link_overhead_bytes.checked_sub(n92 * PARITY_92);
+        let rest = radio.metrics.u64("link_overhead_bytes").checked_sub(n92 * PARITY_92);
         rest.is_some_and(|b| b > 0 && b % PARITY_64 == 0 && n92 + b / PARITY_64 <= frames)
     });
-    assert!(fits, "{} parity bytes over {frames} frames", radio.link_overhead_bytes);
+    assert!(fits, "{} parity bytes over {frames} frames", radio.metrics.u64("link_overhead_bytes"));
     // The link's reverse direction carries the ACKs, plainly.
-    assert_eq!(link(&r, "MH->BS").link_overhead_bytes, 0);
+    assert_eq!(link(&r, "MH->BS").metrics.u64("link_overhead_bytes"), 0);
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn the_links_own_controller_needs_no_agent_and_no_sender() {
     assert!(eager > 10.0 * plain && eager < sticky, "eager {eager} b/s, sticky {sticky}, none {plain}");
     // No frame lost: no step up, and the uncoded link's results bit for bit.
     let clean = run_value(&control(0.0, 0.05), 1);
-    assert_eq!(radio(&clean).link_code_changes, 0);
+    assert_eq!(radio(&clean).metrics.u64("link_code_changes"), 0);
     assert_eq!(deterministic_part(&clean), deterministic_part(&run_value(&miyoshi(0.0, json!([]), false), 1)));
 }
 
@@ -178,7 +178,7 @@ fn the_links_own_controller_needs_no_agent_and_no_sender() {
 fn the_same_seed_gives_the_same_run() {
     for v in [miyoshi(1e-3, snoop_eln(), true), miyoshi(3e-4, eln(), true)] {
         let a = run_value(&v, 7);
-        assert!(radio(&a).link_code_changes > 0);
+        assert!(radio(&a).metrics.u64("link_code_changes") > 0);
         assert_eq!(deterministic_part(&a), deterministic_part(&run_value(&v, 7)));
         assert_ne!(deterministic_part(&a)["links"], deterministic_part(&run_value(&v, 8))["links"]);
     }
@@ -285,7 +285,7 @@ fn bad_adaptive_fec_input_names_the_field() {
 #[test]
 fn where_no_fec_delivers_almost_nothing_the_senders_controller_steps_up() {
     let r = run_value(&miyoshi(3e-3, snoop_eln(), true), 1);
-    assert!(radio(&r).link_code_changes > 0, "{} code changes", radio(&r).link_code_changes);
+    assert!(radio(&r).metrics.u64("link_code_changes") > 0, "{} code changes", radio(&r).metrics.u64("link_code_changes"));
     assert!(r.flows[0].goodput_bps > 100_000.0, "{} b/s", r.flows[0].goodput_bps);
 }
 
@@ -295,7 +295,7 @@ fn where_no_fec_delivers_almost_nothing_the_senders_controller_steps_up() {
 #[test]
 fn where_no_fec_delivers_nothing_a_timeout_steps_up() {
     let r = run_value(&miyoshi(1e-2, snoop_eln(), true), 1);
-    assert!(radio(&r).link_code_changes > 0, "{} code changes", radio(&r).link_code_changes);
+    assert!(radio(&r).metrics.u64("link_code_changes") > 0, "{} code changes", radio(&r).metrics.u64("link_code_changes"));
     assert!(r.flows[0].goodput_bps > 0.0, "{} b/s", r.flows[0].goodput_bps);
 }
 
@@ -310,7 +310,7 @@ fn a_steady_channel_does_not_make_the_code_oscillate() {
     let mut v = miyoshi(1e-4, snoop_eln(), true);
     v["flows"][0]["tcp"]["adaptive_fec"] = json!({"window": 10, "up": [0.069, 0.278], "down": [1.1e-10, 2.9e-4]});
     let r = run_value(&v, 1);
-    assert!(radio(&r).link_code_changes < 60, "{} code changes", radio(&r).link_code_changes);
+    assert!(radio(&r).metrics.u64("link_code_changes") < 60, "{} code changes", radio(&r).metrics.u64("link_code_changes"));
     // Within 10 % of BCH(127,92)'s 186 kb/s, the best fixed code there.
     assert!(r.flows[0].goodput_bps > 167_000.0, "{} b/s", r.flows[0].goodput_bps);
 }

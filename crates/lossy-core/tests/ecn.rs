@@ -41,16 +41,16 @@ fn ecn_reno_over_red_drops_and_resends_less_at_equal_goodput() {
     let e = run_value(&dumbbell(red(true), true), 1);
     let p = run_value(&dumbbell(red(false), false), 1);
     let (el, pl) = (bottleneck(&e), bottleneck(&p));
-    let retx = |r: &RunResult| sum(r, |f| f.counters.retransmits_fast + f.counters.retransmits_timeout);
-    let rto = |r: &RunResult| sum(r, |f| f.counters.timeouts);
+    let retx = |r: &RunResult| sum(r, |f| f.metrics.u64("retransmits_fast") + f.metrics.u64("retransmits_timeout"));
+    let rto = |r: &RunResult| sum(r, |f| f.metrics.u64("timeouts"));
     let report = format!(
         "ECN: drops {} marks {} retx {} timeouts {} goodput {:.0}; plain: drops {} retx {} timeouts {} goodput {:.0}",
-        el.queue_drops, el.queue_marks, retx(&e), rto(&e), goodput(&e), pl.queue_drops, retx(&p), rto(&p), goodput(&p)
+        el.queue_drops, el.metrics.u64("queue_marks"), retx(&e), rto(&e), goodput(&e), pl.queue_drops, retx(&p), rto(&p), goodput(&p)
     );
-    assert!(el.queue_marks > 0 && pl.queue_marks == 0, "{report}");
-    assert!(sum(&e, |f| f.counters.ecn_reductions) > 0, "{report}");
-    assert!(sum(&e, |f| f.ce_received) > 0 && sum(&e, |f| f.ece_sent) > 0, "{report}");
-    assert_eq!(sum(&p, |f| f.counters.ecn_reductions + f.ce_received + f.ece_sent), 0);
+    assert!(el.metrics.u64("queue_marks") > 0 && pl.metrics.u64("queue_marks") == 0, "{report}");
+    assert!(sum(&e, |f| f.metrics.u64("ecn_reductions")) > 0, "{report}");
+    assert!(sum(&e, |f| f.metrics.u64("ce_received")) > 0 && sum(&e, |f| f.metrics.u64("ece_sent")) > 0, "{report}");
+    assert_eq!(sum(&p, |f| f.metrics.u64("ecn_reductions") + f.metrics.u64("ce_received") + f.metrics.u64("ece_sent")), 0);
     assert!(el.queue_drops < pl.queue_drops, "{report}");
     assert!(retx(&e) < retx(&p), "{report}");
     // Issue 9 asks for goodput equal within ± 5 %. It is not: ECN is 7.9 % ahead

@@ -39,16 +39,16 @@ fn a_clean_transfer_needs_exactly_the_fixed_overhead() {
     v["duration"] = json!("20 s");
     v["flows"].as_array_mut().unwrap().push(json!({"from": "server", "to": "router", "app": {"kind": "cbr", "rate": "1 kbps", "packet_size": "100 B"}}));
     let f = flow(&v, 1);
-    let r = f.fectcp.as_ref().unwrap();
+    let r = &f.metrics;
     assert_eq!((f.transport, f.variant, f.app), ("fectcp", "raptorq", "file"));
-    assert_eq!(r.source_symbols, 1000);
-    assert_eq!(r.symbols_needed, Some(1050));
-    assert_eq!(r.symbols_at_decode, Some(1050));
-    assert!((r.overhead.unwrap() - 0.05).abs() < 1e-12);
+    assert_eq!(r.u64("fectcp_source_symbols"), 1000);
+    assert_eq!(r.opt_u64("fectcp_symbols_needed"), Some(1050));
+    assert_eq!(r.opt_u64("fectcp_symbols_at_decode"), Some(1050));
+    assert!((r.opt_f64("fectcp_overhead").unwrap() - 0.05).abs() < 1e-12);
     assert_eq!(f.bytes_delivered, 1_000_000);
-    assert!(r.fin_received && r.fin_answered, "teardown: {r:?}");
+    assert!(r.opt_bool("fectcp_fin_received") == Some(true) && r.opt_bool("fectcp_fin_answered") == Some(true), "teardown: {r:?}");
     // The handshake costs one round trip (two 5 ms hops each way plus serialisation).
-    let hs = r.handshake_s.unwrap();
+    let hs = r.opt_f64("fectcp_handshake_s").unwrap();
     assert!((0.02..0.03).contains(&hs), "handshake {hs}");
     // 1050 segments of 1040 B over 1 Mbit/s take 8.74 s; the transfer cannot be faster,
     // and pacing over sRTT keeps it within 15 % of that (the window's growth from 2).
@@ -63,9 +63,9 @@ fn at_five_percent_loss_it_keeps_the_link_busy() {
     // `timeouts` counts those too; the rate still holds.
     let res = run_value(&net("2 MB", bernoulli(0.05), json!({"overhead": 0.05})), 2);
     let f = &res.flows[0];
-    let r = f.fectcp.as_ref().unwrap();
+    let r = &f.metrics;
     let lost = res.summary.drops_channel;
-    assert!(r.losses_ignored * 2 > lost, "{} of {lost} losses covered", r.losses_ignored);
+    assert!(r.u64("fectcp_losses_ignored") * 2 > lost, "{} of {lost} losses covered", r.u64("fectcp_losses_ignored"));
     assert_eq!(f.bytes_delivered, 2_000_000);
     // Within 10 % of the capacity the loss and the overhead leave.
     let ideal = 1e6 * 1000.0 / 1040.0 * 0.95 / 1.05;
@@ -76,19 +76,19 @@ fn at_five_percent_loss_it_keeps_the_link_busy() {
 fn real_decoders_recover_the_file_byte_for_byte() {
     for code in ["raptorq", "lt"] {
         let f = flow(&net("300 kB", bernoulli(0.1), json!({"code": code, "decoding": "verify"})), 4);
-        let r = f.fectcp.as_ref().unwrap();
-        assert_eq!(r.verified, Some(true), "{code}: {r:?}");
+        let r = &f.metrics;
+        assert_eq!(r.opt_bool("fectcp_verified"), Some(true), "{code}: {r:?}");
         assert_eq!(f.bytes_delivered, 300_000, "{code}");
-        assert!(r.symbols_at_decode.unwrap() >= r.source_symbols, "{code}: {r:?}");
+        assert!(r.opt_u64("fectcp_symbols_at_decode").unwrap() >= r.u64("fectcp_source_symbols"), "{code}: {r:?}");
     }
 }
 
 #[test]
 fn the_measured_model_decodes_near_k_for_raptorq() {
     let f = flow(&net("1 MB", bernoulli(0.02), json!({})), 5);
-    let r = f.fectcp.as_ref().unwrap();
+    let r = &f.metrics;
     // RFC 6330 §1: K + 2 symbols decode with probability above 1 − 10⁻⁶.
-    let needed = r.symbols_needed.unwrap();
+    let needed = r.opt_u64("fectcp_symbols_needed").unwrap();
     assert!((1000..=1002).contains(&needed), "{r:?}");
 }
 
@@ -97,9 +97,9 @@ fn a_lost_syn_is_sent_again_after_the_handshake_timeout() {
     // The first packet on router -> client is the SYN: the trace drops it.
     let v = net("100 kB", json!({"model": "trace", "packets": [0]}), json!({"overhead": 0.05}));
     let f = flow(&v, 6);
-    let r = f.fectcp.as_ref().unwrap();
-    assert_eq!(r.syn_retries, 1);
-    assert!(r.handshake_s.unwrap() > 1.0, "{r:?}");
+    let r = &f.metrics;
+    assert_eq!(r.u64("fectcp_syn_retries"), 1);
+    assert!(r.opt_f64("fectcp_handshake_s").unwrap() > 1.0, "{r:?}");
     assert_eq!(f.bytes_delivered, 100_000);
 }
 

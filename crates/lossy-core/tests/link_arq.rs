@@ -32,24 +32,24 @@ fn enough_attempts_hide_bit_errors_from_tcp() {
     let plain = run_value(&last_hop(1e-4, json!({"kind": "plain"})), 1);
     let with_arq = run_value(&last_hop(1e-4, arq(16)), 1);
     let (p, a) = (&plain.flows[0], &with_arq.flows[0]);
-    let retx = |c: &lossy_core::tcp::state::SenderCounters| c.retransmits_fast + c.retransmits_timeout;
+    let retx = |c: &lossy_core::metrics::Metrics| c.u64("retransmits_fast") + c.u64("retransmits_timeout");
     assert!(a.goodput_bps > 5.0 * p.goodput_bps, "{} vs {}", a.goodput_bps, p.goodput_bps);
-    assert_eq!(retx(&a.counters), 0, "{:?}", a.counters);
+    assert_eq!(retx(&a.metrics), 0, "{:?}", a.metrics);
     let link = &with_arq.links[2]; // BS->MH
     assert_eq!(link.name, "BS->MH");
-    assert_eq!((link.channel_losses, link.link_retry_drops), (0, 0));
+    assert_eq!((link.channel_losses, link.metrics.u64("link_retry_drops")), (0, 0));
     // Every packet went as ⌈1040/32⌉ = 33 link packets (ACKs the other way are plain),
     // plus one retransmission per lost link packet, each 32 or 16 bytes.
-    assert!(link.link_transmissions > 33 * link.packets_delivered, "{link:?}");
-    assert!(link.link_overhead_bytes > 0 && link.link_overhead_bytes < 32 * (link.link_transmissions - 33 * link.packets_delivered) + 1);
+    assert!(link.metrics.u64("link_transmissions") > 33 * link.packets_delivered, "{link:?}");
+    assert!(link.metrics.u64("link_overhead_bytes") > 0 && link.metrics.u64("link_overhead_bytes") < 32 * (link.metrics.u64("link_transmissions") - 33 * link.packets_delivered) + 1);
 }
 
 #[test]
 fn one_attempt_loses_a_packet_when_any_piece_fails() {
     let r = run_value(&last_hop(1e-4, arq(1)), 1);
     let link = &r.links[2];
-    assert!(link.link_retry_drops > 0 && link.channel_losses == 0, "{link:?}");
-    assert_eq!(link.link_overhead_bytes, 0, "nothing is sent twice");
+    assert!(link.metrics.u64("link_retry_drops") > 0 && link.channel_losses == 0, "{link:?}");
+    assert_eq!(link.metrics.u64("link_overhead_bytes"), 0, "nothing is sent twice");
 }
 
 /// ARQ with 16 attempts whose NAKs are `nak` (a table of `link_layer.nak`).
@@ -72,12 +72,12 @@ fn naks_that_take_no_time_and_are_never_lost_give_the_instant_links_tcp_results_
     let (a, b) = (run_value(&instant, 1), run_value(&delayed, 1));
     assert_eq!(serde_json::to_value(&a.flows).unwrap(), serde_json::to_value(&b.flows).unwrap());
     let (la, lb) = (&a.links[2], &b.links[2]);
-    assert_eq!((la.link_retry_drops, lb.link_naks_lost), (lb.link_retry_drops, 0));
+    assert_eq!((la.metrics.u64("link_retry_drops"), lb.metrics.u64("link_naks_lost")), (lb.metrics.u64("link_retry_drops"), 0));
     // The instant link counts a packet's transmissions (and its delivery) when the packet
     // begins, so one packet on the air as the run ends may count there only.
     assert!(la.packets_delivered - lb.packets_delivered <= 1, "{la:?} {lb:?}");
-    assert!(la.link_transmissions - lb.link_transmissions <= 33 + 15, "{la:?} {lb:?}");
-    assert!(la.link_naks_sent - lb.link_naks_sent <= 15 && lb.link_naks_sent > 1000, "{la:?} {lb:?}");
+    assert!(la.metrics.u64("link_transmissions") - lb.metrics.u64("link_transmissions") <= 33 + 15, "{la:?} {lb:?}");
+    assert!(la.metrics.u64("link_naks_sent") - lb.metrics.u64("link_naks_sent") <= 15 && lb.metrics.u64("link_naks_sent") > 1000, "{la:?} {lb:?}");
 }
 
 #[test]
@@ -92,8 +92,8 @@ fn slow_naks_cost_goodput_and_delivering_out_of_order_costs_more() {
     let unordered = run_value(&unordered, 1);
     assert!(goodput(&slow) < 0.9 * goodput(&instant), "{} vs {}", goodput(&slow), goodput(&instant));
     assert!(goodput(&unordered) < 0.5 * goodput(&slow), "{} vs {}", goodput(&unordered), goodput(&slow));
-    assert_eq!(slow.flows[0].counters.retransmits_fast, 0);
-    assert!(unordered.flows[0].counters.retransmits_fast > 0 && unordered.links[2].link_retry_drops == 0);
+    assert_eq!(slow.flows[0].metrics.u64("retransmits_fast"), 0);
+    assert!(unordered.flows[0].metrics.u64("retransmits_fast") > 0 && unordered.links[2].metrics.u64("link_retry_drops") == 0);
 }
 
 #[test]
@@ -101,9 +101,9 @@ fn lost_naks_are_repeated_after_the_timeout_and_counted() {
     let clean = run_value(&last_hop(3e-4, arq_nak(json!({}))), 1);
     let lossy = run_value(&last_hop(3e-4, arq_nak(json!({"loss": 0.3, "timeout": "200 ms"}))), 1);
     let (c, l) = (&clean.links[2], &lossy.links[2]);
-    assert_eq!((c.link_naks_lost, l.link_retry_drops), (0, 0), "a lost NAK costs no attempt");
+    assert_eq!((c.metrics.u64("link_naks_lost"), l.metrics.u64("link_retry_drops")), (0, 0), "a lost NAK costs no attempt");
     // 30 % of NAKs lost: lost / sent ≈ 0.3.
-    let share = l.link_naks_lost as f64 / l.link_naks_sent as f64;
+    let share = l.metrics.u64("link_naks_lost") as f64 / l.metrics.u64("link_naks_sent") as f64;
     assert!((0.25..0.35).contains(&share), "{l:?}");
     assert!(goodput(&lossy) < 0.5 * goodput(&clean), "{} vs {}", goodput(&lossy), goodput(&clean));
 }
@@ -113,7 +113,7 @@ fn a_link_going_down_gives_up_the_packets_in_progress() {
     let mut v = last_hop(3e-4, arq_nak(json!({"delay": "20 ms"})));
     v["actions"] = json!([{"kind": "link_down", "at": "10 s", "link": ["BS", "MH"]}, {"kind": "link_up", "at": "11 s", "link": ["BS", "MH"]}]);
     let r = run_value(&v, 1);
-    assert!(r.links[2].link_down_drops > 0, "{:?}", r.links[2]);
+    assert!(r.links[2].metrics.u64("link_down_drops") > 0, "{:?}", r.links[2]);
     assert!(r.flows[0].bytes_delivered > 0);
 }
 
@@ -135,8 +135,8 @@ fn random_networks_with_slow_lossy_naks_conserve_packets_and_repeat() {
         }
         let (a, b) = (run_value(&v, 1), run_value(&v, 1));
         assert_eq!(deterministic_part(&a), deterministic_part(&b), "case {case}");
-        naks += a.links.iter().map(|l| l.link_naks_sent).sum::<u64>();
-        lost += a.links.iter().map(|l| l.link_naks_lost).sum::<u64>();
+        naks += a.links.iter().map(|l| l.metrics.u64("link_naks_sent")).sum::<u64>();
+        lost += a.links.iter().map(|l| l.metrics.u64("link_naks_lost")).sum::<u64>();
     }
     assert!(naks > 1000 && lost > 100, "{naks} NAKs, {lost} lost");
 }

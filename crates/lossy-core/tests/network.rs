@@ -55,9 +55,9 @@ fn random_networks_with_actions_conserve_packets_and_repeat() {
         assert_eq!(deterministic_part(&r), deterministic_part(&again), "case {case} is not reproducible");
         let s = &r.summary;
         // The links' rows add up to the summary's counts.
-        assert_eq!(r.links.iter().map(|l| l.link_down_drops).sum::<u64>(), s.drops_link_down, "case {case}");
-        assert_eq!(r.links.iter().map(|l| l.duplicated).sum::<u64>(), s.packets_duplicated, "case {case}");
-        let reordered = r.links.iter().map(|l| l.reordered).sum::<u64>();
+        assert_eq!(r.links.iter().map(|l| l.metrics.u64("link_down_drops")).sum::<u64>(), s.drops_link_down, "case {case}");
+        assert_eq!(r.links.iter().map(|l| l.metrics.u64("duplicated")).sum::<u64>(), s.packets_duplicated, "case {case}");
+        let reordered = r.links.iter().map(|l| l.metrics.u64("reordered")).sum::<u64>();
         for (k, n) in [s.drops_link_down, s.drops_no_route, reordered, s.packets_duplicated].into_iter().enumerate() {
             exercised[k] += (n > 0) as usize;
         }
@@ -97,11 +97,11 @@ fn handoff_drops_during_the_outage_and_the_flow_recovers() {
     assert!(s.drops_no_route > 0, "{s:?}");
     // The 2 Mbps hop is the bottleneck, so each radio link holds queued segments when MH
     // leaves it; the ACK directions may or may not hold an ACK at that instant.
-    assert!(row("BS1->MH").link_down_drops > 0 && row("BS2->MH").link_down_drops > 0);
+    assert!(row("BS1->MH").metrics.u64("link_down_drops") > 0 && row("BS2->MH").metrics.u64("link_down_drops") > 0);
     for wired in ["S->R", "R->S", "R->BS1", "BS1->R", "R->BS2", "BS2->R"] {
-        assert_eq!(row(wired).link_down_drops, 0, "{wired}");
+        assert_eq!(row(wired).metrics.u64("link_down_drops"), 0, "{wired}");
     }
-    let downs: Vec<(&str, u64)> = ["BS1->MH", "MH->BS1", "BS2->MH", "MH->BS2"].map(|n| (n, row(n).link_down_drops)).to_vec();
+    let downs: Vec<(&str, u64)> = ["BS1->MH", "MH->BS1", "BS2->MH", "MH->BS2"].map(|n| (n, row(n).metrics.u64("link_down_drops"))).to_vec();
     println!("no-route drops {}, link-down drops {downs:?}", s.drops_no_route);
     assert!(row("BS2->MH").packets_delivered > 0, "BS2 carried the flow between the hand-offs");
     let tp = throughput(&r, 0);
@@ -208,13 +208,13 @@ fn reorder_and_duplicate_rates_on_a_real_run() {
     assert_conserved(&r.summary, "impaired link");
     let (ab, f) = (link(&r, "A->B"), &r.flows[0]);
     assert_eq!(ab.packets_delivered, n, "lossless: every datagram crosses the channel");
-    within_4_se("reordered", ab.reordered, n, 0.05);
-    within_4_se("duplicated", ab.duplicated, n, 0.02);
-    assert_eq!((link(&r, "B->A").reordered, link(&r, "B->A").duplicated), (0, 0));
+    within_4_se("reordered", ab.metrics.u64("reordered"), n, 0.05);
+    within_4_se("duplicated", ab.metrics.u64("duplicated"), n, 0.02);
+    assert_eq!((link(&r, "B->A").metrics.u64("reordered"), link(&r, "B->A").metrics.u64("duplicated")), (0, 0));
     // Each datagram counts once, and every copy (all have left A->B by the end: the
     // source stopped at 50 s and max_hold is 1 s) is counted as duplicate bytes.
     assert_eq!(f.bytes_delivered, n * 1000);
-    assert_eq!(f.duplicate_bytes, ab.duplicated * 1000);
+    assert_eq!(f.metrics.u64("duplicate_bytes"), ab.metrics.u64("duplicated") * 1000);
 }
 
 /// Impairments draw from their own stream (`link:A->B:impair`): switching them on leaves
@@ -233,7 +233,7 @@ fn impairments_leave_the_channel_draws_unchanged() {
     let plain = run_value(&with(json!({})), 4);
     let impaired = run_value(&with(json!({"reorder": {"p": 0.1, "displacement": [1, 5]}, "duplicate": {"p": 0.1, "distance": [1, 5]}})), 4);
     let (a, b) = (link(&plain, "A->B"), link(&impaired, "A->B"));
-    assert!(b.reordered > 0 && b.duplicated > 0, "the impairments act: {b:?}");
+    assert!(b.metrics.u64("reordered") > 0 && b.metrics.u64("duplicated") > 0, "the impairments act: {b:?}");
     assert!(a.packets_delivered > 4000 && plain.summary.drops_channel > 50, "{:?}", plain.summary);
     assert_eq!((a.packets_delivered, plain.summary.drops_channel), (b.packets_delivered, impaired.summary.drops_channel));
 }

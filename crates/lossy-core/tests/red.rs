@@ -35,15 +35,15 @@ fn red_holds_the_average_between_its_thresholds_and_overflows_less_than_drop_tai
     let r = run_value(&dumbbell(red()), 1);
     let d = run_value(&dumbbell(json!("50 packets")), 1);
     let (rl, dl) = (bottleneck(&r.links), bottleneck(&d.links));
-    let avg = rl.queue_avg_packets.expect("RED reports its average");
+    let avg = rl.metrics.opt_f64("queue_avg_packets").expect("RED reports its average");
     assert!((5.0..15.0).contains(&avg), "average queue {avg} packets");
-    assert!(rl.queue_early_drops > 0, "{rl:?}");
-    assert!(rl.queue_overflow_drops < dl.queue_overflow_drops, "RED {rl:?}\nDropTail {dl:?}");
-    assert_eq!(rl.queue_early_drops + rl.queue_forced_drops + rl.queue_overflow_drops, rl.queue_drops);
+    assert!(rl.metrics.u64("queue_early_drops") > 0, "{rl:?}");
+    assert!(rl.metrics.u64("queue_overflow_drops") < dl.metrics.u64("queue_overflow_drops"), "RED {rl:?}\nDropTail {dl:?}");
+    assert_eq!(rl.metrics.u64("queue_early_drops") + rl.metrics.u64("queue_forced_drops") + rl.metrics.u64("queue_overflow_drops"), rl.queue_drops);
     // DropTail: every queue drop is an overflow, and there is no average.
-    assert_eq!((dl.queue_overflow_drops, dl.queue_early_drops, dl.queue_marks, dl.queue_avg_packets), (dl.queue_drops, 0, 0, None));
+    assert_eq!((dl.metrics.u64("queue_overflow_drops"), dl.metrics.u64("queue_early_drops"), dl.metrics.u64("queue_marks"), dl.metrics.opt_f64("queue_avg_packets")), (dl.queue_drops, 0, 0, None));
     // Not ECN-capable traffic: nothing is marked.
-    assert_eq!(rl.queue_marks, 0);
+    assert_eq!(rl.metrics.u64("queue_marks"), 0);
     // Both keep the link busy.
     assert!(rl.throughput_bps > 0.9 * dl.throughput_bps, "RED {} DropTail {}", rl.throughput_bps, dl.throughput_bps);
 }
@@ -53,7 +53,7 @@ fn red_runs_repeat_bit_for_bit_and_automatic_values_run() {
     let v = dumbbell(red());
     assert_eq!(deterministic_part(&run_value(&v, 4)), deterministic_part(&run_value(&v, 4)));
     let auto = run_value(&dumbbell(json!({"kind": "red"})), 4);
-    let avg = bottleneck(&auto.links).queue_avg_packets.unwrap();
+    let avg = bottleneck(&auto.links).metrics.opt_f64("queue_avg_packets").unwrap();
     assert!(avg > 0.0 && avg.is_finite(), "{avg}");
 }
 
@@ -71,7 +71,7 @@ fn red_draws_from_its_own_stream_so_the_channel_draws_do_not_move() {
     let (a, b) = (with(json!("50 packets")), with(red()));
     let access = |r: &lossy_core::RunResult| r.links.iter().find(|l| l.name == "S1->R1").unwrap().channel_losses;
     assert!(access(&a) > 0 && access(&a) == access(&b), "{} {}", access(&a), access(&b));
-    assert!(bottleneck(&b.links).queue_early_drops > 0);
+    assert!(bottleneck(&b.links).metrics.u64("queue_early_drops") > 0);
 }
 
 #[test]

@@ -28,7 +28,7 @@ fn runs(v: &Value) -> Vec<RunResult> {
 fn mean(rs: &[RunResult]) -> (f64, f64) {
     let n = rs.len() as f64;
     let g = rs.iter().map(|r| r.flows[0].goodput_bps).sum::<f64>() / n / 1e6;
-    let t = rs.iter().map(|r| r.flows[0].counters.timeouts as f64).sum::<f64>() / n;
+    let t = rs.iter().map(|r| r.flows[0].metrics.u64("timeouts") as f64).sum::<f64>() / n;
     (g, t)
 }
 
@@ -74,13 +74,13 @@ fn slow_start_overshoot_is_repaired_without_a_timeout() {
     assert!(drops(&newreno) > 20, "the queue overflows: {} drops", drops(&newreno));
     for variant in ["sack", "sack1"] {
         let r = run(variant);
-        let c = &r.flows[0].counters;
+        let c = &r.flows[0].metrics;
         assert!(drops(&r) > 20, "{variant}: {} drops", drops(&r));
-        assert_eq!(c.timeouts, 0, "{variant}: {c:?}");
-        assert!(c.fast_recoveries >= 1, "{variant}: {c:?}");
+        assert_eq!(c.u64("timeouts"), 0, "{variant}: {c:?}");
+        assert!(c.u64("fast_recoveries") >= 1, "{variant}: {c:?}");
         assert!(r.flows[0].goodput_bps > newreno.flows[0].goodput_bps, "{variant}");
     }
-    assert!(newreno.flows[0].counters.timeouts > 0, "NewReno times out: {:?}", newreno.flows[0].counters);
+    assert!(newreno.flows[0].metrics.u64("timeouts") > 0, "NewReno times out: {:?}", newreno.flows[0].metrics);
 }
 
 #[test]
@@ -91,6 +91,6 @@ fn sack_resends_little_the_receiver_holds_and_is_deterministic() {
     // Bytes the receiver got twice: go-back-N after NewReno's timeouts resends what it
     // holds; SACK's skips it.
     let newreno = run_value(&v("newreno"), 7);
-    let (s, n) = (a.flows[0].duplicate_bytes, newreno.flows[0].duplicate_bytes);
+    let (s, n) = (a.flows[0].metrics.u64("duplicate_bytes"), newreno.flows[0].metrics.u64("duplicate_bytes"));
     assert!(s * 2 < n, "duplicate bytes: SACK {s}, NewReno {n}");
 }

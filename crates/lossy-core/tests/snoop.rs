@@ -29,7 +29,7 @@ fn a_wireless_loss_is_repaired_locally_and_the_sender_never_hears_of_it() {
     let r = run_value(&v, 1);
     let (f, a) = (&r.flows[0], &r.agents[0]);
     assert_eq!(f.bytes_delivered, 200_000, "the receiver got everything");
-    assert_eq!((f.counters.retransmits_fast, f.counters.retransmits_timeout, f.counters.fast_recoveries), (0, 0, 0));
+    assert_eq!((f.metrics.u64("retransmits_fast"), f.metrics.u64("retransmits_timeout"), f.metrics.u64("fast_recoveries")), (0, 0, 0));
     assert_eq!(a.kind, "snoop");
     assert_eq!(a.counters["local_retransmits"], 1);
     assert!(a.counters["dupacks_suppressed"] >= 1);
@@ -37,8 +37,8 @@ fn a_wireless_loss_is_repaired_locally_and_the_sender_never_hears_of_it() {
     // Without the agent the same loss costs the sender a retransmission.
     v["agents"] = json!([]);
     let r = run_value(&v, 1);
-    let c = &r.flows[0].counters;
-    assert_eq!(c.retransmits_fast + c.retransmits_timeout, 1);
+    let c = &r.flows[0].metrics;
+    assert_eq!(c.u64("retransmits_fast") + c.u64("retransmits_timeout"), 1);
 }
 
 /// Mean goodput over seeds 1..=3 of 50 s runs (the same seeds with and without the
@@ -77,7 +77,7 @@ fn snoop_eln_marks_the_duplicates_snoop_lets_through() {
     let mut v = last_hop(0.05, snoop(false));
     v["duration"] = json!("50 s");
     let r = run_value(&v, 1);
-    assert_eq!(r.flows[0].counters.retransmits_eln, 0);
+    assert_eq!(r.flows[0].metrics.u64("retransmits_eln"), 0);
     assert!(!r.agents[0].counters.contains_key("eln_marked"));
 }
 
@@ -131,11 +131,11 @@ fn for_a_mobile_sender_snoop_sets_eln_as_ns2_does_and_the_window_is_spared() {
     // Every loss is on the wireless hop, so recoveries are ELN ones and spare the window.
     // (Rarely a duplicate asks for a segment that did reach BS and is still on its way
     // to S, after a timeout's go-back-N: it passes unmarked, as in ns-2.)
-    let c = &f.counters;
-    assert!(c.eln_recoveries > 20 * c.fast_recoveries.max(1), "{c:?}");
+    let c = &f.metrics;
+    assert!(c.u64("eln_recoveries") > 20 * c.u64("fast_recoveries").max(1), "{c:?}");
     // Plain Reno halves for the same losses and gets less through.
     let reno = run_value(&mobile_sender(0.05, json!([])), 1);
-    assert_eq!(reno.flows[0].counters.eln_recoveries, 0);
+    assert_eq!(reno.flows[0].metrics.u64("eln_recoveries"), 0);
     assert!(f.goodput_bps > 1.2 * reno.flows[0].goodput_bps, "{} vs {}", f.goodput_bps, reno.flows[0].goodput_bps);
 }
 

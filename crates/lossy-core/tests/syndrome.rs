@@ -56,7 +56,7 @@ fn syndrome_beats_reno_and_comes_close_to_eln_on_last_hop() {
 
 fn flow_and_agent(r: &RunResult) -> (u64, u64, u64, &std::collections::BTreeMap<String, u64>) {
     let f = &r.flows[0];
-    (f.syndrome_stamped_packets, f.syndrome_credits, f.syndrome_eln_acks, &r.agents[0].counters)
+    (f.metrics.u64("syndrome_stamped_packets"), f.metrics.u64("syndrome_credits"), f.metrics.u64("syndrome_eln_acks"), &r.agents[0].counters)
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn the_counter_stamps_and_the_receiver_credits_and_marks() {
     let (stamped, credits, eln_acks, agent) = flow_and_agent(&r);
     let f = &r.flows[0];
     assert!(stamped > 0 && credits > 0 && eln_acks > 0, "{f:?}");
-    assert!(f.counters.retransmits_eln > 0, "{f:?}");
+    assert!(f.metrics.u64("retransmits_eln") > 0, "{f:?}");
     assert!(agent["syndrome_stamped"] >= stamped, "{agent:?}");
     assert_eq!(agent["syndrome_connections"], 1);
     assert_eq!(r.agents[0].kind, "syndrome");
@@ -96,9 +96,9 @@ fn a_syndrome_receiver_behind_a_plain_base_station_is_plain_tcp() {
     let plain = run_value(&last_hop(Scheme::Reno, 0.03, "30 s"), 2);
     let r = run_value(&last_hop(Scheme::SyndromeNoCounter, 0.03, "30 s"), 2);
     let f = &r.flows[0];
-    assert_eq!((f.syndrome_stamped_packets, f.syndrome_credits, f.syndrome_eln_acks), (0, 0, 0));
+    assert_eq!((f.metrics.u64("syndrome_stamped_packets"), f.metrics.u64("syndrome_credits"), f.metrics.u64("syndrome_eln_acks")), (0, 0, 0));
     assert_eq!(f.bytes_delivered, plain.flows[0].bytes_delivered);
-    assert_eq!(f.counters.retransmits_eln, 0);
+    assert_eq!(f.metrics.u64("retransmits_eln"), 0);
 }
 
 /// Such a run says so in its notes, once; with the counter on the path it says nothing.
@@ -106,7 +106,7 @@ fn a_syndrome_receiver_behind_a_plain_base_station_is_plain_tcp() {
 fn a_syndrome_receiver_with_no_counter_upstream_is_noted() {
     let r = run_value(&last_hop(Scheme::SyndromeNoCounter, 0.03, "10 s"), 1);
     let want = r#"flow reno: tcp.syndrome is "downlink" but its data carried no Syndrome counter (no Syndrome agent on its path stamped it); it ran as plain TCP"#;
-    assert_eq!(r.flows[0].syndrome_eln_acks, 0);
+    assert_eq!(r.flows[0].metrics.u64("syndrome_eln_acks"), 0);
     assert_eq!(r.notes, [want]);
     assert!(r.to_json().contains(r#""notes":["#));
     for scheme in [Scheme::Syndrome, Scheme::Reno] {
@@ -162,7 +162,7 @@ fn uplink_flow_mh_to_fh_gains_too() {
     for s in SEEDS {
         plain += run(false, s).goodput_bps;
         let f = run(true, s);
-        assert!(f.syndrome_stamped_packets > 0 && f.counters.retransmits_eln > 0, "{f:?}");
+        assert!(f.metrics.u64("syndrome_stamped_packets") > 0 && f.metrics.u64("retransmits_eln") > 0, "{f:?}");
         syn += f.goodput_bps;
     }
     println!("uplink, summed over the seeds: reno {plain:.0} syndrome {syn:.0}");
@@ -192,7 +192,7 @@ fn hand_offs_start_new_epochs_and_the_flow_goes_on() {
     });
     let r = run_value(&v, 1);
     let f = &r.flows[0];
-    assert!(f.syndrome_stamped_packets > 0 && f.counters.retransmits_eln > 0, "{f:?}");
+    assert!(f.metrics.u64("syndrome_stamped_packets") > 0 && f.metrics.u64("retransmits_eln") > 0, "{f:?}");
     // BS1's link to MH goes down at 5 s and up at 10.5 s: epochs 1, 2, 3; BS2's up at
     // 5.5 s and down at 10 s likewise.
     assert_eq!(r.agents[0].counters["syndrome_epochs"], 3);

@@ -124,7 +124,7 @@ fn eln_agent_state_is_reported() {
     assert_eq!(a.kind, "eln");
     assert!(a.state_bytes_max >= 8 && a.state_bytes_mean > 0.0);
     assert!(a.counters["eln_marked"] > 0);
-    assert!(r.flows[0].counters.retransmits_eln > 0);
+    assert!(r.flows[0].metrics.u64("retransmits_eln") > 0);
 }
 
 #[test]

@@ -51,7 +51,7 @@ fn topology1(ber: f64, ewln: bool) -> Value {
 }
 
 fn pair<'a>(r: &'a lossy_core::RunResult, name: &str) -> &'a lossy_core::result::LinkSummary {
-    r.links.iter().find(|l| l.name == name && l.wlan.is_some()).unwrap_or_else(|| panic!("no WLAN row {name}"))
+    r.links.iter().find(|l| l.name == name && l.metrics.get("mac_collisions").is_some()).unwrap_or_else(|| panic!("no WLAN row {name}"))
 }
 
 #[test]
@@ -60,10 +60,9 @@ fn tcp_over_a_lossy_wlan_retries_and_conserves_packets() {
     // frames run out of their 7 attempts (0.57^7 ≈ 2 %).
     let r = run_value(&topology1(1e-4, false), 1);
     let up = pair(&r, "MH->BS");
-    let w = up.wlan.unwrap();
-    assert!(up.link_transmissions > up.packets_delivered + up.link_retry_drops);
-    assert!(up.link_retry_drops > 0 && up.channel_losses > 0, "{up:?}");
-    assert_eq!((w.ewln_marked, r.summary.packets_corrupt_delivered), (0, 0));
+    assert!(up.metrics.u64("link_transmissions") > up.packets_delivered + up.metrics.u64("link_retry_drops"));
+    assert!(up.metrics.u64("link_retry_drops") > 0 && up.channel_losses > 0, "{up:?}");
+    assert_eq!((up.metrics.u64("ewln_marked"), r.summary.packets_corrupt_delivered), (0, 0));
     assert!(r.flows[0].goodput_bps > 0.0);
     // TCP ACKs compete for the same medium the other way.
     assert!(pair(&r, "BS->MH").packets_delivered > 0);
@@ -73,11 +72,11 @@ fn tcp_over_a_lossy_wlan_retries_and_conserves_packets() {
 fn ewln_headers_reach_the_receiver_counted_apart_from_data() {
     let r = run_value(&topology1(1e-4, true), 1);
     let up = pair(&r, "MH->BS");
-    let marked = up.wlan.unwrap().ewln_marked;
+    let marked = up.metrics.u64("ewln_marked");
     assert!(marked > 0, "{up:?}");
     // Only TCP ACKs (never kept for EWLN) can still be dropped at the retry limit.
     let down = pair(&r, "BS->MH");
-    assert_eq!(up.link_retry_drops, 0);
+    assert_eq!(up.metrics.u64("link_retry_drops"), 0);
     // Every marked header crossed the wire to FH, or is still on its way at the end.
     let s = &r.summary;
     assert!(s.packets_corrupt_delivered <= marked && s.packets_corrupt_delivered + 2 >= marked, "{s:?} vs {marked}");
@@ -162,7 +161,7 @@ fn ewln_end_to_end_resends_at_once_and_spares_the_window() {
         for (ewln, acc) in [(true, &mut on), (false, &mut off)] {
             let r = run_value(&with(ewln), seed);
             let f = &r.flows[0];
-            *acc = (acc.0 + f.goodput_bps / 3.0, acc.1 + f.counters.retransmits_ewln, acc.2 + f.ewln_acks, acc.3 + f.counters.window_reductions);
+            *acc = (acc.0 + f.goodput_bps / 3.0, acc.1 + f.metrics.u64("retransmits_ewln"), acc.2 + f.metrics.u64("ewln_acks"), acc.3 + f.metrics.u64("window_reductions"));
         }
     }
     assert!(on.1 > 0 && on.2 >= on.1, "EWLN resends {} on {} EWLN ACKs", on.1, on.2);
@@ -173,6 +172,6 @@ fn ewln_end_to_end_resends_at_once_and_spares_the_window() {
     let mut v = with(true);
     v["wlans"][0]["ewln"] = json!(false);
     let r = run_value(&v, 1);
-    assert_eq!(r.flows[0].ewln_corrupt_received, 0);
+    assert_eq!(r.flows[0].metrics.u64("ewln_corrupt_received"), 0);
     assert!(r.notes.iter().any(|n| n.contains("tcp.ewln is on but no corrupted header")), "{:?}", r.notes);
 }

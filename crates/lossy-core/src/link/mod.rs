@@ -22,6 +22,7 @@ pub mod plain;
 use crate::channel::Channel;
 use crate::closed::closed_enum;
 use crate::engine::{Key, Tickets};
+use crate::metrics::{Columns, Metric, Metrics};
 use crate::net::DropCause;
 use crate::packet::Packet;
 use crate::rng::RngStream;
@@ -63,6 +64,27 @@ pub struct LinkLayerCounters {
     pub naks_lost: u64,
     /// Times an adaptive FEC link changed code between frames.
     pub code_changes: u64,
+}
+
+impl LinkLayerCounters {
+    /// Their columns, which every link direction's row has (zeros for the plain link,
+    /// and for a WLAN pair's NAKs and code changes).
+    pub const COLUMNS: &'static Columns = &[
+        ("link_transmissions", Metric::U64(0)),
+        ("link_overhead_bytes", Metric::U64(0)),
+        ("link_naks_sent", Metric::U64(0)),
+        ("link_naks_lost", Metric::U64(0)),
+        ("link_code_changes", Metric::U64(0)),
+    ];
+
+    /// Writes them into the direction's row.
+    pub fn report(&self, out: &mut Metrics) {
+        out.set("link_transmissions", self.transmissions);
+        out.set("link_overhead_bytes", self.overhead_bytes);
+        out.set("link_naks_sent", self.naks_sent);
+        out.set("link_naks_lost", self.naks_lost);
+        out.set("link_code_changes", self.code_changes);
+    }
 }
 
 /// When a link that judges each packet as it starts is free again: the end of what it

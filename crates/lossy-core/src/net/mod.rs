@@ -4,6 +4,7 @@
 //! packets propagating) and wakes at its own deadlines; what comes out goes into a
 //! [`NetOut`] that the world drains. Routing picks a port per (node, destination).
 
+pub mod link_columns;
 pub mod p2p;
 pub mod pipeline;
 pub mod queue;

@@ -11,6 +11,7 @@ use crate::engine::{Key, Tickets};
 use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer, LinkOutcome};
 use crate::packet::{NodeId, Packet};
 use crate::result::LinkSummary;
+use super::link_columns::link_metrics;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 
@@ -233,7 +234,12 @@ impl Segment for PointToPoint {
             let c = &d.counters;
             let q = d.queue.stats(end_s);
             let on_channel = c.delivered + c.drops.channel;
-            let link = d.link.counters();
+            let mut metrics = link_metrics();
+            metrics.set("link_retry_drops", c.drops.link_retry);
+            d.link.counters().report(&mut metrics);
+            metrics.set("link_down_drops", c.drops.link_down);
+            d.pipeline.counters.report(&mut metrics);
+            q.report(c.drops.queue, &mut metrics);
             out.push(LinkSummary {
                 name: d.name.clone(),
                 packets_offered: c.offered,
@@ -242,21 +248,7 @@ impl Segment for PointToPoint {
                 packets_delivered: c.delivered,
                 throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
                 loss_rate: if on_channel > 0 { c.drops.channel as f64 / on_channel as f64 } else { 0.0 },
-                link_retry_drops: c.drops.link_retry,
-                link_transmissions: link.transmissions,
-                link_overhead_bytes: link.overhead_bytes,
-                link_naks_sent: link.naks_sent,
-                link_naks_lost: link.naks_lost,
-                link_code_changes: link.code_changes,
-                link_down_drops: c.drops.link_down,
-                reordered: d.pipeline.counters.reordered,
-                duplicated: d.pipeline.counters.duplicated,
-                queue_early_drops: q.early_drops,
-                queue_forced_drops: q.forced_drops,
-                queue_overflow_drops: c.drops.queue - q.early_drops - q.forced_drops,
-                queue_marks: q.marks,
-                queue_avg_packets: q.avg_packets,
-                wlan: None,
+                metrics,
             });
         }
     }

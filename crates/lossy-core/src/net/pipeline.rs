@@ -23,6 +23,7 @@ use crate::units::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+use crate::metrics::{Columns, Metric, Metrics};
 
 /// `(time, ticket)`: when a wake is due and the caller's tie-breaker at that time.
 /// When something in the pipeline is due: the engine's (time, ticket) key.
@@ -160,6 +161,17 @@ pub struct PipelineCounters {
     pub emitted: u64,
     /// Of `emitted`, held items released by `max_hold` rather than by later items.
     pub expired: u64,
+}
+
+impl PipelineCounters {
+    /// Their columns, which every link direction's row has: packets the pipeline
+    /// delivered out of order, and copies it created.
+    pub const COLUMNS: &'static Columns = &[("reordered", Metric::U64(0)), ("duplicated", Metric::U64(0))];
+
+    pub fn report(&self, out: &mut Metrics) {
+        out.set("reordered", self.reordered);
+        out.set("duplicated", self.duplicated);
+    }
 }
 
 /// One link direction's propagation stage.

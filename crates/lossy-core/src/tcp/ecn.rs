@@ -2,6 +2,7 @@
 //! answer to ECE, and the receiver's echo of CE. Off unless `tcp.ecn` is set.
 
 use super::state::SenderState;
+use crate::metrics::{Columns, Metric, Metrics};
 use crate::packet::Flags;
 
 /// The sender's side (RFC 3168 §6.1.2).
@@ -64,6 +65,15 @@ pub struct EcnReceiver {
 }
 
 impl EcnReceiver {
+    /// Its columns, which every flow's row has (RFC 3168 §6.1.3): CE-marked data
+    /// segments the receiver got, and ACKs it sent with ECE.
+    pub const COLUMNS: &'static Columns = &[("ce_received", Metric::U64(0)), ("ece_sent", Metric::U64(0))];
+
+    pub fn report(&self, out: &mut Metrics) {
+        out.set("ce_received", self.ce_received);
+        out.set("ece_sent", self.ece_sent);
+    }
+
     pub fn new(enabled: bool) -> Self {
         EcnReceiver { enabled, ..Default::default() }
     }

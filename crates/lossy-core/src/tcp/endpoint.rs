@@ -1,7 +1,9 @@
 //! The TCP sender as an `Endpoint`: what the world sees of it (packets in and out, its
 //! one timer, trace events, its part of the flow summary).
 
+use super::metrics::report_window;
 use super::sender::TcpSender;
+use super::state::SSTHRESH_UNSET;
 use crate::packet::{Flags, Packet};
 use crate::result::FlowSummary;
 use crate::time::SimTime;
@@ -10,7 +12,9 @@ use crate::transport::{Endpoint, StreamProgress, TraceEvent};
 
 impl TcpSender {
     fn record_cwnd(&mut self) {
-        let (cwnd, ssthresh) = (self.st.cwnd, self.st.ssthresh);
+        let cwnd = self.st.cwnd;
+        // RFC 5681 §3.1's initial "arbitrarily high" ssthresh is no threshold yet.
+        let ssthresh = (self.st.ssthresh < SSTHRESH_UNSET).then_some(self.st.ssthresh);
         self.events.record(TraceEvent::Cwnd { cwnd, ssthresh });
     }
 }
@@ -63,13 +67,11 @@ impl Endpoint for TcpSender {
 
     fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
         self.finish_metrics(end);
-        let m = &self.metrics;
+        let (m, out) = (&self.metrics, &mut out.metrics);
         let mss = self.st.mss as f64;
-        out.counters = self.st.counters.clone();
-        out.cwnd_mean_segments = m.cwnd_mean() / mss;
-        out.cwnd_inflated_mean_segments = m.cwnd_inflated_mean() / mss;
-        out.cwnd_max_segments = m.cwnd_max as f64 / mss;
-        m.rtt.fill(out);
-        out.rto_final_s = Some(self.rto().as_secs_f64());
+        self.st.counters.report(out);
+        report_window(out, m.cwnd_mean() / mss, m.cwnd_inflated_mean() / mss, m.cwnd_max as f64 / mss);
+        m.rtt.report(out);
+        out.set("rto_final_s", self.rto().as_secs_f64());
     }
 }

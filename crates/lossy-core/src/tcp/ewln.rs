@@ -18,6 +18,8 @@
 //! resends on an EWLN ACK naming another segment than the one it last resent, so a
 //! notice whose first ACK was lost on the way is still answered.
 
+use crate::metrics::{Columns, Metric, Metrics};
+
 /// The receiver's half: which corrupted segment its ACKs name.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EwlnEcho {
@@ -33,6 +35,16 @@ pub struct EwlnEcho {
 }
 
 impl EwlnEcho {
+    /// Its columns, which every flow's row has (Shagdar §III): corrupted headers a MAC
+    /// passed to the receiver (payload lost on the wireless hop), and ACKs it sent with
+    /// EWLN.
+    pub const COLUMNS: &'static Columns = &[("ewln_corrupt_received", Metric::U64(0)), ("ewln_acks", Metric::U64(0))];
+
+    pub fn report(&self, out: &mut Metrics) {
+        out.set("ewln_corrupt_received", self.corrupt_received);
+        out.set("ewln_acks", self.ewln_acks);
+    }
+
     pub fn new(on: bool) -> Self {
         EwlnEcho { on, ..EwlnEcho::default() }
     }

@@ -2,8 +2,34 @@
 //! window, with and without fast-recovery inflation.
 
 use super::state::SenderState;
-use crate::result::FlowSummary;
+use crate::metrics::{Columns, Metric, Metrics};
 use crate::time::SimTime;
+
+/// The window and RTT columns, which every flow's row has (zeros and nulls for a flow
+/// without a window or RTT samples: UDP). TCP's and FECTCP's senders fill them.
+pub const COLUMNS: &Columns = &[
+    // Time-weighted mean of cwnd without fast-recovery inflation (in recovery, the
+    // window it returns to; ns-3's CongestionWindow), in segments.
+    ("cwnd_mean_segments", Metric::F64(0.0)),
+    // Time-weighted mean of cwnd with fast-recovery inflation (ns-3's
+    // CongestionWindowInflated), in segments.
+    ("cwnd_inflated_mean_segments", Metric::F64(0.0)),
+    // Largest cwnd without fast-recovery inflation, in segments.
+    ("cwnd_max_segments", Metric::F64(0.0)),
+    ("rtt_samples", Metric::U64(0)),
+    ("rtt_mean_s", Metric::OptF64(None)),
+    ("rtt_min_s", Metric::OptF64(None)),
+    ("rtt_max_s", Metric::OptF64(None)),
+    // Retransmission timeout at the end of the run.
+    ("rto_final_s", Metric::OptF64(None)),
+];
+
+/// The window columns of a sender's row, in segments.
+pub fn report_window(out: &mut Metrics, mean: f64, inflated_mean: f64, max: f64) {
+    out.set("cwnd_mean_segments", mean);
+    out.set("cwnd_inflated_mean_segments", inflated_mean);
+    out.set("cwnd_max_segments", max);
+}
 
 /// The RTT samples a sender took (TCP's and FECTCP's), for the run summary.
 #[derive(Clone, Debug, Default)]
@@ -22,13 +48,13 @@ impl RttSummary {
         self.sum_s += s;
     }
 
-    /// The flow's `rtt_*` fields (mean, min and max stay unset without a sample).
-    pub fn fill(&self, out: &mut FlowSummary) {
-        out.rtt_samples = self.samples;
+    /// The flow's `rtt_*` columns (mean, min and max stay unset without a sample).
+    pub fn report(&self, out: &mut Metrics) {
+        out.set("rtt_samples", self.samples);
         if self.samples > 0 {
-            out.rtt_mean_s = Some(self.sum_s / self.samples as f64);
-            out.rtt_min_s = Some(self.min_s);
-            out.rtt_max_s = Some(self.max_s);
+            out.set("rtt_mean_s", self.sum_s / self.samples as f64);
+            out.set("rtt_min_s", self.min_s);
+            out.set("rtt_max_s", self.max_s);
         }
     }
 }

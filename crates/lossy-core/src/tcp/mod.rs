@@ -9,7 +9,7 @@ pub mod adaptive_fec;
 pub mod cc;
 pub mod config;
 pub mod ewln;
-mod ecn;
+pub(crate) mod ecn;
 mod endpoint;
 pub mod inference;
 pub mod metrics;

@@ -235,11 +235,10 @@ impl Endpoint for TcpReceiver {
     }
 
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
-        out.duplicate_bytes = self.duplicate_bytes;
-        out.ce_received = self.ecn.ce_received;
-        out.ece_sent = self.ecn.ece_sent;
-        out.ewln_corrupt_received = self.ewln.corrupt_received;
-        out.ewln_acks = self.ewln.ewln_acks;
+        let out = &mut out.metrics;
+        out.set("duplicate_bytes", self.duplicate_bytes);
+        self.ecn.report(out);
+        self.ewln.report(out);
         self.inference.report(out);
     }
 

@@ -1,6 +1,8 @@
 //! The sender variables that congestion control and loss recovery act on (RFC 793 /
 //! RFC 5681 names). Kept apart from the sender so both traits can be handed `&mut` to it.
 
+use crate::metrics::{Columns, Metric, Metrics};
+
 /// RFC 5681 §3.1: the initial ssthresh, "arbitrarily high"; traces show it as NaN.
 pub const SSTHRESH_UNSET: u64 = u64::MAX / 2;
 
@@ -50,8 +52,9 @@ impl Signal {
     }
 }
 
-/// Per-flow counters, reported as they are in the run summary.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+/// Per-flow counters, reported as they are in the run summary (every sender's: TCP's,
+/// FECTCP's, and the CBR source's segments and bytes).
+#[derive(Clone, Debug, Default)]
 pub struct SenderCounters {
     pub segments_sent: u64,
     pub bytes_sent: u64,
@@ -69,6 +72,37 @@ pub struct SenderCounters {
 }
 
 impl SenderCounters {
+    /// Its columns, which every flow's row has (zeros for a sender that does not count
+    /// the thing).
+    pub const COLUMNS: &'static Columns = &[
+        ("segments_sent", Metric::U64(0)),
+        ("bytes_sent", Metric::U64(0)),
+        ("retransmits_fast", Metric::U64(0)),
+        ("retransmits_timeout", Metric::U64(0)),
+        ("retransmits_eln", Metric::U64(0)),
+        ("retransmits_ewln", Metric::U64(0)),
+        ("timeouts", Metric::U64(0)),
+        ("fast_recoveries", Metric::U64(0)),
+        ("eln_recoveries", Metric::U64(0)),
+        ("window_reductions", Metric::U64(0)),
+        ("ecn_reductions", Metric::U64(0)),
+    ];
+
+    /// Writes them into the flow's row.
+    pub fn report(&self, out: &mut Metrics) {
+        out.set("segments_sent", self.segments_sent);
+        out.set("bytes_sent", self.bytes_sent);
+        out.set("retransmits_fast", self.retransmits_fast);
+        out.set("retransmits_timeout", self.retransmits_timeout);
+        out.set("retransmits_eln", self.retransmits_eln);
+        out.set("retransmits_ewln", self.retransmits_ewln);
+        out.set("timeouts", self.timeouts);
+        out.set("fast_recoveries", self.fast_recoveries);
+        out.set("eln_recoveries", self.eln_recoveries);
+        out.set("window_reductions", self.window_reductions);
+        out.set("ecn_reductions", self.ecn_reductions);
+    }
+
     pub fn count_retransmit(&mut self, cause: RetxCause) {
         match cause {
             RetxCause::Fast => self.retransmits_fast += 1,

@@ -9,6 +9,7 @@
 //! listed once in [`AnyTransport`]; the scenario builder names none of them.
 
 pub mod fectcp;
+pub mod flow_columns;
 pub mod tcp;
 pub mod udp;
 
@@ -139,8 +140,9 @@ pub fn check_transport(f: &FlowEnds) -> crate::error::Result<()> {
 /// What an endpoint reports for traces (recorded only when a trace is switched on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceEvent {
-    /// The congestion window and slow-start threshold, in bytes.
-    Cwnd { cwnd: u64, ssthresh: u64 },
+    /// The congestion window and slow-start threshold, in bytes (`None` while the
+    /// sender has no threshold yet: RFC 5681 §3.1's initial "arbitrarily high" one).
+    Cwnd { cwnd: u64, ssthresh: Option<u64> },
     /// A segment sent, resent or cumulatively acknowledged (`trace::SEQ_*`).
     Seq { event: u8, seq: u64 },
 }

@@ -131,8 +131,8 @@ impl Endpoint for CbrSource {
     }
 
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
-        out.counters.bytes_sent = self.bytes_sent();
-        out.counters.segments_sent = self.datagrams_sent;
+        out.metrics.set("bytes_sent", self.bytes_sent());
+        out.metrics.set("segments_sent", self.datagrams_sent);
     }
 }
 
@@ -193,7 +193,7 @@ impl Endpoint for UdpSink {
     }
 
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
-        out.duplicate_bytes = self.duplicate_bytes;
+        out.metrics.set("duplicate_bytes", self.duplicate_bytes);
     }
 }
 

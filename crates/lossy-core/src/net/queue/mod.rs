@@ -10,6 +10,7 @@ pub mod red;
 pub mod red_config;
 
 use crate::closed::closed_enum;
+use crate::metrics::{Columns, Metric, Metrics};
 use crate::packet::Packet;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
@@ -36,6 +37,31 @@ pub struct QueueStats {
     /// The time-weighted mean of RED's average queue over the run, in packets (in mean
     /// packet sizes in byte mode); None without an average.
     pub avg_packets: Option<f64>,
+}
+
+impl QueueStats {
+    /// Their columns, which every link direction's row has: of the queue's drops, RED's
+    /// random early drops, drops because RED's average was past its ramp (max_th, or
+    /// 2·max_th in gentle mode), and drops of a full queue; packets RED marked CE
+    /// instead of dropping; RED's average queue, time-weighted over the run (null
+    /// without RED).
+    pub const COLUMNS: &'static Columns = &[
+        ("queue_early_drops", Metric::U64(0)),
+        ("queue_forced_drops", Metric::U64(0)),
+        ("queue_overflow_drops", Metric::U64(0)),
+        ("queue_marks", Metric::U64(0)),
+        ("queue_avg_packets", Metric::OptF64(None)),
+    ];
+
+    /// Writes them into the direction's row; `queue_drops` is every drop at the queue
+    /// (the rest of them, past the early and forced ones, are overflows).
+    pub fn report(&self, queue_drops: u64, out: &mut Metrics) {
+        out.set("queue_early_drops", self.early_drops);
+        out.set("queue_forced_drops", self.forced_drops);
+        out.set("queue_overflow_drops", queue_drops - self.early_drops - self.forced_drops);
+        out.set("queue_marks", self.marks);
+        out.set("queue_avg_packets", self.avg_packets);
+    }
 }
 
 pub trait QueueDisc {

@@ -31,7 +31,8 @@ use crate::capture::Capture;
 use crate::channel::Channel;
 use crate::engine::{Key, Tickets};
 use crate::packet::{NodeId, Packet};
-use crate::result::{LinkSummary, WlanCounters};
+use crate::result::LinkSummary;
+use super::link_columns::link_metrics;
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use dcf::{Medium, Reception};
@@ -292,6 +293,23 @@ impl Segment for Wlan {
         for p in &self.pairs {
             let c = &p.c;
             let judged = c.data_frames - c.collisions.min(c.data_frames);
+            let mut metrics = link_metrics();
+            metrics.set("link_retry_drops", c.drops.link_retry);
+            metrics.set("link_transmissions", c.data_frames);
+            metrics.set("link_overhead_bytes", c.overhead_bytes);
+            metrics.set("link_down_drops", c.drops.link_down);
+            metrics.set("queue_overflow_drops", c.drops.queue);
+            // The pair's MAC counts, its own columns (absent for point-to-point links):
+            // first frames (RTS, or data without RTS) lost in collisions; RTS, CTS and
+            // ACK frames the channel corrupted; RTS sent; retransmissions the receiver
+            // recognised by sequence number and did not pass up; TCP segments still
+            // corrupted after the retry limit, passed up as headers with EWLN and
+            // CORRUPT set (Shagdar §III A).
+            metrics.set("mac_collisions", c.collisions);
+            metrics.set("mac_control_losses", c.control_losses);
+            metrics.set("mac_rts_sent", c.rts_sent);
+            metrics.set("mac_duplicates", c.duplicates);
+            metrics.set("ewln_marked", c.ewln_marked);
             out.push(LinkSummary {
                 name: p.name.clone(),
                 packets_offered: c.offered,
@@ -300,27 +318,7 @@ impl Segment for Wlan {
                 packets_delivered: c.delivered,
                 throughput_bps: if end_s > 0.0 { c.bytes_delivered as f64 * 8.0 / end_s } else { 0.0 },
                 loss_rate: if judged > 0 { c.corrupted as f64 / judged as f64 } else { 0.0 },
-                link_retry_drops: c.drops.link_retry,
-                link_transmissions: c.data_frames,
-                link_overhead_bytes: c.overhead_bytes,
-                link_naks_sent: 0,
-                link_naks_lost: 0,
-                link_code_changes: 0,
-                link_down_drops: c.drops.link_down,
-                reordered: 0,
-                duplicated: 0,
-                queue_early_drops: 0,
-                queue_forced_drops: 0,
-                queue_overflow_drops: c.drops.queue,
-                queue_marks: 0,
-                queue_avg_packets: None,
-                wlan: Some(WlanCounters {
-                    mac_collisions: c.collisions,
-                    mac_control_losses: c.control_losses,
-                    mac_rts_sent: c.rts_sent,
-                    mac_duplicates: c.duplicates,
-                    ewln_marked: c.ewln_marked,
-                }),
+                metrics,
             });
         }
     }

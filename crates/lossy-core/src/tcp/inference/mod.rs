@@ -11,8 +11,8 @@ mod syndrome_tests;
 
 pub use syndrome::{Syndrome, SyndromeRole};
 
+use crate::metrics::{Columns, Metric, Metrics};
 use crate::packet::{Flags, TcpData};
-use crate::result::FlowSummary;
 
 /// The receiver's loss inference (a closed enum: nothing boxed on the per-packet path).
 #[derive(Debug, Default)]
@@ -24,6 +24,16 @@ pub enum LossInference {
 }
 
 impl LossInference {
+    /// Syndrome receivers' columns (Chen et al. 2002), which every flow's row has: data
+    /// segments that carried a base-station counter (0 = the flow met no Syndrome base
+    /// station and ran as plain TCP), credits given, and ACKs sent with ELN. Zero for
+    /// other flows.
+    pub const COLUMNS: &'static Columns = &[
+        ("syndrome_stamped_packets", Metric::U64(0)),
+        ("syndrome_credits", Metric::U64(0)),
+        ("syndrome_eln_acks", Metric::U64(0)),
+    ];
+
     /// The inference a flow's TCP options ask for; `mss` maps bytes to packets.
     pub fn for_role(role: Option<SyndromeRole>, mss: u32, dupack_threshold: u32) -> Self {
         match role {
@@ -48,12 +58,12 @@ impl LossInference {
         }
     }
 
-    /// Its counters in the flow summary (zeros when there is no inference).
-    pub fn report(&self, out: &mut FlowSummary) {
+    /// Its counters in the flow's row (the defaults when there is no inference).
+    pub fn report(&self, out: &mut Metrics) {
         if let LossInference::Syndrome(s) = self {
-            out.syndrome_stamped_packets = s.stamped;
-            out.syndrome_credits = s.credits_given;
-            out.syndrome_eln_acks = s.eln_acks;
+            out.set("syndrome_stamped_packets", s.stamped);
+            out.set("syndrome_credits", s.credits_given);
+            out.set("syndrome_eln_acks", s.eln_acks);
         }
     }
 

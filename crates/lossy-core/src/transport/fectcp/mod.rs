@@ -24,7 +24,7 @@ use crate::apps::App;
 use crate::coding::rateless::BlockPlan;
 use crate::error::{Error, Result};
 use crate::rng::{stream_seed, RngStream};
-use serde::Serialize;
+use crate::metrics::{Columns, Metric};
 
 /// `transport = "fectcp"`: a file sent as rateless-code symbols (Botoș §II).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,51 +74,47 @@ impl TransportSpec for FectcpTransport {
     }
 }
 
-/// A FECTCP flow's own summary fields (absent for other flows), flattened into the
-/// flow's row as `fectcp_*`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// What the FECTCP sender counts for its flow's row beyond a sender's counters.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FectcpReport {
-    /// From the flow's start to the SYN-ACK (the handshake counts in the transfer time).
-    #[serde(rename = "fectcp_handshake_s")]
     pub handshake_s: Option<f64>,
-    #[serde(rename = "fectcp_syn_retries")]
     pub syn_retries: u64,
-    /// Segments covered by a later segment's cumulative ACK without an ACK of their own
-    /// (lost, or their ACK was): the single losses the control ignored.
-    #[serde(rename = "fectcp_losses_ignored")]
     pub losses_ignored: u64,
-    /// ACKs of segments whose timer had already expired: expiries that were the RTT's
-    /// growth, not a loss (they still counted in `timeouts` and may have reduced cwnd).
-    #[serde(rename = "fectcp_late_acks")]
     pub late_acks: u64,
-    #[serde(rename = "fectcp_srtt_final_s")]
-    pub srtt_final_s: Option<f64>,
-    /// The sender got the receiver's FIN (teardown), and the receiver the sender's. A run
-    /// ends when every finite application has finished, i.e. at decoding, so these are
-    /// false unless something else keeps the run going.
-    #[serde(rename = "fectcp_fin_received")]
-    pub fin_received: bool,
-    #[serde(rename = "fectcp_fin_answered")]
-    pub fin_answered: bool,
-    /// K: source symbols of the file, over all blocks.
-    #[serde(rename = "fectcp_source_symbols")]
-    pub source_symbols: u64,
-    /// Symbols the receiver needed: drawn by the model, or (verify) what the real decoder
-    /// took; `None` before decoding in verify mode.
-    #[serde(rename = "fectcp_symbols_needed")]
-    pub symbols_needed: Option<u64>,
-    /// Distinct symbols received in all, and when the file decoded.
-    #[serde(rename = "fectcp_symbols_received")]
-    pub symbols_received: u64,
-    #[serde(rename = "fectcp_symbols_at_decode")]
-    pub symbols_at_decode: Option<u64>,
-    /// symbols_at_decode / K − 1.
-    #[serde(rename = "fectcp_overhead")]
-    pub overhead: Option<f64>,
-    /// From the flow's start to decoding.
-    #[serde(rename = "fectcp_decoded_s")]
-    pub decoded_s: Option<f64>,
-    /// Verify mode: the decoded file equals the file sent, byte for byte.
-    #[serde(rename = "fectcp_verified")]
-    pub verified: Option<bool>,
+}
+
+impl FectcpReport {
+    /// A FECTCP flow's own columns, in their order in its row (absent for other flows):
+    /// both endpoints add them before setting their part.
+    pub const COLUMNS: &'static Columns = &[
+        // From the flow's start to the SYN-ACK (the handshake counts in the transfer time).
+        ("fectcp_handshake_s", Metric::OptF64(None)),
+        ("fectcp_syn_retries", Metric::U64(0)),
+        // Segments covered by a later segment's cumulative ACK without an ACK of their
+        // own (lost, or their ACK was): the single losses the control ignored.
+        ("fectcp_losses_ignored", Metric::U64(0)),
+        // ACKs of segments whose timer had already expired: expiries that were the RTT's
+        // growth, not a loss (they still counted in `timeouts` and may have reduced cwnd).
+        ("fectcp_late_acks", Metric::U64(0)),
+        ("fectcp_srtt_final_s", Metric::OptF64(None)),
+        // The sender got the receiver's FIN (teardown), and the receiver the sender's. A
+        // run ends when every finite application has finished, i.e. at decoding, so these
+        // are false unless something else keeps the run going.
+        ("fectcp_fin_received", Metric::Bool(false)),
+        ("fectcp_fin_answered", Metric::Bool(false)),
+        // K: source symbols of the file, over all blocks.
+        ("fectcp_source_symbols", Metric::U64(0)),
+        // Symbols the receiver needed: drawn by the model, or (verify) what the real
+        // decoder took; null before decoding in verify mode.
+        ("fectcp_symbols_needed", Metric::OptU64(None)),
+        // Distinct symbols received in all, and when the file decoded.
+        ("fectcp_symbols_received", Metric::U64(0)),
+        ("fectcp_symbols_at_decode", Metric::OptU64(None)),
+        // symbols_at_decode / K − 1.
+        ("fectcp_overhead", Metric::OptF64(None)),
+        // From the flow's start to decoding.
+        ("fectcp_decoded_s", Metric::OptF64(None)),
+        // Verify mode: the decoded file equals the file sent, byte for byte.
+        ("fectcp_verified", Metric::OptBool(None)),
+    ];
 }

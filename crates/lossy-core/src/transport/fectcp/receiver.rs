@@ -147,16 +147,17 @@ impl Endpoint for FectcpReceiver {
     }
 
     fn report(&mut self, _end: SimTime, out: &mut FlowSummary) {
-        out.duplicate_bytes = self.duplicates * self.symbol as u64;
+        let out = &mut out.metrics;
+        out.set("duplicate_bytes", self.duplicates * self.symbol as u64);
         let k = self.plan.source_symbols();
-        let r = out.fectcp.get_or_insert_with(FectcpReport::default);
-        r.source_symbols = k;
-        r.symbols_needed = self.decode.symbols_needed();
-        r.symbols_received = self.symbols;
-        r.symbols_at_decode = self.at_decode;
-        r.overhead = self.at_decode.map(|n| n as f64 / k as f64 - 1.0);
-        r.decoded_s = self.decoded_at.map(|t| (t - self.start).as_secs_f64());
-        r.verified = self.decode.verified();
-        r.fin_answered = self.fin_answered;
+        out.add(FectcpReport::COLUMNS);
+        out.set("fectcp_source_symbols", k);
+        out.set("fectcp_symbols_needed", self.decode.symbols_needed());
+        out.set("fectcp_symbols_received", self.symbols);
+        out.set("fectcp_symbols_at_decode", self.at_decode);
+        out.set("fectcp_overhead", self.at_decode.map(|n| n as f64 / k as f64 - 1.0));
+        out.set("fectcp_decoded_s", self.decoded_at.map(|t| (t - self.start).as_secs_f64()));
+        out.set("fectcp_verified", self.decode.verified());
+        out.set("fectcp_fin_answered", self.fin_answered);
     }
 }

@@ -12,7 +12,7 @@ use super::FectcpReport;
 use crate::coding::rateless::BlockPlan;
 use crate::packet::{Flags, FlowId, Header, NodeId, Packet};
 use crate::result::FlowSummary;
-use crate::tcp::metrics::RttSummary;
+use crate::tcp::metrics::{report_window, RttSummary};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{SEQ_ACKED, SEQ_SENT};
 use crate::transport::{Endpoint, EventLog, StreamProgress, TraceEvent};
@@ -119,7 +119,8 @@ impl FectcpSender {
     fn window_changed(&mut self, now: SimTime) {
         self.metrics.note(now, self.ctl.cwnd);
         let bytes = |w: f64| (w * self.symbol as f64).min(u64::MAX as f64) as u64;
-        self.events.record(TraceEvent::Cwnd { cwnd: bytes(self.ctl.cwnd), ssthresh: bytes(self.ctl.ssthresh) });
+        let ssthresh = self.ctl.ssthresh.is_finite().then(|| bytes(self.ctl.ssthresh));
+        self.events.record(TraceEvent::Cwnd { cwnd: bytes(self.ctl.cwnd), ssthresh });
     }
 
     fn send_syn(&mut self, now: SimTime, tries: u32) {
@@ -280,19 +281,19 @@ impl Endpoint for FectcpSender {
 
     fn report(&mut self, end: SimTime, out: &mut FlowSummary) {
         self.metrics.stop(end);
-        out.counters = self.counters.clone();
-        out.cwnd_mean_segments = self.metrics.mean();
-        out.cwnd_inflated_mean_segments = out.cwnd_mean_segments;
-        out.cwnd_max_segments = self.metrics.max;
-        self.metrics.rtt.fill(out);
-        out.rto_final_s = self.ctl.timer();
-        let r = out.fectcp.get_or_insert_with(FectcpReport::default);
-        r.handshake_s = self.report.handshake_s;
-        r.syn_retries = self.report.syn_retries;
-        r.losses_ignored = self.report.losses_ignored;
-        r.late_acks = self.report.late_acks;
-        r.srtt_final_s = self.ctl.srtt();
-        r.fin_received = self.fin_received;
+        let out = &mut out.metrics;
+        self.counters.report(out);
+        let mean = self.metrics.mean();
+        report_window(out, mean, mean, self.metrics.max);
+        self.metrics.rtt.report(out);
+        out.set("rto_final_s", self.ctl.timer());
+        out.add(FectcpReport::COLUMNS);
+        out.set("fectcp_handshake_s", self.report.handshake_s);
+        out.set("fectcp_syn_retries", self.report.syn_retries);
+        out.set("fectcp_losses_ignored", self.report.losses_ignored);
+        out.set("fectcp_late_acks", self.report.late_acks);
+        out.set("fectcp_srtt_final_s", self.ctl.srtt());
+        out.set("fectcp_fin_received", self.fin_received);
     }
 
     fn note(&self) -> Option<String> {
