@@ -53,11 +53,13 @@ macro_rules! closed_enum {
     // `self` must come from the method's own tokens (macro hygiene), so it is matched
     // as an identifier, by reference or by mutable reference.
     (@method $via:ident fn $f:ident(&mut $slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
+        #[inline]
         fn $f(&mut $slf $(, $a: $at)*) $(-> $ret)? {
             $via!($slf, x => x.$f($($a),*))
         }
     };
     (@method $via:ident fn $f:ident(&$slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
+        #[inline]
         fn $f(&$slf $(, $a: $at)*) $(-> $ret)? {
             $via!($slf, x => x.$f($($a),*))
         }

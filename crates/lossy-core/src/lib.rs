@@ -11,6 +11,7 @@ pub mod coding;
 mod closed;
 pub mod config;
 pub mod columns;
+pub mod endpoint;
 pub mod engine;
 pub mod error;
 pub mod intervals;

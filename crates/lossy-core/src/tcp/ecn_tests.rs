@@ -3,7 +3,7 @@
 use crate::packet::{Flags, Packet};
 use crate::tcp::{TcpConfig, TcpReceiver, TcpSender, LossRecoveryConfig};
 use crate::time::{SimDuration, SimTime};
-use crate::transport::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::units::Bytes;
 
 fn sender(variant: LossRecoveryConfig, ecn: bool) -> TcpSender {

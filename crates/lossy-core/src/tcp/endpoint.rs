@@ -8,7 +8,7 @@ use crate::packet::{Flags, Packet};
 use crate::result::FlowSummary;
 use crate::time::SimTime;
 use crate::trace::{SEQ_ACKED, SEQ_RESENT, SEQ_SENT};
-use crate::transport::{Endpoint, StreamProgress, TraceEvent};
+use crate::endpoint::{Endpoint, StreamProgress, TraceEvent};
 
 impl TcpSender {
     fn record_cwnd(&mut self) {

@@ -10,7 +10,7 @@ use crate::intervals::IntervalSet;
 use crate::packet::{sack_option_bytes, Flags, FlowId, NodeId, Packet, TcpData};
 use crate::result::FlowSummary;
 use crate::time::{SimDuration, SimTime};
-use crate::transport::{Endpoint, StreamProgress};
+use crate::endpoint::{Endpoint, StreamProgress};
 
 pub struct TcpReceiver {
     flow: FlowId,

@@ -15,7 +15,7 @@ use super::state::{RetxCause, SenderState, Signal};
 use super::transmit::{Limits, Wire};
 use crate::packet::{FlowId, NodeId, Packet, TcpAck, SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
-use crate::transport::EventLog;
+use crate::endpoint::EventLog;
 
 /// The application's data: how much and from when.
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 use super::*;
 use crate::tcp::LossRecoveryConfig;
 use crate::packet::{Flags, Header};
-use crate::transport::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::units::{Bytes, Duration};
 
 fn sender(variant: LossRecoveryConfig) -> TcpSender {

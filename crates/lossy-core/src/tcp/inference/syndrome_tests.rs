@@ -16,7 +16,7 @@ use crate::packet::{Flags, Packet};
 use crate::rng::RngStream;
 use crate::tcp::TcpReceiver;
 use crate::time::SimTime;
-use crate::transport::Endpoint;
+use crate::endpoint::Endpoint;
 
 const MSS: u64 = 1000;
 

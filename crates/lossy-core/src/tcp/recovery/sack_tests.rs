@@ -6,7 +6,7 @@ use crate::tcp::config::{LossRecoveryConfig, TcpConfig};
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
 use crate::time::{SimDuration, SimTime};
-use crate::transport::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::units::Bytes;
 
 const K: u64 = 1000;

@@ -5,7 +5,7 @@ use super::*;
 use crate::packet::{Flags, Packet, SackBlock, SACK_BLOCKS};
 use crate::tcp::{TcpConfig, TcpSender};
 use crate::time::SimTime;
-use crate::transport::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::units::Bytes;
 
 /// `tcp.variant`'s values, as the schema lists them.
