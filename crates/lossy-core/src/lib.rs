@@ -4,13 +4,17 @@
 pub mod aggregate;
 pub mod agents;
 pub mod apps;
+pub mod capacity;
 pub mod capture;
 pub mod channel;
 pub mod coding;
+pub mod data_file;
 mod closed;
 pub mod columns;
 pub mod engine;
 pub mod error;
+pub mod fate;
+pub mod fec_control;
 pub mod intervals;
 pub mod link;
 pub mod net;
