@@ -3,10 +3,7 @@
 //! ([`LinkLayerSpec`]). Each scheme's table lives in its own file (`plain.rs`,
 //! `arq.rs`, `adaptive_fec.rs`) with the link layer it builds.
 
-use super::adaptive_fec::AdaptiveFecConfig;
-use super::arq::ArqConfig;
-use super::plain::PlainConfig;
-use super::AnyLinkLayer;
+use super::{adaptive_fec, arq, plain, AnyLinkLayer};
 use crate::capacity::AnyCapacity;
 use crate::closed::closed_enum;
 use crate::coding::frame::Coding;
@@ -53,18 +50,18 @@ closed_enum! {
     pub enum LinkLayerConfig via each_link_config {
         /// Each packet is one frame (in codewords when coded); the channel decides whether it
         /// arrives.
-        Plain(PlainConfig),
+        Plain(plain::PlainConfig),
         /// Segmentation with NAK-based selective-repeat ARQ (Chockalingam et al. §II): each
         /// packet is cut into link packets of `payload` data bytes, each resent on a NAK up
         /// to `attempts` transmissions in all; a link packet out of attempts loses its
         /// packet, which the transport then recovers. NAKs are instantaneous and error-free
         /// (the paper's assumption, §III) unless a `nak` table says otherwise.
-        Arq(ArqConfig),
+        Arq(arq::ArqConfig),
         /// Adaptive FEC (Miyoshi §4): each packet one frame, as `plain`, in one of `codes`
         /// (weakest first). The TCP sender picks the code and asks for it in each data
         /// segment's header (its `tcp.adaptive_fec`, fed by ELN), unless `control` gives the
         /// link its own controller, fed by its own frames' outcomes.
-        AdaptiveFec(AdaptiveFecConfig),
+        AdaptiveFec(adaptive_fec::AdaptiveFecConfig),
     }
     impl LinkLayerSpec {
         fn validate(&self) -> Result<(), String>;
@@ -86,6 +83,7 @@ impl LinkLayerConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::arq::ArqConfig;
     use crate::link::nak_config::Delivery;
     use crate::units::Bytes;
     use crate::coding::frame::CodingConfig;
