@@ -2,13 +2,18 @@
 
 The schema lives in the Rust core; nothing here knows which fields exist. Python only
 reads TOML, applies overrides and serialises, and the core validates the result and
-names the field path of anything wrong.
+names the field path of anything wrong. One convention crosses over: a key named `file`
+holding a string references a data file (`crates/lossy-core/src/data_file.rs`); a
+relative one is resolved here against the scenario file's directory, and the file's
+content, not only its name, goes into the scenario's identity in the store
+(`identity`).
 """
 
 from __future__ import annotations
 
 import copy
 import datetime
+import hashlib
 import json
 import math
 import os
@@ -16,7 +21,7 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Dict, Tuple, Union
+from typing import Any, Dict, Iterator, Tuple, Union
 
 from ._core import ScenarioError
 
@@ -31,25 +36,31 @@ Scenario = Dict[str, Any]
 _TOML_DATES = (datetime.date, datetime.time, datetime.datetime)
 
 
-def load_scenario(source: ScenarioSource) -> Scenario:
+def load_scenario(source: ScenarioSource, base_dir: Union[str, "os.PathLike[str]", None] = None) -> Scenario:
     """Return a fresh, mutable scenario dict.
 
     `source` is a path to a TOML file (a `Path`, or a `str` that ends in `.toml` or
     holds neither `=` nor a newline), a mapping (deep-copied), or TOML text. A missing or
-    unreadable file and bad TOML raise ScenarioError.
+    unreadable file and bad TOML raise ScenarioError. Data files the scenario names
+    (`file = "losses.txt"`) are resolved against the file's directory, or against
+    `base_dir` for a mapping or text (left relative, to the working directory, without).
     """
     if isinstance(source, Mapping):
-        return copy.deepcopy(dict(source))
-    if isinstance(source, os.PathLike):
+        doc = copy.deepcopy(dict(source))
+    elif isinstance(source, os.PathLike):
         return _load_file(Path(source))
-    if isinstance(source, str):
+    elif isinstance(source, str):
         looks_like_text = "\n" in source or "=" in source
-        if looks_like_text and not source.endswith(".toml"):
-            return _parse_toml(source, origin="<scenario text>")
-        return _load_file(Path(source))
-    raise TypeError(
-        f"a scenario is a path, a dict or TOML text, not {type(source).__name__}"
-    )
+        if not looks_like_text or source.endswith(".toml"):
+            return _load_file(Path(source))
+        doc = _parse_toml(source, origin="<scenario text>")
+    else:
+        raise TypeError(
+            f"a scenario is a path, a dict or TOML text, not {type(source).__name__}"
+        )
+    if base_dir is not None:
+        resolve_data_files(doc, Path(base_dir))
+    return doc
 
 
 def _load_file(path: Path) -> Scenario:
@@ -64,7 +75,9 @@ def _load_file(path: Path) -> Scenario:
         raise ScenarioError(f"{path}: permission denied") from None
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return _parse_toml(text, origin=str(path))
+    doc = _parse_toml(text, origin=str(path))
+    resolve_data_files(doc, path.parent)
+    return doc
 
 
 def _parse_toml(text: str, origin: str) -> Scenario:
@@ -77,6 +90,67 @@ def _parse_toml(text: str, origin: str) -> Scenario:
 
 def _one_line(message: str) -> str:
     return " ".join(message.split())
+
+
+# --- data files ------------------------------------------------------------------------
+
+DATA_FILE_KEY = "file"
+
+
+def _data_file_refs(value: Any, where: str = "") -> Iterator[Tuple[Dict[str, Any], str]]:
+    """Each (table, dotted path) whose `file` key holds a string, depth first."""
+    if isinstance(value, dict):
+        for key, v in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            if key == DATA_FILE_KEY and isinstance(v, str):
+                yield value, path
+            else:
+                yield from _data_file_refs(v, path)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _data_file_refs(v, f"{where}.{i}" if where else str(i))
+
+
+def resolve_data_files(doc: Scenario, base_dir: Path) -> None:
+    """Make every relative data-file path in `doc` (in place) relative to `base_dir`
+    instead of the working directory: the core reads it from where the scenario is."""
+    for table, _ in list(_data_file_refs(doc)):
+        name = table[DATA_FILE_KEY]
+        if name and not os.path.isabs(os.path.expanduser(name)):
+            table[DATA_FILE_KEY] = os.path.normpath(os.path.abspath(base_dir / name))
+
+
+def identity(doc: Mapping[str, Any]) -> Any:
+    """What names the scenario in the store: `doc` itself, or, when it references data
+    files, a copy with each reference replaced by the SHA-256 of the file's bytes (where
+    the file lies does not matter, what it holds does: a changed file is a new
+    scenario). An unreadable file stays a path: the run fails in the core anyway."""
+    refs = list(_data_file_refs(doc))  # type: ignore[arg-type]
+    if not refs:
+        return doc
+    out = copy.deepcopy(dict(doc))
+    for table, _ in list(_data_file_refs(out)):
+        try:
+            table[DATA_FILE_KEY] = {"sha256": _sha256(os.path.expanduser(table[DATA_FILE_KEY]))}
+        except OSError:
+            pass
+    return out
+
+
+_DIGESTS: Dict[Tuple[str, int, int], str] = {}
+
+
+def _sha256(path: str) -> str:
+    # A sweep hashes every point: each file is read once while it stays the same.
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
+    if key not in _DIGESTS:
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        _DIGESTS[key] = digest.hexdigest()
+    return _DIGESTS[key]
 
 
 # --- overrides -------------------------------------------------------------------------

@@ -260,7 +260,7 @@ impl Packet {
 
     /// Asks the wireless link for code `index` (in band, in the data header); other
     /// packets are left as they are. Validation keeps ladders within the field's 255
-    /// codes (`link::fec_control::MAX_STEPS`).
+    /// codes (`fec_control::MAX_STEPS`).
     pub fn request_code(&mut self, index: usize) {
         if let Header::TcpData(d) = &mut self.header {
             d.fec_code = u8::try_from(index + 1).expect("at most 254 codes");

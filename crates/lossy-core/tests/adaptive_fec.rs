@@ -3,7 +3,7 @@
 //! with the codes none, BCH(127,92) and BCH(127,64). The sender's controller
 //! (`tcp.adaptive_fec`, `tcp/adaptive_fec.rs`) learns of wireless losses from ELN and
 //! asks for its code in every data segment's header; or the link runs its own
-//! controller (`control`, `link/fec_control.rs`). The end-of-run invariants (packet
+//! controller (`control`, `fec_control.rs`). The end-of-run invariants (packet
 //! conservation included) are checked inside every run.
 
 mod common;

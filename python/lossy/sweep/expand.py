@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import _core
 from .._core import ScenarioError
-from ..scenario import Scenario, apply_overrides, to_json_text
+from ..scenario import Scenario, apply_overrides, identity, to_json_text
 from .model import Axis, Point, SweepSpec, canonical_json
 
 
@@ -85,7 +85,7 @@ def _point(base: Scenario, coords: Dict[str, Any], overrides: List[Tuple[str, st
         if field_path is not None:
             raise ScenarioError(f"{_blame(field_path, overrides)}: {message}") from None
         error = message
-    canonical = canonical_json(doc)
+    canonical = canonical_json(identity(doc))  # a data file's content names the scenario
     prefix = hashlib.sha256(f"[{canonical},".encode())
     return Point(id=point_id(coords), coords=coords, scenario=doc,
                  scenario_hash=hashlib.sha256(canonical.encode()).hexdigest()[:16], error=error,

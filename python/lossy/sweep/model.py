@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ..scenario import Scenario
+from ..scenario import Scenario, identity
 
 
 @dataclass(frozen=True)
@@ -128,11 +128,12 @@ def canonical_json(doc: Any) -> str:
 
 
 def scenario_hash(scenario: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(scenario).encode()).hexdigest()[:16]
+    return hashlib.sha256(canonical_json(identity(scenario)).encode()).hexdigest()[:16]
 
 
 def run_id(scenario: Mapping[str, Any], seed: int, replication: int) -> str:
-    text = canonical_json([scenario, seed, replication])
+    # `identity`: a data file's content, not its path, names the scenario.
+    text = canonical_json([identity(scenario), seed, replication])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

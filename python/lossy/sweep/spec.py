@@ -157,7 +157,7 @@ def _base_scenario(value: Any, base_dir: Path) -> Scenario:
     if value is None:
         raise ScenarioError("scenario: missing; give a scenario file (relative to the spec) or a [scenario] table")
     if isinstance(value, Mapping):
-        return load_scenario(value)
+        return load_scenario(value, base_dir=base_dir)  # its data files: beside the spec
     if isinstance(value, str):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
         if not path.exists():  # `scenario = "last-hop"`: the shipped one, from anywhere

@@ -1,7 +1,8 @@
 //! The two-state Markov fit of the fading channel (Chockalingam, Zorzi, Tralli §III.A,
 //! Eq. 1 and Table 1): link packets of N_L data bytes (plus the BCH parity when coded:
 //! ⌈8·N_L/k⌉ codewords of n bits) are sent back to back at the link rate over the
-//! Rayleigh channel of `rayleigh.rs`, each judged by the link's [`Coding`], and the
+//! Rayleigh channel of `rayleigh.rs`, each judged by its [`Coding`] as a link layer
+//! judges its frames (`coded_frame.rs`), and the
 //! success/failure sequence is summed up as the chain
 //!
 //!   M_c = [[p, 1 − p], [1 − q, q]]   (Eq. 1),
@@ -30,9 +31,10 @@
 //!   independent fades (50 per batch), the 10^6 packets give the 100 Hz rows enough
 //!   errors at 30 dB.
 
+use super::coded_frame::frame_survives;
 use super::{LossConfig, ModelConfig, Modulation, RayleighConfig, TxSpan};
+use crate::coding::frame::Coding;
 use crate::coding::BchCode;
-use crate::link::coding::Coding;
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimDuration, SimTime};
 use crate::units::{thousands, Rate, MAX_DURATION, MAX_RATE};
@@ -217,7 +219,7 @@ pub fn run_batch(cfg: &FitConfig, batch: u64, packets: u64) -> Result<BatchCount
     for j in 0..packets {
         let start = SimTime(j * air.as_nanos());
         let span = TxSpan { start, end: start + air, bits };
-        let failed = !coding.survives(span, data_bits, &mut channel, &mut rng, &mut scratch) as usize;
+        let failed = !frame_survives(&coding, span, data_bits, &mut channel, &mut rng, &mut scratch) as usize;
         counts.failures += failed as u64;
         if let Some(prev) = previous {
             counts.pairs[prev][failed] += 1;

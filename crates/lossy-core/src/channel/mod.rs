@@ -18,6 +18,7 @@
 
 pub mod ber;
 pub mod bernoulli;
+pub mod coded_frame;
 pub mod fit;
 pub mod gilbert;
 pub mod gilbert_elliott;

@@ -12,95 +12,95 @@
 //! construction. The whole sequence of transmissions is therefore known when the packet
 //! starts: the channel judges each span in time order then (as `Plain` judges its one
 //! frame), and the link stays busy until the last one ends. NAKs that take time and can
-//! be lost are `arq_nak.rs`; both cut and send link packets with [`Framing`].
+//! be lost are `arq_nak.rs`; both cut and send link packets with [`Framing`]
+//! (`framing.rs`).
 
 use super::arq_nak::ArqNak;
-use super::coding::Coding;
-use super::{BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use super::config::LinkLayerSpec;
+use super::framing::{Framing, Shape};
+use super::nak_config::{Delivery, NakConfig};
+use super::{AnyLinkLayer, BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters};
+use crate::capacity::AnyCapacity;
 use crate::closed::closed_enum;
-use crate::channel::TxSpan;
+use crate::coding::frame::{Coding, CodingConfig};
 use crate::engine::Key;
-use crate::net::DropCause;
+use crate::fate::{DropCause, LinkOutcome};
 use crate::packet::Packet;
-use crate::time::{serialization_delay, SimDuration, SimTime};
+use crate::rng::RngStream;
+use crate::time::{SimDuration, SimTime};
+use crate::units::{Bytes, HEADER_SIZE};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-/// How a segmenting link cuts packets into link packets and puts one on the air: the
-/// link's rate, N_L, the link header, n_l and the coding, with the counters of what it
-/// sent.
-#[derive(Clone, Debug)]
-pub struct Framing {
-    rate_bps: u64,
-    /// N_L: data bytes per link packet.
-    payload_bytes: u32,
-    /// Link header bytes added to every link packet before coding (0 in the paper).
-    header_bytes: u32,
-    /// n_l: transmissions allowed per link packet.
+/// `kind = "arq"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArqConfig {
+    /// N_L: data bytes per link packet (the last one of a packet may be shorter).
+    pub payload: Bytes,
+    /// n_l: transmissions allowed per link packet, the first included (1 = no
+    /// retransmission).
     pub attempts: u32,
-    coding: Coding,
-    /// A full link packet (N_L data bytes): every one but a packet's last, worked out once.
-    full: Shape,
-    pub counters: LinkLayerCounters,
-    scratch: Vec<u32>,
+    /// Link header bytes added to every link packet (0 in the paper).
+    #[serde(default = "no_bytes")]
+    pub header: Bytes,
+    /// FEC of each link packet (its data and header), e.g.
+    /// `{ code = "bch", n = 255, k = 131 }`; none by default.
+    #[serde(default, skip_serializing_if = "CodingConfig::is_none")]
+    pub coding: CodingConfig,
+    /// NAKs that come back over the link, taking time and sometimes lost, e.g.
+    /// `{ delay = "link", loss = 0.01 }`; without it NAKs are instantaneous and
+    /// error-free, and packets pass one at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nak: Option<NakConfig>,
+    /// The order packets leave the link: `"in_order"` (the default, IS-99's radio
+    /// link protocol) or `"as_completed"`. The same with instantaneous NAKs.
+    #[serde(default, skip_serializing_if = "Delivery::is_in_order")]
+    pub delivery: Delivery,
 }
 
-/// One link packet as it goes on the air.
-#[derive(Clone, Copy, Debug)]
-pub struct Shape {
-    /// Its data bytes (N_L, or what is left for the last one).
-    bytes: u32,
-    /// Data and header bits, before coding.
-    data_bits: u64,
-    /// Bits on the air.
-    bits: u64,
-    pub air: SimDuration,
+fn no_bytes() -> Bytes {
+    Bytes(0)
 }
 
-impl Framing {
-    pub fn new(rate_bps: u64, payload_bytes: u32, header_bytes: u32, attempts: u32, coding: Coding) -> Self {
-        debug_assert!(payload_bytes > 0 && attempts > 0);
-        let full = shape_of(payload_bytes, header_bytes, &coding, rate_bps);
-        Framing { rate_bps, payload_bytes, header_bytes, attempts, coding, full, counters: LinkLayerCounters::default(), scratch: Vec::new() }
+impl LinkLayerSpec for ArqConfig {
+    fn validate(&self) -> Result<(), String> {
+        self.coding.build().map_err(|m| format!("coding.{m}"))?;
+        if self.payload.0 == 0 || self.payload.0 > HEADER_SIZE.hi {
+            return Err(format!("payload: {} B is out of range; use 1 B to 65,535 B", self.payload.0));
+        }
+        if self.attempts == 0 {
+            return Err("attempts: 0 sends nothing; use 1 (no retransmission) or more".into());
+        }
+        HEADER_SIZE.check("header", self.header)?;
+        self.nak.as_ref().map_or(Ok(()), NakConfig::validate)
     }
-
-    /// ⌈N_T/N_L⌉: the link packets a packet of `size` bytes is cut into.
-    pub fn pieces(&self, size: u16) -> u32 {
-        (size as u32).div_ceil(self.payload_bytes)
+    /// A link packet bigger than any packet is a mistake (the paper cuts packets into several).
+    fn check_payload(&self, largest: u64) -> Result<(), String> {
+        if self.payload.0 > largest {
+            return Err(format!(
+                "payload: {} B is larger than any packet the flows send (at most {largest} B); use at most {largest} B",
+                self.payload.0
+            ));
+        }
+        Ok(())
     }
-
-    /// Link packet `index` of a packet of `size` bytes: N_L bytes, or what is left.
-    #[inline]
-    pub fn shape(&self, size: u16, index: u32) -> Shape {
-        let bytes = size as u32 - index * self.payload_bytes;
-        if bytes >= self.payload_bytes {
-            self.full
-        } else {
-            shape_of(bytes, self.header_bytes, &self.coding, self.rate_bps)
+    /// The frame is a full link packet: payload and header.
+    fn frame(&self, _largest: u64) -> Result<(u64, Coding), String> {
+        Ok((self.payload.0 + self.header.0, self.coding.build()?))
+    }
+    fn build(&self, capacity: AnyCapacity, delay: SimDuration, nak_stream: &mut dyn FnMut() -> RngStream) -> AnyLinkLayer {
+        let coding = self.coding.build().expect("validated");
+        let framing = Framing::new(capacity, self.payload.0 as u32, self.header.0 as u32, self.attempts, coding);
+        match &self.nak {
+            // The paper's link (§III), on its fast path.
+            None => Arq::Instant(InstantArq::new(framing)).into(),
+            Some(nak) => {
+                let timing = nak.timing(framing.nominal_rate_bps(), delay, framing.full_air());
+                Arq::Delayed(Box::new(ArqNak::new(framing, timing, self.delivery, nak_stream()))).into()
+            }
         }
     }
-
-    /// Air time of a full link packet (N_L data bytes).
-    pub fn full_air(&self) -> SimDuration {
-        self.full.air
-    }
-
-    /// Sends link packet `shape` once from `start` (`first`: its first transmission) and
-    /// asks the channel whether it gets through; counts it. The caller keeps the
-    /// transmissions in time order.
-    #[inline]
-    pub fn transmit(&mut self, start: SimTime, shape: Shape, first: bool, ctx: &mut LinkCtx) -> bool {
-        let span = TxSpan { start, end: start + shape.air, bits: shape.bits };
-        self.counters.transmissions += 1;
-        // Everything but the data bytes' first transmission is overhead.
-        self.counters.overhead_bytes += shape.bits / 8 - if first { shape.bytes as u64 } else { 0 };
-        self.coding.survives(span, shape.data_bits, ctx.channel, ctx.rng, &mut self.scratch)
-    }
-}
-
-/// A link packet of `bytes` data bytes (and `header` bytes of header) on the air.
-fn shape_of(bytes: u32, header: u32, coding: &Coding, rate_bps: u64) -> Shape {
-    let data_bits = (bytes + header) as u64 * 8;
-    let bits = coding.coded_bits(data_bits);
-    Shape { bytes, data_bits, bits, air: serialization_delay(bits, rate_bps) }
 }
 
 closed_enum! {
@@ -116,33 +116,14 @@ closed_enum! {
         Instant(InstantArq),
         Delayed(Box<ArqNak>),
     }
-}
-
-impl LinkLayer for Arq {
-    #[inline]
-    fn ready(&self, now: SimTime) -> bool {
-        each_arq!(self, l => l.ready(now))
-    }
-    #[inline]
-    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        each_arq!(self, l => l.begin(now, pkt, ctx))
-    }
-    #[inline]
-    fn next_wake(&self, queued: bool) -> Option<Key> {
-        each_arq!(self, l => l.next_wake(queued))
-    }
-    #[inline]
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        each_arq!(self, l => l.on_wake(now, key, ctx))
-    }
-    fn held(&self) -> usize {
-        each_arq!(self, l => l.held())
-    }
-    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
-        each_arq!(self, l => l.drain(f))
-    }
-    fn counters(&self) -> LinkLayerCounters {
-        each_arq!(self, l => l.counters())
+    impl LinkLayer {
+        fn ready(&self, now: SimTime) -> bool;
+        fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+        fn next_wake(&self, queued: bool) -> Option<Key>;
+        fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+        fn held(&self) -> usize;
+        fn drain(&mut self, f: &mut dyn FnMut(Packet));
+        fn counters(&self) -> LinkLayerCounters;
     }
 }
 
@@ -162,9 +143,9 @@ impl InstantArq {
     /// attempts; advances `*t` past every transmission.
     fn send_link_packet(&mut self, t: &mut SimTime, shape: Shape, ctx: &mut LinkCtx) -> bool {
         for attempt in 0..self.framing.attempts {
-            let start = *t;
-            *t = start + shape.air;
-            if self.framing.transmit(start, shape, attempt == 0, ctx) {
+            let (end, through) = self.framing.transmit(*t, shape, attempt == 0, ctx);
+            *t = end;
+            if through {
                 return true;
             }
             // The far end NAKs it (§II), and the NAK is back at once (§III).

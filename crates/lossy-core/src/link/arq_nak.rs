@@ -29,29 +29,16 @@
 //! end + delay, or later if it waits for an earlier one), so the link needs events only
 //! at the ends of its transmissions and at the NAKs' arrivals.
 
-use super::arq::Framing;
-use super::nak_config::Delivery;
-use super::{LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use super::framing::Framing;
+use super::nak_config::{Delivery, NakTiming};
+use super::{LinkCtx, LinkLayer, LinkLayerCounters};
 use crate::engine::{Key, Tickets};
-use crate::net::DropCause;
+use crate::fate::{DropCause, LinkOutcome};
 use crate::packet::Packet;
 use crate::rng::RngStream;
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimTime;
 use crate::timers::TimerTable;
 use std::collections::VecDeque;
-
-/// The NAK's timing and loss on one link direction (`NakConfig::timing`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NakTiming {
-    /// The data's propagation delay: the receiver finds a link packet bad at its end + this.
-    pub forward: SimDuration,
-    /// A NAK's trip back: its air time at the link's rate + its propagation delay.
-    pub back: SimDuration,
-    /// How long the receiver waits before it repeats a NAK that was lost.
-    pub timeout: SimDuration,
-    /// Probability that a NAK is lost, in [0, 1).
-    pub loss: f64,
-}
 
 /// A NAK: link packet `index` of the packet numbered `seq` failed its `sent`-th
 /// transmission.
@@ -198,8 +185,7 @@ impl ArqNak {
         let Some((seq, index, sent)) = self.next_to_send() else { return };
         let size = self.get(seq).expect("live").pkt.size;
         let shape = self.framing.shape(size, index);
-        let through = self.framing.transmit(now, shape, sent == 0, ctx);
-        let end = now + shape.air;
+        let (end, through) = self.framing.transmit(now, shape, sent == 0, ctx);
         self.on_air = Some(ctx.tickets.key(end));
         self.judge(seq, index, sent + 1, end, through, ctx.tickets);
     }

@@ -4,8 +4,9 @@
 use super::*;
 use crate::channel::{Ber, BerConfig, Channel, NoLoss, LossTrace, LossTraceConfig};
 use crate::link::arq::InstantArq;
-use crate::link::coding::Coding;
-use crate::time::serialization_delay;
+use crate::capacity::ConstantRate;
+use crate::coding::frame::Coding;
+use crate::time::{serialization_delay, SimDuration};
 
 const RATE: u64 = 1_500_000; // Chockalingam's link, bit/s
 
@@ -30,11 +31,11 @@ fn timing(round_trip: SimDuration, loss: f64) -> NakTiming {
 }
 
 fn link(attempts: u32, t: NakTiming, delivery: Delivery) -> ArqNak {
-    ArqNak::new(Framing::new(RATE, 32, 0, attempts, Coding::None), t, delivery, RngStream::new(1, 0, "nak"))
+    ArqNak::new(Framing::new(ConstantRate::new(RATE), 32, 0, attempts, Coding::None), t, delivery, RngStream::new(1, 0, "nak"))
 }
 
 fn losing(transmissions: &[u64]) -> Channel {
-    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![] }))
+    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![], file: None }))
 }
 
 /// What a run did: each transmission's start, and each fate with the time the link
@@ -140,7 +141,7 @@ fn a_lost_nak_is_repeated_after_the_timeout() {
         .find(|&(_, k)| k >= 1)
         .unwrap();
     let t = timing(rtt, 0.5);
-    let mut l = ArqNak::new(Framing::new(RATE, 32, 0, 16, Coding::None), t, Delivery::InOrder, RngStream::new(seed, 0, "nak"));
+    let mut l = ArqNak::new(Framing::new(ConstantRate::new(RATE), 32, 0, 16, Coding::None), t, Delivery::InOrder, RngStream::new(seed, 0, "nak"));
     // One 32-byte packet: one link packet, lost once. Nothing else to send: the link
     // idles until the NAK gets through, lost·timeout later than it would have.
     let log = run(&mut l, losing(&[0]), &[packet(1, 32)]);
@@ -286,7 +287,7 @@ fn instant_error_free_naks_give_the_papers_link_exactly() {
     // packet fails with probability 0.23, so some packets run out of 4 attempts).
     let packets: Vec<Packet> = (0..200).map(|i| packet(i, 1040 - (i % 7) as u16 * 100)).collect();
     let ber = || Channel::Ber(Ber::new(&BerConfig { ber: 1e-3 }));
-    let framing = || Framing::new(RATE, 32, 0, 4, Coding::None);
+    let framing = || Framing::new(ConstantRate::new(RATE), 32, 0, 4, Coding::None);
     let mut instant = InstantArq::new(framing());
     let want = drive(&mut instant, ber(), &packets, |_| None);
     let zero = NakTiming { forward: SimDuration::ZERO, back: SimDuration::ZERO, timeout: SimDuration::from_millis(1), loss: 0.0 };

@@ -2,16 +2,18 @@
 //! transmissions.
 
 use super::*;
+use crate::capacity::ConstantRate;
+use crate::coding::frame::Coding;
 use crate::link::LinkLayerCounters;
 use crate::channel::{Channel, NoLoss, LossTrace, LossTraceConfig};
 use crate::engine::Tickets;
 use crate::rng::RngStream;
-use crate::time::SimDuration;
+use crate::time::{serialization_delay, SimDuration};
 
 const RATE: u64 = 1_500_000; // Chockalingam's link, bit/s
 
 fn arq(payload: u32, header: u32, attempts: u32, coding: Coding) -> InstantArq {
-    InstantArq::new(Framing::new(RATE, payload, header, attempts, coding))
+    InstantArq::new(Framing::new(ConstantRate::new(RATE), payload, header, attempts, coding))
 }
 
 /// A 1024-byte packet (the paper's N_T, headers left out).
@@ -20,7 +22,7 @@ fn packet() -> Packet {
 }
 
 fn losing(transmissions: &[u64]) -> Channel {
-    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![] }))
+    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![], file: None }))
 }
 
 /// Runs one packet through `link` on `channel` from time 0: its outcome and the link's

@@ -1,6 +1,6 @@
 //! Miyoshi §5 and Fig. 6: a stream of fixed-size packets over a bit-level channel, each
 //! judged by the code it was sent with, the code fixed or chosen per packet by adaptive
-//! FEC's controller (`fec_control.rs`) fed by every loss (each one reported by ELN).
+//! FEC's controller (`crate::fec_control`) fed by every loss (each one reported by ELN).
 //! Tables 3 and 4 count, out of the packets sent, the lost ones, the received ones, the
 //! overhead (the parity share H = (n − k)/n of each received packet; Eq. A·5 as the
 //! tables use it) and the available ones (received minus overhead).
@@ -9,7 +9,7 @@
 //! - **A packet is one decoding unit.** A packet of l bits (parity included) coded with
 //!   a code correcting t errors is lost when it holds more than t bit errors: Eq. A·4
 //!   with l the packet length, which Table 3's FEC rows agree with. (The TCP runs code
-//!   frames in whole BCH codewords instead, `coding.rs`.)
+//!   frames in whole BCH codewords instead, `coding/frame.rs`.)
 //! - **Back to back.** Packet j occupies [j·T, (j + 1)·T], T = l / rate, so a time-driven
 //!   channel (Rayleigh fading) sees the stream as a link sending without pause.
 //! - **The controller starts on code 0** (the weakest) and sees every packet's outcome.
@@ -18,8 +18,8 @@
 //!   "FEC(127,94)" whose overhead column is 33/127 of the received packets, which no
 //!   BCH code of length 127 has (its neighbours are (127,92), t = 5, and (127,99), t = 4).
 
-use super::coding::{Coding, CodingConfig};
-use super::fec_control::{check_control, FecControlConfig, FecController};
+use crate::coding::frame::{Coding, CodingConfig};
+use crate::fec_control::{check_control, FecControlConfig, FecController};
 use crate::channel::{LossConfig, LossProcess, TxSpan};
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimTime};

@@ -1,7 +1,10 @@
 //! Link layers (DESIGN.md `LinkLayer`): how one direction of a point-to-point link
-//! turns the packets its queue hands over into transmissions on the channel. `Plain`
-//! sends each packet as one frame; segmentation with ARQ and the adaptive FEC link are
-//! further variants of [`AnyLinkLayer`].
+//! turns the packets its queue hands over into transmissions on the channel, each frame
+//! timed by the direction's capacity (`crate::capacity`). The plain link sends each
+//! packet as one frame; segmentation with ARQ and the adaptive FEC link are further
+//! variants of [`AnyLinkLayer`]. A link layer is one file (its runtime type, and its
+//! scenario table implementing `config::LinkLayerSpec`) and one line in each list:
+//! [`AnyLinkLayer`] and `config::LinkLayerConfig`.
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
 //! act (`next_wake`), and at that moment consults the channel and says what became of
@@ -9,13 +12,12 @@
 //! releasing packets held in order) hands them out one per call, asking for further
 //! deadlines at that same moment for the rest.
 
-pub mod adaptive;
+pub mod adaptive_fec;
 pub mod arq;
 pub mod arq_nak;
-pub mod coding;
 pub mod config;
-pub mod fec_control;
 pub mod fec_stream;
+pub mod framing;
 pub mod nak_config;
 pub mod plain;
 
@@ -23,12 +25,10 @@ use crate::channel::Channel;
 use crate::closed::closed_enum;
 use crate::engine::{Key, Tickets};
 use crate::metrics::{Columns, Metric, Metrics};
-use crate::net::DropCause;
+use crate::fate::LinkOutcome;
 use crate::packet::Packet;
 use crate::rng::RngStream;
 use crate::time::SimTime;
-
-pub use plain::Plain;
 
 /// What a link layer works with when it acts: the direction's channel and the channel's
 /// random stream, and the ticket counter for new deadlines.
@@ -36,16 +36,6 @@ pub struct LinkCtx<'a> {
     pub channel: &'a mut Channel,
     pub rng: &'a mut RngStream,
     pub tickets: &'a mut Tickets,
-}
-
-/// The fate of a packet the link layer has finished with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LinkOutcome {
-    /// Passed to the far end's propagation pipeline, its last bit sent at the time given.
-    Delivered(Packet, SimTime),
-    /// Lost: `Channel` for a frame the channel corrupted, `LinkRetry` when a retrying
-    /// link layer gave up.
-    Lost(Packet, DropCause),
 }
 
 /// What a link layer did beyond passing packets, for the link's summary (zeros for the
@@ -141,36 +131,17 @@ pub trait LinkLayer {
 closed_enum! {
     /// Every built-in link layer.
     pub enum AnyLinkLayer via each_link {
-        Plain(Plain),
+        Plain(plain::Plain),
         Arq(arq::Arq),
-        AdaptiveFec(adaptive::AdaptiveFec),
+        AdaptiveFec(adaptive_fec::AdaptiveFec),
     }
-}
-
-impl LinkLayer for AnyLinkLayer {
-    #[inline]
-    fn ready(&self, now: SimTime) -> bool {
-        each_link!(self, l => l.ready(now))
-    }
-    #[inline]
-    fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        each_link!(self, l => l.begin(now, pkt, ctx))
-    }
-    #[inline]
-    fn next_wake(&self, queued: bool) -> Option<Key> {
-        each_link!(self, l => l.next_wake(queued))
-    }
-    #[inline]
-    fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome> {
-        each_link!(self, l => l.on_wake(now, key, ctx))
-    }
-    fn held(&self) -> usize {
-        each_link!(self, l => l.held())
-    }
-    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
-        each_link!(self, l => l.drain(f))
-    }
-    fn counters(&self) -> LinkLayerCounters {
-        each_link!(self, l => l.counters())
+    impl LinkLayer {
+        fn ready(&self, now: SimTime) -> bool;
+        fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+        fn next_wake(&self, queued: bool) -> Option<Key>;
+        fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+        fn held(&self) -> usize;
+        fn drain(&mut self, f: &mut dyn FnMut(Packet));
+        fn counters(&self) -> LinkLayerCounters;
     }
 }

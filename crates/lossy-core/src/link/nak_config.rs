@@ -4,7 +4,6 @@
 //! error-free (Chockalingam et al. §III) — and whether the link hands packets on in
 //! order. What the readings are and why: docs/mechanisms/link-arq.md.
 
-use super::arq_nak::NakTiming;
 use crate::channel::{check_positive, check_probability};
 use crate::time::{serialization_delay, SimDuration};
 use crate::units::{Bytes, Duration, HEADER_SIZE};
@@ -55,10 +54,11 @@ impl NakConfig {
         self.timeout.map_or(Ok(()), |t| check_positive("nak.timeout", t))
     }
 
-    /// The NAK's timing on a link of `rate_bps` and one-way `delay` whose full link
-    /// packet takes `full_air` on the air.
-    pub fn timing(&self, rate_bps: u64, delay: SimDuration, full_air: SimDuration) -> NakTiming {
-        let back = serialization_delay(self.bytes.0 * 8, rate_bps) + self.delay.resolve(delay);
+    /// The NAK's timing on a link of `nominal_rate_bps` (its capacity's: a NAK's air
+    /// time is judged at it) and one-way `delay` whose full link packet takes `full_air`
+    /// on the air.
+    pub fn timing(&self, nominal_rate_bps: u64, delay: SimDuration, full_air: SimDuration) -> NakTiming {
+        let back = serialization_delay(self.bytes.0 * 8, nominal_rate_bps) + self.delay.resolve(delay);
         NakTiming {
             forward: delay,
             back,
@@ -66,6 +66,19 @@ impl NakConfig {
             loss: self.loss,
         }
     }
+}
+
+/// The NAK's timing and loss on one link direction (`NakConfig::timing`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NakTiming {
+    /// The data's propagation delay: the receiver finds a link packet bad at its end + this.
+    pub forward: SimDuration,
+    /// A NAK's trip back: its air time at the link's rate + its propagation delay.
+    pub back: SimDuration,
+    /// How long the receiver waits before it repeats a NAK that was lost.
+    pub timeout: SimDuration,
+    /// Probability that a NAK is lost, in [0, 1).
+    pub loss: f64,
 }
 
 /// A NAK's propagation delay back: the link's own, or a given one.

@@ -1,7 +1,7 @@
-//! The plain link layer: each packet is one frame, serialised at the link's rate, and
-//! the channel decides whether it arrives. No retransmission. A coded frame travels as
-//! whole codewords (`coding.rs`): its air time includes the parity, and it arrives when
-//! every codeword holds at most t bit errors.
+//! The plain link layer: each packet is one frame, its end given by the link's capacity,
+//! and the channel decides whether it arrives. No retransmission. A coded frame travels
+//! as whole codewords (`coding/frame.rs`): its air time includes the parity, and it
+//! arrives when every codeword holds at most t bit errors.
 //!
 //! The frame's span (start, end, bits) is known when it starts, so the channel judges
 //! it then and a delivered packet enters the propagation pipeline at once, due at
@@ -10,17 +10,50 @@
 //! the next packet simply finds it free. This saves the end-of-frame event of every
 //! packet that does not queue (most ACKs, uncongested hops).
 
-use super::coding::Coding;
-use super::{BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters, LinkOutcome};
+use super::config::{LinkLayerConfig, LinkLayerSpec};
+use super::{AnyLinkLayer, BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters};
+use crate::capacity::{AnyCapacity, Capacity};
+use crate::channel::coded_frame::frame_survives;
 use crate::channel::TxSpan;
+use crate::coding::frame::{Coding, CodingConfig};
 use crate::engine::Key;
-use crate::net::DropCause;
+use crate::fate::{DropCause, LinkOutcome};
 use crate::packet::Packet;
-use crate::time::{serialization_delay, SimTime};
+use crate::rng::RngStream;
+use crate::time::{SimDuration, SimTime};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `kind = "plain"`: the default link layer.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlainConfig {
+    /// FEC of the frame, e.g. `{ code = "bch", n = 127, k = 92 }`; none by default.
+    #[serde(default, skip_serializing_if = "CodingConfig::is_none")]
+    pub coding: CodingConfig,
+}
+
+impl Default for LinkLayerConfig {
+    fn default() -> Self {
+        PlainConfig::default().into()
+    }
+}
+
+impl LinkLayerSpec for PlainConfig {
+    fn validate(&self) -> Result<(), String> {
+        self.coding.build().map(drop).map_err(|m| format!("coding.{m}"))
+    }
+    fn frame(&self, largest: u64) -> Result<(u64, Coding), String> {
+        Ok((largest, self.coding.build()?))
+    }
+    fn build(&self, capacity: AnyCapacity, _delay: SimDuration, _nak_stream: &mut dyn FnMut() -> RngStream) -> AnyLinkLayer {
+        Plain::new(capacity, self.coding.build().expect("validated")).into()
+    }
+}
 
 /// How a frame link picks the coding of each packet's frame, and what it learns from
 /// the frame's fate: one fixed [`Coding`] for the plain link, a ladder of codes for the
-/// adaptive FEC link (`adaptive.rs`).
+/// adaptive FEC link (`adaptive_fec.rs`).
 pub trait CodeChoice {
     /// The coding of `pkt`'s frame.
     fn pick(&mut self, pkt: &Packet) -> &Coding;
@@ -42,7 +75,7 @@ impl CodeChoice for Coding {
 /// A link layer that sends each packet as one frame, coded as `C` picks.
 #[derive(Clone, Debug)]
 pub struct FrameLink<C> {
-    rate_bps: u64,
+    capacity: AnyCapacity,
     busy: BusyUntil,
     /// Parity bytes sent (0 uncoded); frames are the packets, so no transmissions count.
     overhead_bytes: u64,
@@ -54,14 +87,14 @@ pub struct FrameLink<C> {
 pub type Plain = FrameLink<Coding>;
 
 impl Plain {
-    pub fn new(rate_bps: u64, coding: Coding) -> Self {
-        FrameLink::with_choice(rate_bps, coding)
+    pub fn new(capacity: impl Into<AnyCapacity>, coding: Coding) -> Self {
+        FrameLink::with_choice(capacity.into(), coding)
     }
 }
 
 impl<C> FrameLink<C> {
-    pub(super) fn with_choice(rate_bps: u64, choice: C) -> Self {
-        FrameLink { rate_bps, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new(), choice }
+    pub(super) fn with_choice(capacity: AnyCapacity, choice: C) -> Self {
+        FrameLink { capacity, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new(), choice }
     }
 }
 
@@ -74,11 +107,11 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
         debug_assert!(self.ready(now), "one frame at a time");
         let coding = self.choice.pick(&pkt);
         let bits = coding.coded_bits(pkt.bits());
-        let end = ctx.tickets.key(now + serialization_delay(bits, self.rate_bps));
+        let end = ctx.tickets.key(self.capacity.frame_end(now, bits));
         self.busy.set(end);
         let span = TxSpan { start: now, end: end.time, bits };
         self.overhead_bytes += (bits - pkt.bits()) / 8;
-        let lost = !coding.survives(span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch);
+        let lost = !frame_survives(coding, span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch);
         self.choice.learn(lost);
         Some(if lost { LinkOutcome::Lost(pkt, DropCause::Channel) } else { LinkOutcome::Delivered(pkt, end.time) })
     }
@@ -109,6 +142,7 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capacity::ConstantRate;
     use crate::channel::{Bernoulli, BernoulliConfig, Channel};
     use crate::engine::Tickets;
     use crate::rng::RngStream;
@@ -116,7 +150,7 @@ mod tests {
 
     #[test]
     fn a_frame_is_judged_at_its_start_and_keeps_the_link_busy_until_its_end() {
-        let mut l = Plain::new(1_000_000, Coding::None);
+        let mut l = Plain::new(ConstantRate::new(1_000_000), Coding::None);
         let mut tickets = Tickets::default();
         let mut ch = Channel::Bernoulli(Bernoulli::new(&BernoulliConfig { p: 1.0 }));
         let mut rng = RngStream::new(1, 0, "t");
@@ -137,7 +171,7 @@ mod tests {
     fn a_coded_frame_carries_its_parity_and_survives_correctable_errors() {
         // Miyoshi's 100-byte segment in BCH(127,92) codewords: ⌈800/92⌉ = 9 of 127 bits.
         let code = crate::coding::BchCode::new(127, 92).unwrap();
-        let mut l = Plain::new(1_000_000, Coding::Bch(code));
+        let mut l = Plain::new(ConstantRate::new(1_000_000), Coding::Bch(code));
         let mut tickets = Tickets::default();
         // BER 1e-3 on 127 bits: P(> 5 errors in a codeword) ≈ 3e-7, so nearly every frame arrives.
         let mut ch = Channel::Ber(crate::channel::Ber::new(&crate::channel::BerConfig { ber: 1e-3 }));

@@ -23,20 +23,8 @@ pub use p2p::PointToPoint;
 pub use routing::Routes;
 pub use wlan::Wlan;
 
-/// Why the network dropped a packet (DESIGN.md "Conservation with every path named").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DropCause {
-    /// The queue discipline refused it.
-    Queue,
-    /// The channel corrupted it and nothing repaired it.
-    Channel,
-    /// A retrying link layer gave up on it.
-    LinkRetry,
-    /// It was on, or sent to, a link that went down.
-    LinkDown,
-    /// No route led to its destination.
-    NoRoute,
-}
+// Where the segments and the world name it (`fate.rs`: below the link layers too).
+pub use crate::fate::DropCause;
 
 /// A packet reaching `node` from neighbour `from`.
 #[derive(Clone, Copy, Debug)]

@@ -8,7 +8,8 @@ use super::{Arrival, DropCause, DropCounts, Dropped, NetOut, PortEnds, Segment, 
 use crate::capture::{Capture, CaptureSink};
 use crate::channel::Channel;
 use crate::engine::{Key, Tickets};
-use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer, LinkOutcome};
+use crate::fate::LinkOutcome;
+use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer};
 use crate::packet::{NodeId, Packet};
 use crate::result::LinkSummary;
 use super::link_columns::link_metrics;

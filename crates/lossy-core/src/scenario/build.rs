@@ -10,13 +10,15 @@ use super::{LinkConfig, Scenario};
 use crate::agents::AgentOutput;
 use crate::apps::App;
 use crate::build_ctx::node_id;
+use crate::capacity::Capacity;
 use crate::channel::LossConfig;
 use crate::engine::{EventQueue, KeyedTimer, Timer};
 use crate::error::{Error, Result};
-use crate::link::config::LinkLayerConfig;
+use crate::link::config::{LinkLayerConfig, LinkLayerSpec};
 use crate::net::p2p::{DirCounters, Direction};
 use crate::net::pipeline::Pipeline;
 use crate::net::routing::Hop;
+use crate::net::queue::QueueDiscSpec;
 use crate::net::{NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
@@ -63,18 +65,18 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     let dir = |from: NodeId, to: NodeId, loss_field: &str, loss: &LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
         // The queue's own stream (DESIGN.md "Seeds"): RED's draws move nothing else.
-        let queue = l.queue.0.build(l.rate.0, l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
+        let queue = l.queue.0.build(&l.capacity(), l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
         Ok(Direction {
             from,
             to,
             delay: l.delay.0,
             queue,
             // NAK losses from their own stream: turning them on moves no other draw.
-            link: ll.build(l.rate.0, l.delay.0, || streams(&format!("link:{name}:nak"))),
+            link: ll.build(l.capacity(), l.delay.0, &mut || streams(&format!("link:{name}:nak"))),
             // The fading's own stream: bit draws never move the fades (rayleigh.rs).
             channel: match loss {
                 LossConfig::Rayleigh(r) if r.markov_fit => {
-                    let chain = fitted_chain(r, ll, largest_segment, l.rate.0).map_err(|m| Error::nested(&format!("links.{i}.{loss_field}"), m))?;
+                    let chain = fitted_chain(r, ll, largest_segment, l.capacity().nominal_rate_bps()).map_err(|m| Error::nested(&format!("links.{i}.{loss_field}"), m))?;
                     LossConfig::Gilbert(chain).build(streams(&format!("link:{name}:fading")))
                 }
                 _ => loss.build(streams(&format!("link:{name}:fading"))),

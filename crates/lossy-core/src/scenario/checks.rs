@@ -6,6 +6,7 @@
 use super::flows::{FlowSpec, Origin};
 use super::Scenario;
 use crate::error::{Error, Result};
+use crate::link::config::LinkLayerSpec;
 use crate::net::routing::Hop;
 use crate::net::Routes;
 use crate::packet::NodeId;

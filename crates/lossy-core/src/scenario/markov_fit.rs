@@ -20,16 +20,17 @@
 
 use crate::channel::fit::{fit, FitConfig};
 use crate::channel::{GilbertConfig, GilbertUnit, RayleighConfig};
-use crate::link::coding::Coding;
-use crate::link::config::LinkLayerConfig;
+use crate::coding::frame::Coding;
+use crate::link::config::{LinkLayerConfig, LinkLayerSpec};
 use crate::time::SimDuration;
 use crate::units::{Duration, Rate};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-/// The chain fitted to `cfg` for the frames of `link_layer` on a link of `rate_bps`;
+/// The chain fitted to `cfg` for the frames of `link_layer` on a link of
+/// `nominal_rate_bps` (its capacity's: the fitted frames go back to back at it);
 /// `largest_segment` is the biggest TCP packet the flows send (the plain link's frame).
-pub fn fitted_chain(cfg: &RayleighConfig, link_layer: &LinkLayerConfig, largest_segment: u64, rate_bps: u64) -> Result<GilbertConfig, String> {
+pub fn fitted_chain(cfg: &RayleighConfig, link_layer: &LinkLayerConfig, largest_segment: u64, nominal_rate_bps: u64) -> Result<GilbertConfig, String> {
     let (frame_bytes, coding) = link_layer.frame(largest_segment)?;
     let fit_cfg = FitConfig {
         payload_bytes: frame_bytes,
@@ -38,7 +39,7 @@ pub fn fitted_chain(cfg: &RayleighConfig, link_layer: &LinkLayerConfig, largest_
             Coding::Bch(code) => Some((code.n(), code.k())),
         },
         modulation: cfg.modulation,
-        rate: Rate(rate_bps),
+        rate: Rate(nominal_rate_bps),
         packets: cfg.fit_packets,
         sinusoids: cfg.sinusoids,
         ..FitConfig::new(cfg.mean_snr_db, cfg.doppler())

@@ -19,6 +19,7 @@ pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
+use crate::capacity::{AnyCapacity, ConstantRate};
 use crate::capture::CaptureConfig;
 use crate::channel::LossConfig;
 use crate::link::config::LinkLayerConfig;
@@ -119,6 +120,14 @@ pub struct LinkConfig {
     /// hands over to starts down).
     #[serde(default = "default_up")]
     pub up: bool,
+}
+
+impl LinkConfig {
+    /// Each direction's capacity (`capacity/`): its constant `rate`, the one kind a
+    /// scenario gives today; each direction builds its own (a trace kind has state).
+    pub fn capacity(&self) -> AnyCapacity {
+        ConstantRate::new(self.rate.0).into()
+    }
 }
 
 fn default_queue() -> QueueConfig {

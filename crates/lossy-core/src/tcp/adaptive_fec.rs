@@ -14,7 +14,7 @@
 //! at BER 3·10⁻³ delivers 3.5 % of its 140-byte frames), where counting acknowledged
 //! segments alone never completed one.
 
-use crate::link::fec_control::{FecControlConfig, FecController};
+use crate::fec_control::{FecControlConfig, FecController};
 
 #[derive(Clone, Debug)]
 pub struct ElnFecControl {
@@ -110,7 +110,7 @@ impl ElnFecControl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::fec_control::StepDown;
+    use crate::fec_control::StepDown;
 
     fn cfg() -> FecControlConfig {
         FecControlConfig { window: 10, up: vec![0.15], down: vec![0.05], step_down: StepDown::Window }

@@ -196,7 +196,7 @@ pub struct TcpConfig {
     /// window of segments, counted from ELN-marked ACKs, picks the code of a link whose
     /// `link_layer` is `kind = "adaptive_fec"`; every data segment asks for it in its
     /// header. `{ window = 10, up = [...], down = [...] }`; unset = off.
-    pub adaptive_fec: Option<crate::link::fec_control::FecControlConfig>,
+    pub adaptive_fec: Option<crate::fec_control::FecControlConfig>,
     /// EWLN (Shagdar §III): the receiver answers a header that a WLAN's MAC passed on
     /// corrupted (`ewln = true` on the WLAN) with ACKs naming that segment, and the
     /// sender resends it at once, without a window reduction. Default false.

@@ -2,11 +2,42 @@
 //! `DropTail`, ns-3's `DropTailQueue`), with a limit in packets or bytes that does not
 //! count the packet being sent.
 
-use super::QueueDisc;
+use super::{AnyQueueDisc, QueueConfig, QueueDisc, QueueDiscSpec};
+use crate::capacity::AnyCapacity;
 use crate::packet::Packet;
-use crate::time::SimTime;
+use crate::rng::RngStream;
+use crate::time::{SimDuration, SimTime};
 use crate::units::QueueLimit;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+
+/// `kind = "drop_tail"`, or the queue given as a bare limit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropTailConfig {
+    /// Packets or bytes the queue holds, not counting the one being sent.
+    pub limit: QueueLimit,
+}
+
+impl QueueDiscSpec for DropTailConfig {
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+    fn build(&self, _capacity: &AnyCapacity, _delay: SimDuration, _rng: RngStream) -> Result<AnyQueueDisc, String> {
+        Ok(DropTail::new(self.limit).into())
+    }
+    fn as_limit(&self) -> Option<QueueLimit> {
+        Some(self.limit)
+    }
+}
+
+impl QueueConfig {
+    /// A DropTail queue of `limit`: what a bare limit (`queue = "100 packets"`) means.
+    pub fn drop_tail(limit: QueueLimit) -> Self {
+        QueueConfig(DropTailConfig { limit }.into())
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct DropTail {

@@ -4,11 +4,17 @@
 //!
 //! A scenario's `queue` is either a limit (`"100 packets"`, `"64 KB"`: DropTail, as
 //! before queues became tables) or a table with a `kind` (`drop_tail`, `red`).
+//!
+//! A discipline is one file (its runtime type, and its table implementing
+//! [`QueueDiscSpec`]) and one line in each list: [`AnyQueueDisc`] and
+//! [`QueueDiscConfig`]. Disciplines that need the link's rate ask its capacity for the
+//! nominal rate (`crate::capacity`).
 
 pub mod drop_tail;
 pub mod red;
 pub mod red_config;
 
+use crate::capacity::AnyCapacity;
 use crate::closed::closed_enum;
 use crate::metrics::{Columns, Metric, Metrics};
 use crate::packet::Packet;
@@ -20,9 +26,7 @@ use serde::de::{self, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
-pub use drop_tail::DropTail;
-pub use red::Red;
-pub use red_config::{RedConfig, RedMode};
+pub use red_config::RedMode;
 
 /// What a discipline counts beyond its drops, for the link's summary row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -86,60 +90,49 @@ closed_enum! {
     /// Every built-in queue discipline (unboxed: one is touched per packet).
     #[allow(clippy::large_enum_variant)]
     pub enum AnyQueueDisc via each_queue {
-        DropTail(DropTail),
-        Red(Red),
+        DropTail(drop_tail::DropTail),
+        Red(red::Red),
+    }
+    impl QueueDisc {
+        fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet>;
+        fn dequeue(&mut self, now: SimTime) -> Option<Packet>;
+        fn len(&self) -> usize;
+        fn is_empty(&self) -> bool;
+        fn drain(&mut self, f: &mut dyn FnMut(Packet));
+        fn stats(&self, end_s: f64) -> QueueStats;
     }
 }
 
-impl QueueDisc for AnyQueueDisc {
-    #[inline]
-    fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet> {
-        each_queue!(self, q => q.enqueue(now, pkt))
-    }
-    #[inline]
-    fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
-        each_queue!(self, q => q.dequeue(now))
-    }
-    fn len(&self) -> usize {
-        each_queue!(self, q => q.len())
-    }
-    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
-        each_queue!(self, q => q.drain(f))
-    }
-    fn stats(&self, end_s: f64) -> QueueStats {
-        each_queue!(self, q => q.stats(end_s))
-    }
-}
-
-/// A queue discipline chosen by `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum QueueDiscConfig {
-    /// First in, first out; an arrival that does not fit is dropped.
-    DropTail {
-        /// Packets or bytes the queue holds, not counting the one being sent.
-        limit: QueueLimit,
-    },
-    /// Random Early Detection (Floyd and Jacobson 1993) with ns-2.35's defaults.
-    Red(RedConfig),
-}
-
-impl QueueDiscConfig {
+/// What every discipline's table does; [`QueueDiscConfig`] delegates to it, so a new
+/// discipline implements it in its own file and adds one line to the list.
+pub trait QueueDiscSpec {
     /// Checks the fields; the message starts with the field's name.
-    pub fn validate(&self) -> Result<(), String> {
-        match self {
-            QueueDiscConfig::DropTail { .. } => Ok(()),
-            QueueDiscConfig::Red(c) => c.validate(),
-        }
-    }
-
-    /// The discipline for a link direction of `rate_bps` and one-way `delay` (RED's
+    fn validate(&self) -> Result<(), String>;
+    /// The discipline for a link direction of `capacity` and one-way `delay` (RED's
     /// automatic values depend on them); `rng` is the direction's queue stream.
-    pub fn build(&self, rate_bps: u64, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String> {
-        Ok(match self {
-            QueueDiscConfig::DropTail { limit } => DropTail::new(*limit).into(),
-            QueueDiscConfig::Red(c) => Red::new(c.resolve(rate_bps, delay)?, rng).into(),
-        })
+    fn build(&self, capacity: &AnyCapacity, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String>;
+    /// The limit a scenario may give instead of the table (`queue = "100 packets"`),
+    /// written back that way; `None` for a discipline that needs its table.
+    fn as_limit(&self) -> Option<QueueLimit> {
+        None
+    }
+}
+
+// The doc comments here are the schema's descriptions (`lossy schema`).
+closed_enum! {
+    /// A queue discipline chosen by `kind`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum QueueDiscConfig via each_queue_config {
+        /// First in, first out; an arrival that does not fit is dropped.
+        DropTail(drop_tail::DropTailConfig),
+        /// Random Early Detection (Floyd and Jacobson 1993) with ns-2.35's defaults.
+        Red(red_config::RedConfig),
+    }
+    impl QueueDiscSpec {
+        fn validate(&self) -> Result<(), String>;
+        fn build(&self, capacity: &AnyCapacity, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String>;
+        fn as_limit(&self) -> Option<QueueLimit>;
     }
 }
 
@@ -147,17 +140,11 @@ impl QueueDiscConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueueConfig(pub QueueDiscConfig);
 
-impl QueueConfig {
-    pub fn drop_tail(limit: QueueLimit) -> Self {
-        QueueConfig(QueueDiscConfig::DropTail { limit })
-    }
-}
-
 impl Serialize for QueueConfig {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            QueueDiscConfig::DropTail { limit } => limit.serialize(s),
-            disc => disc.serialize(s),
+        match self.0.as_limit() {
+            Some(limit) => limit.serialize(s),
+            None => self.0.serialize(s),
         }
     }
 }
@@ -207,6 +194,7 @@ impl JsonSchema for QueueConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::queue::red_config::RedConfig;
 
     fn de(json: &str) -> Result<QueueConfig, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())
@@ -229,6 +217,16 @@ mod tests {
         assert!(e.contains("unknown variant `droptail`"), "{e}");
         let e = de(r#"{"kind": "red", "maxth": 3}"#).unwrap_err();
         assert!(e.contains("unknown field `maxth`"), "{e}");
+    }
+
+    #[test]
+    fn every_discipline_is_a_kind_of_the_table() {
+        // The schema's `kind` tags, generated from the list: one per variant.
+        let schema = serde_json::to_value(schemars::schema_for!(QueueDiscConfig)).unwrap();
+        let kinds: Vec<&str> = schema["oneOf"].as_array().unwrap().iter().map(|v| v["properties"]["kind"]["const"].as_str().unwrap()).collect();
+        assert_eq!(kinds.len(), QueueDiscConfig::VARIANTS.len());
+        assert_eq!(kinds, ["drop_tail", "red"]);
+        assert_eq!(AnyQueueDisc::VARIANTS, QueueDiscConfig::VARIANTS);
     }
 
     #[test]

@@ -206,9 +206,10 @@ impl QueueDisc for Red {
         };
         if self.fifo.is_empty() {
             // ns-2.35 goes idle when the link, done with this packet, finds the queue
-            // empty; the link is not woken then, so the end is computed from its rate.
+            // empty; the link is not woken then, so the end is computed from its
+            // capacity's nominal rate (exact for a constant rate).
             self.idle = true;
-            self.idle_since = now + serialization_delay(p.bits(), self.p.rate_bps);
+            self.idle_since = now + serialization_delay(p.bits(), self.p.nominal_rate_bps);
         }
         Some(p)
     }

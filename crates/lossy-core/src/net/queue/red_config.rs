@@ -2,6 +2,10 @@
 //! values ns-2.35 derives from the link (`REDQueue::initialize_params`, `reset`).
 //! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`) unless a field says otherwise.
 
+use super::red::Red;
+use super::{AnyQueueDisc, QueueDiscSpec};
+use crate::capacity::{AnyCapacity, Capacity};
+use crate::rng::RngStream;
 use crate::time::SimDuration;
 use crate::units::{Bytes, QueueLimit};
 use schemars::JsonSchema;
@@ -129,10 +133,11 @@ pub struct RedParams {
     pub wait: bool,
     /// Marks only while p_b < mark_p (ns-2's `mark_p_`); `None`: always.
     pub mark_p: Option<f64>,
-    /// The link's rate in mean packets per second (ns-2's `ptc`).
+    /// The link's nominal rate in mean packets per second (ns-2's `ptc`).
     pub ptc: f64,
-    /// The link's rate: when the last packet's transmission ends, the queue is idle.
-    pub rate_bps: u64,
+    /// The link capacity's nominal rate: the queue is idle once the last packet's
+    /// transmission ends, which RED works out at this rate (`red.rs`, `dequeue`).
+    pub nominal_rate_bps: u64,
 }
 
 /// `field: v is not allowed; use ...` unless `ok`.
@@ -141,6 +146,16 @@ fn check(ok: bool, field: &str, v: f64, allowed: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("{field}: {v} is not allowed; use {allowed}"))
+    }
+}
+
+impl QueueDiscSpec for RedConfig {
+    fn validate(&self) -> Result<(), String> {
+        RedConfig::validate(self)
+    }
+    /// RED's automatic values depend on the link's nominal rate and delay.
+    fn build(&self, capacity: &AnyCapacity, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String> {
+        Ok(Red::new(self.resolve(capacity.nominal_rate_bps(), delay)?, rng).into())
     }
 }
 
@@ -170,12 +185,13 @@ impl RedConfig {
         Ok(())
     }
 
-    /// The settings for a link of `rate_bps` and one-way `delay`, automatic values
-    /// filled in as ns-2.35 does; fails when an automatic min_th is not below max_th.
-    pub fn resolve(&self, rate_bps: u64, delay: SimDuration) -> Result<RedParams, String> {
+    /// The settings for a link of `nominal_rate_bps` (its capacity's) and one-way
+    /// `delay`, automatic values filled in as ns-2.35 does; fails when an automatic
+    /// min_th is not below max_th.
+    pub fn resolve(&self, nominal_rate_bps: u64, delay: SimDuration) -> Result<RedParams, String> {
         self.validate()?;
         let mean = self.mean_packet_size.0 as f64;
-        let ptc = rate_bps as f64 / (8.0 * mean);
+        let ptc = nominal_rate_bps as f64 / (8.0 * mean);
         // ns-2.35 initialize_params: th_min = max(5, targetdelay · ptc / 2), th_max = 3 · th_min.
         let min_th = self.min_th.unwrap_or_else(|| (0.005 * ptc / 2.0).max(5.0));
         let max_th = self.max_th.unwrap_or(3.0 * min_th);
@@ -204,7 +220,7 @@ impl RedConfig {
             wait: self.wait,
             mark_p: self.mark_p,
             ptc,
-            rate_bps,
+            nominal_rate_bps,
         })
     }
 }

@@ -21,7 +21,7 @@ fn params() -> RedParams {
         wait: false,
         mark_p: None,
         ptc: 1000.0,
-        rate_bps: 8_000_000,
+        nominal_rate_bps: 8_000_000,
     }
 }
 

@@ -122,7 +122,7 @@ impl WlanConfig {
             return Err(format!("mac_header: {} B is not allowed; use 0 B to {MAX_MAC_HEADER} B (default 28 B)", self.mac_header.0));
         }
         self.loss.validate().map_err(|m| format!("loss.{m}"))?;
-        self.queue.0.validate().map_err(|m| format!("queue.{m}"))
+        crate::net::queue::QueueDiscSpec::validate(&self.queue.0).map_err(|m| format!("queue.{m}"))
     }
 
     /// The RTS threshold in bytes; `u64::MAX` when RTS/CTS is off.

@@ -121,7 +121,7 @@ impl Wlan {
         let rate = cfg.rate.0;
         let mut st = Vec::with_capacity(stations.len());
         for &(node, name) in stations {
-            let queue = cfg.queue.0.build(rate, crate::time::SimDuration::ZERO, streams(&format!("wlan:{index}:{name}:queue")))?;
+            let queue = crate::net::queue::QueueDiscSpec::build(&cfg.queue.0, &crate::capacity::ConstantRate::new(rate).into(), crate::time::SimDuration::ZERO, streams(&format!("wlan:{index}:{name}:queue")))?;
             st.push(Station::new(node, queue, cfg.cw_min, streams(&format!("wlan:{index}:{name}:backoff"))));
         }
         let mut pairs = Vec::with_capacity(stations.len() * (stations.len() - 1));

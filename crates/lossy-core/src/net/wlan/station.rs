@@ -131,7 +131,7 @@ impl Station {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::queue::DropTail;
+    use crate::net::queue::drop_tail::DropTail;
     use crate::units::QueueLimit;
 
     fn station() -> Station {

@@ -174,7 +174,7 @@ fn a_lost_ack_makes_a_retransmission_that_is_delivered_once() {
     let cfg = config(r#"{"stations": ["a", "b"]}"#);
     let mut d = Driver::new(2, &cfg, 4);
     // The first ACK (the reverse pair's first frame) is lost.
-    d.set_loss(1, 0, LossConfig::Trace(LossTraceConfig { packets: vec![0], times: vec![] }));
+    d.set_loss(1, 0, LossConfig::Trace(LossTraceConfig { packets: vec![0], times: vec![], file: None }));
     d.send(0, 1, udp(0, 1, 1));
     d.run(SimTime(1_000_000_000), |_| {});
     let c = &d.w.pairs[d.w.pair(0, 1)].c;
@@ -189,7 +189,7 @@ fn a_lost_ack_makes_a_retransmission_that_is_delivered_once() {
 fn corrupted_until_the_limit(ewln: bool) -> Driver {
     let cfg = config(&format!(r#"{{"stations": ["a", "b"], "ewln": {ewln}}}"#));
     let mut d = Driver::new(2, &cfg, 5);
-    d.set_loss(0, 1, LossConfig::Trace(LossTraceConfig { packets: (0..7).collect(), times: vec![] }));
+    d.set_loss(0, 1, LossConfig::Trace(LossTraceConfig { packets: (0..7).collect(), times: vec![], file: None }));
     d.send(0, 1, Packet::tcp_data(0, 0, 1, 0, 1000, 1040));
     d.run(SimTime(200_000_000), |_| {});
     d.send(0, 1, Packet::tcp_data(0, 0, 1, 1000, 1000, 1040));

@@ -1,13 +1,15 @@
-//! FEC as a `Coding` of a link layer (DESIGN.md: a coding, not a layer): a frame of l
-//! data bits travels as ⌈l/k⌉ codewords of n bits of a binary BCH(n, k, t) code, so its
-//! air time and overhead include the parity, and it survives when every codeword holds
-//! at most t bit errors (the decoder's guarantee; beyond t the data is lost whether the
-//! decoder detects the failure or miscorrects): the code's fast path, which the real
-//! decoder agrees with (`coding/bch.rs`).
+//! The coded-frame model: FEC as a `Coding` of a frame (DESIGN.md: a coding, not a
+//! layer). A frame of l data bits travels as ⌈l/k⌉ codewords of n bits of a binary
+//! BCH(n, k, t) code, so its air time and overhead include the parity, and it survives
+//! when every codeword holds at most t bit errors (the decoder's guarantee; beyond t the
+//! data is lost whether the decoder detects the failure or miscorrects): the code's fast
+//! path, which the real decoder agrees with (`bch.rs`).
+//!
+//! Pure arithmetic, below both its users: the link layers that send coded frames and the
+//! channel fit that measures them (`channel/fit.rs`). How a channel's bit errors fall
+//! into the codewords is the channel's side: `channel/coded_frame.rs`.
 
-use crate::channel::{Channel, LossProcess, TxSpan};
-use crate::coding::BchCode;
-use crate::rng::RngStream;
+use super::BchCode;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -84,17 +86,19 @@ impl Coding {
         }
     }
 
-    /// Whether the frame of `data_bits` sent over `tx` (its span already holds the coded
-    /// bits) reaches the far end intact. `scratch` holds the per-codeword error counts.
-    pub fn survives(&self, tx: TxSpan, data_bits: u64, channel: &mut Channel, rng: &mut RngStream, scratch: &mut Vec<u32>) -> bool {
+    /// The codewords a frame of `data_bits` travels in (0 uncoded: it is judged whole).
+    pub fn codewords(&self, data_bits: u64) -> u64 {
         match self {
-            Coding::None => !channel.lost(tx, rng),
-            Coding::Bch(code) => {
-                scratch.clear();
-                scratch.resize(data_bits.div_ceil(code.k() as u64) as usize, 0);
-                channel.codeword_errors(tx, code.n() as u32, scratch, rng);
-                scratch.iter().all(|&e| code.survives(e))
-            }
+            Coding::None => 0,
+            Coding::Bch(code) => data_bits.div_ceil(code.k() as u64),
+        }
+    }
+
+    /// Whether a codeword with `errors` bit errors decodes (uncoded: only an error-free frame).
+    pub fn corrects(&self, errors: u32) -> bool {
+        match self {
+            Coding::None => errors == 0,
+            Coding::Bch(code) => code.survives(errors),
         }
     }
 }
@@ -102,8 +106,6 @@ impl Coding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::channel::{Ber, BerConfig, NoLoss};
-    use crate::time::SimTime;
 
     fn config(json: &str) -> Result<Coding, String> {
         serde_json::from_str::<CodingConfig>(json).map_err(|e| e.to_string())?.build()
@@ -139,22 +141,9 @@ mod tests {
     }
 
     #[test]
-    fn the_code_corrects_what_plain_framing_loses() {
-        // BER 1e-2 on 510 bits: about 2.6 errors per codeword, far below t = 18, so the
-        // coded frame survives nearly always while an uncoded 256-bit frame nearly never does.
-        let mut ch = Channel::Ber(Ber::new(&BerConfig { ber: 1e-2 }));
-        let mut rng = RngStream::new(1, 0, "coding");
-        let mut scratch = Vec::new();
-        let (mut coded, mut plain) = (0, 0);
-        for i in 0..1000 {
-            let at = SimTime(i);
-            coded += rate_half().survives(TxSpan::at(at, 510), 256, &mut ch, &mut rng, &mut scratch) as u32;
-            plain += Coding::None.survives(TxSpan::at(at, 256), 256, &mut ch, &mut rng, &mut scratch) as u32;
-        }
-        assert!(coded >= 999, "{coded}");
-        assert!(plain <= 200, "{plain}"); // (1 − 1e-2)^256 ≈ 0.076
-        let mut none = Channel::None(NoLoss);
-        assert!(rate_half().survives(TxSpan::at(SimTime::ZERO, 510), 256, &mut none, &mut rng, &mut scratch));
-        assert_eq!(scratch, vec![0, 0]);
+    fn a_codeword_decodes_up_to_t_errors_and_an_uncoded_frame_only_without_any() {
+        assert_eq!((rate_half().codewords(256), Coding::None.codewords(256)), (2, 0));
+        assert!(rate_half().corrects(18) && !rate_half().corrects(19));
+        assert!(Coding::None.corrects(0) && !Coding::None.corrects(1));
     }
 }

@@ -23,7 +23,7 @@
 //! fed by its own frames' outcomes (no ELN). Codes are numbered from 0, the weakest
 //! (usually no FEC), in the order the link's `codes` list gives them.
 
-use super::coding::CodingConfig;
+use crate::coding::frame::CodingConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

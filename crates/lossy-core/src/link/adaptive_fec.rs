@@ -9,10 +9,56 @@
 //! - by the link's own controller, fed by its own frames' outcomes (what the base
 //!   station's decoder would tell it without ELN): `control = { window, up, down }`.
 
-use super::coding::Coding;
-use super::fec_control::{FecControlConfig, FecController};
+use super::config::LinkLayerSpec;
 use super::plain::{CodeChoice, FrameLink};
+use super::AnyLinkLayer;
+use crate::capacity::AnyCapacity;
+use crate::coding::frame::{Coding, CodingConfig};
+use crate::fec_control::{check_ladder, FecControlConfig, FecController};
 use crate::packet::Packet;
+use crate::rng::RngStream;
+use crate::time::SimDuration;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `kind = "adaptive_fec"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveFecConfig {
+    /// The codes to choose from, weakest first, e.g. `[{ code = "none" },
+    /// { code = "bch", n = 127, k = 92 }, { code = "bch", n = 127, k = 64 }]`.
+    pub codes: Vec<CodingConfig>,
+    /// The link's own controller: `{ window = 10, up = [...], down = [...] }`, one
+    /// threshold per step between neighbouring codes. Unset: the sender decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<FecControlConfig>,
+}
+
+impl LinkLayerSpec for AdaptiveFecConfig {
+    fn validate(&self) -> Result<(), String> {
+        if self.codes.len() < 2 {
+            return Err(format!(
+                "codes: {} code(s) leave nothing to adapt; give 2 or more, weakest first, e.g. [{{ code = \"none\" }}, {{ code = \"bch\", n = 127, k = 92 }}]",
+                self.codes.len()
+            ));
+        }
+        check_ladder(&self.codes, self.control.as_ref())
+    }
+    /// Each packet is one frame; the fitted one is in the weakest code.
+    fn frame(&self, largest: u64) -> Result<(u64, Coding), String> {
+        Ok((largest, self.codes[0].build()?))
+    }
+    fn is_adaptive(&self) -> bool {
+        true
+    }
+    fn sender_chosen_codes(&self) -> Option<usize> {
+        self.control.is_none().then_some(self.codes.len())
+    }
+    fn build(&self, capacity: AnyCapacity, _delay: SimDuration, _nak_stream: &mut dyn FnMut() -> RngStream) -> AnyLinkLayer {
+        let codes = self.codes.iter().map(|c| c.build().expect("validated")).collect();
+        AdaptiveFec::new(capacity, codes, self.control.as_ref()).into()
+    }
+}
 
 /// Who chooses the code.
 #[derive(Clone, Debug)]
@@ -39,13 +85,13 @@ pub type AdaptiveFec = FrameLink<CodeLadder>;
 impl AdaptiveFec {
     /// `codes` weakest first; `control` = the link's own controller, or `None` for the
     /// sender's requests.
-    pub fn new(rate_bps: u64, codes: Vec<Coding>, control: Option<&FecControlConfig>) -> Self {
+    pub fn new(capacity: impl Into<AnyCapacity>, codes: Vec<Coding>, control: Option<&FecControlConfig>) -> Self {
         debug_assert!(!codes.is_empty());
         let chooser = match control {
             Some(cfg) => Chooser::Link(FecController::new(cfg)),
             None => Chooser::Sender { last: 0 },
         };
-        FrameLink::with_choice(rate_bps, CodeLadder { codes, chooser, current: 0, changes: 0 })
+        FrameLink::with_choice(capacity.into(), CodeLadder { codes, chooser, current: 0, changes: 0 })
     }
 }
 
@@ -83,8 +129,10 @@ impl CodeChoice for CodeLadder {
 mod tests {
     use super::*;
     use crate::channel::{Ber, BerConfig, Channel};
-    use crate::link::fec_control::StepDown;
-    use crate::link::{LinkCtx, LinkLayer, LinkOutcome};
+    use crate::capacity::ConstantRate;
+    use crate::fate::LinkOutcome;
+    use crate::fec_control::StepDown;
+    use crate::link::{LinkCtx, LinkLayer};
     use crate::time::SimTime;
     use crate::coding::BchCode;
     use crate::engine::Tickets;
@@ -104,7 +152,7 @@ mod tests {
 
     impl Harness {
         fn new(control: Option<&FecControlConfig>) -> Self {
-            let link = AdaptiveFec::new(1_000_000, ladder(), control);
+            let link = AdaptiveFec::new(ConstantRate::new(1_000_000), ladder(), control);
             Harness { link, rng: RngStream::new(1, 0, "t"), tickets: Tickets::default(), now: SimTime::ZERO }
         }
 
