@@ -1,5 +1,6 @@
-//! Aggregates over flows' goodputs for the run summary (DESIGN.md "Results"): a run with
-//! 10,000 flows still gets a one-row summary that says how much and how fairly.
+//! Aggregates over flows' goodputs for the run summary (docs/architecture.md#run-result):
+//! a run with 10,000 flows still gets a one-row summary that says how much and how
+//! fairly.
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! The contract between the world and a flow's two ends (DESIGN's sans-I/O endpoints):
+//! The contract between the world and a flow's two ends (docs/architecture.md#sans-io):
 //! what an endpoint is asked and what it reports. Below `transport` and `tcp`, so a
 //! transport's endpoints implement it without the family list and its members importing
 //! each other.

@@ -1,5 +1,5 @@
-//! The event queue and the entities' lazily cancelled timers (DESIGN.md "The world and
-//! its three kinds of entity").
+//! The event queue and the entities' lazily cancelled timers
+//! (docs/architecture.md#world).
 //!
 //! Events are ordered by a [`Key`]: (time, ticket). A ticket is drawn from one counter
 //! when something is caused, so simultaneous events run in the order they were caused.
@@ -125,12 +125,12 @@ pub enum WakeEntry {
     Stale,
 }
 
-/// The one lazily cancelled timer the world keeps per entity (DESIGN.md "The world and
-/// its three kinds of entity"): re-arming never removes a heap entry, and the entity
-/// multiplexes its own deadlines inside (`timers::TimerTable`). The world's wake path
-/// is one for every entity (`World::wake`, `World::rearm`); the two implementations
-/// differ only in where a deadline's ticket comes from, which fixes the order of
-/// simultaneous events: [`Timer`] draws it when the entry is pushed (endpoints, agents),
+/// The one lazily cancelled timer the world keeps per entity
+/// (docs/architecture.md#world): re-arming never removes a heap entry, and the entity
+/// multiplexes its own deadlines inside (`timers::TimerTable`). The world's wake path is
+/// one for every entity (`World::wake`, `World::rearm`); the two implementations differ
+/// only in where a deadline's ticket comes from, which fixes the order of simultaneous
+/// events: [`Timer`] draws it when the entry is pushed (endpoints, agents),
 /// [`KeyedTimer`] takes the one drawn when the deadline was caused (segments).
 pub trait EntityTimer {
     /// The entity's next deadline as it reports it.

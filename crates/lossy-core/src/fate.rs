@@ -1,5 +1,5 @@
 //! What becomes of a packet the network does not deliver, and of one a link layer is done
-//! with (DESIGN.md "Conservation with every path named"). Below both the link layers,
+//! with (docs/architecture.md#conservation). Below both the link layers,
 //! which decide a packet's fate, and the segments and world, which count it: neither
 //! imports the other for it.
 

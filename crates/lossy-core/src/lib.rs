@@ -1,5 +1,6 @@
 //! `lossy-core`: a packet-level simulator of TCP over lossy wireless links.
-//! See DESIGN.md for the module map; this crate never depends on Python.
+//! See docs/architecture.md#modules for the module map; this crate never depends on
+//! Python.
 
 pub mod aggregate;
 pub mod agents;

@@ -1,4 +1,4 @@
-//! The packet that moves through the simulator (DESIGN.md "The packet"): a `Copy`
+//! The packet that moves through the simulator (docs/architecture.md#packet): a `Copy`
 //! struct of at most 64 bytes with headers only; payload bytes are never materialised.
 //! A typed header says what the packet is; link-layer fragment ids, MAC sequence numbers
 //! and retry bits live in the link layer's own frames, never here. Packets are built by

@@ -22,8 +22,8 @@ pub struct Summary {
     pub sim_s_per_wall_s: f64,
     /// Data packets (TCP segments and UDP datagrams) that reached their receivers.
     pub packets_delivered: u64,
-    /// Conservation (DESIGN.md): injected + duplicated = delivered (all packets) + the
-    /// drops by cause + absorbed + held at the end.
+    /// Conservation (docs/architecture.md#conservation): injected + duplicated =
+    /// delivered (all packets) + the drops by cause + absorbed + held at the end.
     pub packets_injected: u64,
     pub packets_duplicated: u64,
     pub packets_delivered_all: u64,

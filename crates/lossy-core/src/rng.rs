@@ -1,8 +1,9 @@
-//! Reproducible random streams (DESIGN.md "Seeds"): each component draws from its own
-//! Xoshiro256++ seeded from a hash of (master seed, replication, stream name). Only those
-//! three enter the hash, so two schemes compared at one replication see the same channel
-//! (common random numbers). We hash with FNV-1a and SplitMix64, both fixed forever, and
-//! convert to floats ourselves, so the values never change with a crate upgrade.
+//! Reproducible random streams (docs/architecture.md#seeds): each component draws from
+//! its own Xoshiro256++ seeded from a hash of (master seed, replication, stream name).
+//! Only those three enter the hash, so two schemes compared at one replication see the
+//! same channel (common random numbers). We hash with FNV-1a and SplitMix64, both fixed
+//! forever, and convert to floats ourselves, so the values never change with a crate
+//! upgrade.
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

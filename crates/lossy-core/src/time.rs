@@ -1,5 +1,5 @@
-//! Simulated time in integer nanoseconds (DESIGN.md "Integer time"): no float drift, and
-//! event-queue order is exact. Floats appear only in statistics.
+//! Simulated time in integer nanoseconds (docs/architecture.md#integer-time): no float
+//! drift, and event-queue order is exact. Floats appear only in statistics.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};

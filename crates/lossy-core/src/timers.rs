@@ -1,5 +1,5 @@
 //! A timer table for an entity that multiplexes many deadlines behind the one timer the
-//! world keeps for it (DESIGN.md "The world and its three kinds of entity": each entity
+//! world keeps for it (docs/architecture.md#world: each entity
 //! owns one timer and multiplexes its own deadlines inside, quinn-proto's `TimerTable`).
 //!
 //! quinn's table is a fixed array, one slot per named timer, scanned for the earliest.

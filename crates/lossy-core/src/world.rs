@@ -1,7 +1,7 @@
-//! The simulated world and its event loop (DESIGN.md "The world and its three kinds of
-//! entity"). It owns the clock and the event queue, and knows three kinds of entity —
-//! endpoints, segments, agents — by their traits only. Its own work is routing, agent
-//! chains, delivery, scheduled network actions and accounting.
+//! The simulated world and its event loop (docs/architecture.md#world). It owns the clock
+//! and the event queue, and knows three kinds of entity — endpoints, segments, agents —
+//! by their traits only. Its own work is routing, agent chains, delivery, scheduled
+//! network actions and accounting.
 //!
 //! Events carry no packets: `Wake(entity)` runs an entity's one timer, `Action(k)` one
 //! scheduled change of the network, `Sample` the throughput trace. Packets live in the
@@ -31,7 +31,7 @@ pub(crate) enum Entity {
 pub(crate) enum Event {
     /// The entity's timer is due.
     Wake(Entity),
-    /// Scheduled network change `k` (DESIGN.md "actions").
+    /// Scheduled network change `k` (docs/architecture.md#actions).
     Action(u32),
     /// Throughput trace sampling tick.
     Sample,

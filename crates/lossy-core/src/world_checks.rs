@@ -1,7 +1,6 @@
-//! Accounting and the whole-run checks (DESIGN.md "Conservation with every path
-//! named"): every packet injected or created by the network is delivered, dropped for a
-//! named cause, absorbed by an agent or still held in a segment; every byte delivered
-//! was sent, in order, once.
+//! Accounting and the whole-run checks (docs/architecture.md#conservation): every packet
+//! injected or created by the network is delivered, dropped for a named cause, absorbed
+//! by an agent or still held in a segment; every byte delivered was sent, in order, once.
 
 use crate::error::{Error, Result};
 use crate::net::{DropCounts, Segment, Tally};

@@ -1,4 +1,4 @@
-//! Golden results (DESIGN.md "Tests at three depths"): the summary of every shipped
+//! Golden results (docs/architecture.md#golden): the summary of every shipped
 //! scenario at seeds 1-3, of the seeded random scenarios, and of the seeded random
 //! networks with impairments and actions, is stored in
 //! `tests/golden/` and must come out bit for bit, so a refactor cannot drift silently.

@@ -1,9 +1,9 @@
-//! `lossy._core`: the thin PyO3 edge of the Rust core (DESIGN.md "PyO3 stays at the
-//! edge"). Scenarios come in as JSON text; results go out as Python objects built here,
-//! with no JSON in between: the summary and agents as dicts, flows and links as columns
-//! (NumPy arrays, lists of str), traces as NumPy arrays. Errors are converted here, in
-//! one place; the GIL is released while a run executes and the core never calls back
-//! into Python.
+//! `lossy._core`: the thin PyO3 edge of the Rust core (docs/architecture.md#bindings).
+//! Scenarios come in as JSON text; results go out as Python objects built here, with no
+//! JSON in between: the summary and agents as dicts, flows and links as columns (NumPy
+//! arrays, lists of str), traces as NumPy arrays. Errors are converted here, in one
+//! place; the GIL is released while a run executes and the core never calls back into
+//! Python.
 
 mod channel_fit;
 mod coding;

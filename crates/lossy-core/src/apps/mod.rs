@@ -1,4 +1,4 @@
-//! Applications: what a flow carries (DESIGN.md "Seams inside the entities"). Each is a
+//! Applications: what a flow carries (docs/architecture.md#families). Each is a
 //! config table in its own file implementing [`App`]; [`AppConfig`] lists them, so a new
 //! application is its file and one line in the list, and no consumer names one. Bulk
 //! and file transfers are byte streams (TCP or FECTCP carries them); constant bit rate

@@ -1,4 +1,4 @@
-//! Packet captures (DESIGN.md "Dependencies": pcap for Wireshark and tshark). A
+//! Packet captures (docs/architecture.md#dependencies: pcap for Wireshark and tshark). A
 //! `CaptureSink` is attached to a link direction and records every packet the direction
 //! delivers, in memory, as a classic pcap file: nanosecond timestamps (magic
 //! 0xa1b23c4d), LINKTYPE_RAW (101, the packet starts at its IPv4 header), captured length

@@ -1,4 +1,4 @@
-//! Loss processes behind one trait (DESIGN.md "Channels are given time and size").
+//! Loss processes behind one trait (docs/architecture.md#family-loss-model).
 //!
 //! A channel is asked, once per transmission and in time order, whether the frame sent
 //! over the [`TxSpan`] (start, end, bits) is lost ([`LossProcess::lost`]), or how many

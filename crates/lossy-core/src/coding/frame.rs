@@ -1,9 +1,10 @@
-//! The coded-frame model: FEC as a `Coding` of a frame (DESIGN.md: a coding, not a
-//! layer). A frame of l data bits travels as ⌈l/k⌉ codewords of n bits of a binary
-//! BCH(n, k, t) code, so its air time and overhead include the parity, and it survives
-//! when every codeword holds at most t bit errors (the decoder's guarantee; beyond t the
-//! data is lost whether the decoder detects the failure or miscorrects): the code's fast
-//! path, which the real decoder agrees with (`bch.rs`).
+//! The coded-frame model: FEC as a `Coding` of a frame
+//! (docs/architecture.md#dependencies: a coding, not a layer). A frame of l data bits
+//! travels as ⌈l/k⌉ codewords of n bits of a binary BCH(n, k, t) code, so its air time
+//! and overhead include the parity, and it survives when every codeword holds at most t
+//! bit errors (the decoder's guarantee; beyond t the data is lost whether the decoder
+//! detects the failure or miscorrects): the code's fast path, which the real decoder
+//! agrees with (`bch.rs`).
 //!
 //! Pure arithmetic, below both its users: the link layers that send coded frames and the
 //! channel fit that measures them (`channel/fit.rs`). How a channel's bit errors fall

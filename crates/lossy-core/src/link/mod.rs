@@ -1,10 +1,10 @@
-//! Link layers (DESIGN.md `LinkLayer`): how one direction of a point-to-point link
-//! turns the packets its queue hands over into transmissions on the channel, each frame
-//! timed by the direction's capacity (`crate::capacity`). The plain link sends each
-//! packet as one frame; segmentation with ARQ and the adaptive FEC link are further
-//! variants of [`AnyLinkLayer`]. A link layer is one file (its runtime type, and its
-//! scenario table implementing `config::LinkLayerSpec`) and one line in each list:
-//! [`AnyLinkLayer`] and `config::LinkLayerConfig`.
+//! Link layers (docs/architecture.md#family-link-layer): how one direction of a
+//! point-to-point link turns the packets its queue hands over into transmissions on the
+//! channel, each frame timed by the direction's capacity (`crate::capacity`). The plain
+//! link sends each packet as one frame; segmentation with ARQ and the adaptive FEC link
+//! are further variants of [`AnyLinkLayer`]. A link layer is one file (its runtime type,
+//! and its scenario table implementing `config::LinkLayerSpec`) and one line in each
+//! list: [`AnyLinkLayer`] and `config::LinkLayerConfig`.
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
 //! act (`next_wake`), and at that moment consults the channel and says what became of

@@ -1,4 +1,4 @@
-//! Segments (DESIGN.md "The world and its three kinds of entity"): what carries packets
+//! Segments (docs/architecture.md#segments): what carries packets
 //! between nodes. A segment offers ports (directions from one attached node to another),
 //! takes packets with `send`, keeps every packet it holds (queues, frames on the air,
 //! packets propagating) and wakes at its own deadlines; what comes out goes into a

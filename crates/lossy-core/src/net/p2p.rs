@@ -1,6 +1,6 @@
 //! The point-to-point segment: a full-duplex link whose two directions each run
-//! `QueueDisc → LinkLayer → LossProcess → Pipeline` (DESIGN.md "Seams inside the
-//! entities"). Port 0 is the first node toward the second, port 1 the way back.
+//! `QueueDisc → LinkLayer → LossProcess → Pipeline` (docs/architecture.md#packet-flow).
+//! Port 0 is the first node toward the second, port 1 the way back.
 
 use super::pipeline::Pipeline;
 use super::queue::{AnyQueueDisc, QueueDisc};

@@ -1,9 +1,9 @@
-//! The propagation stage of one link direction (DESIGN.md "Seams"): a FIFO, unless the
-//! network reorders or duplicates items as in Chen et al. (WCMC 2002, §6): "a packet may
-//! become out of order with probability 0.05, and the 'distance' between the in-order
-//! position of a packet and its out-of-order position is uniformly distributed between
-//! [1, 10] packets. Similarly, a packet may be duplicated ... with probability 0.02 ...,
-//! and the 'distance' ... is uniformly distributed between [1, 20] packets".
+//! The propagation stage of one link direction (docs/architecture.md#pipeline): a FIFO,
+//! unless the network reorders or duplicates items as in Chen et al. (WCMC 2002, §6): "a
+//! packet may become out of order with probability 0.05, and the 'distance' between the
+//! in-order position of a packet and its out-of-order position is uniformly distributed
+//! between [1, 10] packets. Similarly, a packet may be duplicated ... with probability
+//! 0.02 ..., and the 'distance' ... is uniformly distributed between [1, 20] packets".
 //!
 //! Our reading of "distance": a reordered item is held at its arrival time and emitted
 //! right after the k-th later *ordinary* item (one emerging at its own arrival time), in

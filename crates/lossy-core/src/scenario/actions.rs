@@ -1,5 +1,5 @@
-//! Scheduled network actions (DESIGN.md "actions"): links going down or up, a node
-//! detaching, and the `handoff` shorthand for a mobile host moving between base
+//! Scheduled network actions (docs/architecture.md#actions): links going down or up, a
+//! node detaching, and the `handoff` shorthand for a mobile host moving between base
 //! stations (Chen §6, Fig. 14: an outage of about 1.2 s during which its packets are
 //! lost). Each action becomes changes of one node's attachment to one link.
 

@@ -34,7 +34,7 @@ pub(super) fn lookup(nodes: &HashMap<&str, NodeId>, path: &str, name: &str, s: &
 }
 
 /// One point-to-point segment per link; `streams` seeds each direction's channel and
-/// impairments from its own named stream (DESIGN.md "Seeds").
+/// impairments from its own named stream (docs/architecture.md#seeds).
 /// `largest_segment` is the biggest TCP packet the flows send (what a plain link's
 /// `markov_fit` is fitted for).
 fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream, capture: &HashSet<&str>, largest_segment: u64) -> Result<PointToPoint> {
@@ -64,7 +64,8 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     // `loss_field` names the direction's loss table in errors ("loss" or "reverse_loss").
     let dir = |from: NodeId, to: NodeId, loss_field: &str, loss: &LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
-        // The queue's own stream (DESIGN.md "Seeds"): RED's draws move nothing else.
+        // The queue's own stream (docs/architecture.md#seeds): RED's draws move nothing
+        // else.
         let queue = l.queue.0.build(&l.capacity(), l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
         Ok(Direction {
             from,

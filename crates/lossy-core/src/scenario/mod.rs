@@ -1,5 +1,6 @@
-//! The scenario: plain serde structs with documented defaults (DESIGN.md "Config"),
-//! parsed with field paths for errors, checked, then built into a `World`.
+//! The scenario: plain serde structs with documented defaults
+//! (docs/architecture.md#config), parsed with field paths for errors, checked, then built
+//! into a `World`.
 
 mod actions;
 mod agents;

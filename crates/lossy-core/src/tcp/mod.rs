@@ -1,5 +1,6 @@
-//! TCP as sans-IO state machines (DESIGN.md): the sender and receiver are fed events and
-//! polled for packets and wake-up times; only the engine owns the clock.
+//! TCP as sans-IO state machines (docs/architecture.md#sans-io): the sender and receiver
+//! are fed events and polled for packets and wake-up times; only the engine owns the
+//! clock.
 //!
 //! Two scheme families live here, each a trait, one file per scheme and a `closed_enum!`
 //! list the config builds: congestion control (`cc/`) and loss recovery (`recovery/`).

@@ -36,7 +36,8 @@ pub struct TcpReceiver {
     mss: u32,
     pub(crate) ecn: EcnReceiver,
     sack: SackReporter,
-    /// Receiver-side loss inference (DESIGN.md `LossInference`): none or Syndrome.
+    /// Receiver-side loss inference (docs/architecture.md#loss-inference): none or
+    /// Syndrome.
     pub(crate) inference: LossInference,
     /// EWLN: the corrupted segment its ACKs name (Shagdar Fig. 2).
     pub(crate) ewln: EwlnEcho,

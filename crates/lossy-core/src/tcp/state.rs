@@ -19,11 +19,12 @@ pub enum RetxCause {
     Ewln,
 }
 
-/// The four congestion and notification signals an ACK can carry (DESIGN.md: one event
-/// says what it was). The window's answer to each is the congestion control's
-/// (`CongestionControl::on_congestion`); what else follows is each signal's own: a loss or
-/// an ELN starts loss recovery (`recovery`), an EWLN resends the named segment
-/// (`ewln.rs`), an ECE reduces once per window (`ecn.rs`).
+/// The four congestion and notification signals an ACK can carry
+/// (docs/architecture.md#family-transport: one event says what it was). The window's
+/// answer to each is the congestion control's (`CongestionControl::on_congestion`); what
+/// else follows is each signal's own: a loss or an ELN starts loss recovery (`recovery`),
+/// an EWLN resends the named segment (`ewln.rs`), an ECE reduces once per window
+/// (`ecn.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
     /// Loss inferred from duplicate ACKs or SACK blocks: congestion (RFC 5681 §3.2).

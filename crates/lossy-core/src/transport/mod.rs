@@ -1,4 +1,4 @@
-//! Endpoints (DESIGN.md "The world and its three kinds of entity"): one per side of a
+//! Endpoints (docs/architecture.md#endpoints): one per side of a
 //! flow, each a sans-IO state machine. The world hands an endpoint the packets
 //! addressed to it, drains what it wants to send and the trace events it produced, and
 //! keeps one timer for it at `next_timeout`. It never names a transport: TCP, UDP and

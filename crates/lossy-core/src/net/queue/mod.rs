@@ -1,6 +1,6 @@
-//! Queue disciplines (DESIGN.md `QueueDisc`): what a link direction does with packets
-//! waiting to be sent. Every arrival is offered to the discipline, even when the link is
-//! idle (as in ns-2 and ns-3), so an active queue sees every packet.
+//! Queue disciplines (docs/architecture.md#family-queue): what a link direction does with
+//! packets waiting to be sent. Every arrival is offered to the discipline, even when the
+//! link is idle (as in ns-2 and ns-3), so an active queue sees every packet.
 //!
 //! A scenario's `queue` is either a limit (`"100 packets"`, `"64 KB"`: DropTail, as
 //! before queues became tables) or a table with a `kind` (`drop_tail`, `red`).

@@ -1,4 +1,4 @@
-//! The 802.11b WLAN segment (DESIGN.md "The world and its three kinds of entity"): N
+//! The 802.11b WLAN segment (docs/architecture.md#segments): N
 //! stations sharing one medium under the distributed coordination function, as ns-2's
 //! `Mac802_11` runs it (facts from ns-2.35 `mac/mac-802_11.cc`, timing from IEEE
 //! 802.11-1999 §9 and 802.11b §18).

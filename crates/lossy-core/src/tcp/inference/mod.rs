@@ -1,9 +1,9 @@
-//! The `LossInference` seam (DESIGN.md "Seams"): what a TCP receiver infers about the
-//! losses behind the ACKs it sends and notes on them. Built-ins: none, and Syndrome
-//! (Chen et al. 2002), which reads a base station's packet counter stamped on data
-//! segments and sets ELN on the duplicate ACKs of losses it attributes to the wireless
-//! hop. (EWLN's echo of a corrupted segment's number is the other receiver-side note the
-//! design names; it is not here yet.)
+//! The `LossInference` seam (docs/architecture.md#loss-inference): what a TCP receiver
+//! infers about the losses behind the ACKs it sends and notes on them. Built-ins: none,
+//! and Syndrome (Chen et al. 2002), which reads a base station's packet counter stamped
+//! on data segments and sets ELN on the duplicate ACKs of losses it attributes to the
+//! wireless hop. (EWLN's echo of a corrupted segment's number is the other receiver-side
+//! note the design names; it is not here yet.)
 
 pub mod syndrome;
 #[cfg(test)]

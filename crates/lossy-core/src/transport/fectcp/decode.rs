@@ -7,8 +7,8 @@
 //!   for a fixed overhead. Which symbols arrived does not matter, only how many: the
 //!   real decoders' success depends on the count far more than on the ids (their tests).
 //! - `Verify`: the receiver regenerates each symbol's bytes from the sender's seeded
-//!   encoder (no payload travels in `Packet`, DESIGN.md), feeds the real decoder, and
-//!   compares the decoded file with the file sent, byte for byte.
+//!   encoder (no payload travels in `Packet`, docs/architecture.md#packet), feeds the
+//!   real decoder, and compares the decoded file with the file sent, byte for byte.
 
 use super::config::{Decoding, FectcpConfig};
 use crate::coding::rateless::overhead::default_trials;
