@@ -116,14 +116,28 @@ def built_site(quick_reproductions, tmp_path_factory):
 
 
 SHARED_FIXTURES = {"quick_reproductions", "built_site"}
+# Slow without being marked one by one (seconds to a minute each): `make test-fast`
+# leaves them out (-m "not slow"). The `cli` fixture starts the lossy command in a
+# subprocess (an interpreter and its imports each time).
+SLOW_FIXTURES = {"cli"}
+SLOW_MODULES = {
+    "test_figure_layout": "draws every figure of every reproduction",
+    "test_sweep_kill": "kills and resumes real sweeps",
+    "test_sweep_dask": "starts a Dask cluster",
+    "test_quick_never_contradicts_full": "runs a reproduction at quick and full scale",
+    "test_docs_tutorial": "starts a Jupyter kernel and runs the notebook",
+}
 
 
 def pytest_collection_modifyitems(items):
     # `make test-fast` leaves out what needs the shared runs (-m "not shared"): minutes
-    # to make when `make docs` has not made them.
+    # to make when `make docs` has not made them; and what is slow (-m "not slow").
     for item in items:
-        if SHARED_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if SHARED_FIXTURES & fixtures:
             item.add_marker(pytest.mark.shared)
+        if SLOW_FIXTURES & fixtures or item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -359,7 +359,8 @@ def test_a_readme_without_the_benchmark_table_fails_naming_it(tmp_path: Path) ->
 # --- the site ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", [pytest.param("results", marks=pytest.mark.shared), "missing"])
+@pytest.mark.parametrize("kind", [pytest.param("results", marks=pytest.mark.shared),
+                                  pytest.param("missing", marks=pytest.mark.slow)])
 def test_mkdocs_build_strict(tmp_path: Path, request: pytest.FixtureRequest, kind: str) -> None:
     """With results: the session's one site (conftest.py: `make docs`'s under `make test`).
     Without: a build of its own, the only other one, since no other test needs it."""
