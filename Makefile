@@ -17,7 +17,8 @@ RUST_INPUTS := Cargo.toml Cargo.lock $(shell find crates \( -name '*.rs' -o -nam
 DEPS  := $(VENV)/.lossy-deps
 BUILT := $(VENV)/.lossy-built
 
-.PHONY: build demo test test-scale cargo-test pytest typecheck docs docs-serve bench clean
+.PHONY: build demo test test-fast test-scale cargo-test cargo-test-default cargo-test-release pytest \
+        notebooks typecheck docs docs-serve bench clean
 
 build: $(BUILT)
 
@@ -44,22 +45,49 @@ $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
 demo: $(BUILT)
 	$(BIN)/lossy reproduce validation --quick
 
-# pytest last: its summary line closes the output. The tests that need every
-# reproduction's quick run read the one the site was built from (LOSSY_DOCS_RESULTS,
-# inherited by the prerequisites) instead of making their own.
+# The tests, in tiers so that each expensive step runs once (issue 26):
+# - the Rust tests: the default tier (`cargo test`, the test profile: quick to rebuild
+#   after an edit) and the release tier (statistical and Monte-Carlo tests, #[ignore]d
+#   with "release tier: ..." so `cargo test` skips them; run here optimised, reusing
+#   the release build of the dependencies that $(BUILT) made);
+# - `make docs`: every reproduction's quick run and the site, once; the tests that read
+#   them get them through LOSSY_DOCS_RESULTS and LOSSY_SITE (tests/python/conftest.py;
+#   inherited by the prerequisites) instead of making their own;
+# - pytest last: its summary line closes the output ("shared runs:" says what it read).
+DOCS_RESULTS := build/reproductions
+SITE_DIR := site
 test: export LOSSY_DOCS_RESULTS := $(CURDIR)/$(DOCS_RESULTS)
+test: export LOSSY_SITE := $(CURDIR)/$(SITE_DIR)
 test: $(BUILT) cargo-test typecheck docs pytest
 
-cargo-test:
+cargo-test: cargo-test-default cargo-test-release
+
+cargo-test-default:
 	cargo test --workspace --quiet
+
+RELEASE_TIER := $(shell grep -rl 'ignore = "release tier' crates/lossy-core/tests 2>/dev/null | sed 's|.*/||; s|\.rs$$||')
+cargo-test-release:
+	cargo test --release -p lossy-core --quiet --lib $(RELEASE_TIER:%=--test %) -- --ignored
 
 pytest: $(BUILT)
 	$(BIN)/python -m pytest tests/python -q -m "not scale"
+
+# The edit loop, under a minute once the build is current: the default tier of the Rust
+# tests and the Python tests that read no reproduction and no site and are not marked
+# slow (conftest.py marks the ones that read the shared runs `shared`). It leaves out the
+# release tier, `make docs`, the type checks and those tests: `make test` runs them all.
+test-fast: $(BUILT) cargo-test-default
+	$(BIN)/python -m pytest tests/python -q -m "not scale and not slow and not shared"
 
 # The tests at full scale that do not fit make test's budget (a quick run never
 # contradicts the full one, for the reproductions whose full scale takes minutes).
 test-scale: $(BUILT)
 	$(BIN)/python -m pytest tests/python -q -m scale
+
+# Refresh the tutorial's committed outputs (the site shows them as they are): the test
+# executes it in a tmp dir and, with this, writes it back.
+notebooks: $(BUILT)
+	LOSSY_REFRESH_NOTEBOOKS=1 $(BIN)/python -m pytest tests/python/test_docs_tutorial.py -q
 
 # The .pyi stub must match the compiled module, and the package must type-check.
 typecheck: $(BUILT)
@@ -75,7 +103,6 @@ typecheck: $(BUILT)
 # names the defect; any other failure stops the build.
 export DISABLE_MKDOCS_2_WARNING := true
 export NO_MKDOCS_2_WARNING := 1
-DOCS_RESULTS := build/reproductions
 DOCS_SCALE ?= quick
 DOCS_FLAGS := $(if $(filter full,$(DOCS_SCALE)),,--quick)
 docs: $(BUILT)
@@ -83,7 +110,7 @@ docs: $(BUILT)
 	@echo "make docs: lossy reproduce all $(DOCS_FLAGS) --out $(DOCS_RESULTS) (log: $(DOCS_RESULTS).log)"
 	@$(BIN)/lossy reproduce all $(DOCS_FLAGS) --out $(DOCS_RESULTS) > $(DOCS_RESULTS).log 2>&1 \
 	  || { status=$$?; tail -n 5 $(DOCS_RESULTS).log; [ $$status -eq 1 ]; }
-	LOSSY_DOCS_RESULTS=$(CURDIR)/$(DOCS_RESULTS) $(BIN)/mkdocs build --strict --quiet
+	LOSSY_DOCS_RESULTS=$(CURDIR)/$(DOCS_RESULTS) $(BIN)/mkdocs build --strict --quiet --site-dir $(SITE_DIR)
 
 docs-serve: $(BUILT)
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000

@@ -1,5 +1,6 @@
-"""The site looked at in a real browser: built with `mkdocs build --strict`, served on
-loopback, opened in headless Chromium.
+"""The site looked at in a real browser: the session's one `mkdocs build --strict`
+(conftest.py's built_site: `make docs`'s under `make test`), served on loopback, opened
+in headless Chromium.
 
 Chromium is Debian's `chromium`; when it is missing the test installs it with
 `apt-get install -y chromium` (as root, where apt-get exists), and skips, saying why,
@@ -43,7 +44,7 @@ from pathlib import Path
 
 import pytest
 
-import lossy
+from conftest import build_site
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS_ROOT = Path(os.environ.get("LOSSY_DOCS_ROOT", ROOT)).resolve()
@@ -53,6 +54,7 @@ WINDOW = (1280, 900)
 WAIT_S = 20  # at most, for a page to load or search to answer; normally well under 1 s
 
 pytest.importorskip("mkdocs", reason="the docs extra (pip install -e '.[docs]') is not installed")
+pytestmark = pytest.mark.shared  # the session's site (conftest.py)
 
 
 # --- Chromium: found, or installed, or a clear reason to skip --------------------------------
@@ -103,16 +105,13 @@ def chromium():
 # --- The site, built and served ---------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(request, tmp_path_factory):
+    """The session's one site (conftest.py: `make docs`'s under `make test`), or, for
+    LOSSY_DOCS_ROOT, that tree built against the session's quick runs."""
+    if DOCS_ROOT == ROOT:
+        return request.getfixturevalue("built_site")
     out = tmp_path_factory.mktemp("site")
-    package_root = str(Path(lossy.__file__).resolve().parents[1])
-    env = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(DOCS_ROOT / "python"), package_root,
-                                                       os.environ.get("PYTHONPATH")]))}
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(DOCS_ROOT / "mkdocs.yml"), "-d", str(out)],
-        cwd=DOCS_ROOT, env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
-    )
+    built = build_site(out, request.getfixturevalue("quick_reproductions"), DOCS_ROOT)
     assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stdout}{built.stderr}"
     return out
 

@@ -1,10 +1,10 @@
 """The documentation's reproductions gallery, validation page and the generated sections
 of the hand-written pages (docs/gen/gen_gallery.py, gen_validation.py,
-gen_page_sections.py): against the results of `lossy reproduce all --quick` in a tmp dir
-(run once per module), against a small reproduction with every verdict state and an
+gen_page_sections.py): against the results of `lossy reproduce all --quick` (the
+session's one run, conftest.py), against a small reproduction with every verdict state and an
 inventory, against no results or broken ones (the
 pages say how to produce them, and never link a missing file), and `mkdocs build
---strict` in both cases."""
+--strict` in both cases (with results: the session's one site)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from typing import Any, Dict, Union
 
 import pytest
 
+from conftest import build_site
 from lossy.formatting import cell  # a table cell as the pages write it (pipes escaped)
 from lossy.papers import get, names
 
@@ -358,17 +359,18 @@ def test_a_readme_without_the_benchmark_table_fails_naming_it(tmp_path: Path) ->
 # --- the site ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["results", "missing"])
-def test_mkdocs_build_strict(tmp_path: Path, results: Path, kind: str) -> None:
+@pytest.mark.parametrize("kind", [pytest.param("results", marks=pytest.mark.shared),
+                                  pytest.param("missing", marks=pytest.mark.slow)])
+def test_mkdocs_build_strict(tmp_path: Path, request: pytest.FixtureRequest, kind: str) -> None:
+    """With results: the session's one site (conftest.py: `make docs`'s under `make test`).
+    Without: a build of its own, the only other one, since no other test needs it."""
     pytest.importorskip("mkdocs_gen_files", reason="the docs extra is not installed (pip install lossy[docs])")
-    root = results if kind == "results" else tmp_path / "none"
-    site = tmp_path / "site"
-    env = {**os.environ, "LOSSY_DOCS_RESULTS": str(root), "DISABLE_MKDOCS_2_WARNING": "true",
-           "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
-                           "-d", str(site)], capture_output=True, text=True, timeout=300, env=env,
-                          cwd=ROOT, stdin=subprocess.DEVNULL)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    if kind == "results":
+        site = request.getfixturevalue("built_site")
+    else:
+        site = tmp_path / "site"
+        proc = build_site(site, tmp_path / "none")
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert (site / "validation" / "index.html").is_file() and (site / "gallery" / "index.html").is_file()
     for name in names():
         html = (site / "gallery" / name / "index.html").read_text(encoding="utf-8")

@@ -11,6 +11,9 @@ wheel). Any other marked command fails this test.
 Each command runs in bash (`-e -o pipefail`) with a `lossy` on the path that is this
 interpreter's `python -m lossy`, so the page is checked against the package under test.
 A command that exits non-zero fails the test, naming the command and its output.
+`lossy reproduce validation --quick` finds the validation's runs already stored (copied
+from the session's one quick run of every reproduction, conftest.py), as on a second
+call, so it judges and draws without simulating again.
 """
 
 import os
@@ -21,6 +24,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import seed_validation_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "getting-started.md"
@@ -75,9 +80,10 @@ def lossy_on_path(tmp_path):
 
 
 @pytest.mark.slow
-def test_every_command_on_the_page_runs(tmp_path, lossy_on_path):
+def test_every_command_on_the_page_runs(tmp_path, lossy_on_path, quick_reproductions):
     work = tmp_path / "work"
     work.mkdir()
+    seed_validation_runs(work / "results", quick_reproductions)
     commands = [c for cmds, reason in blocks(PAGE.read_text(encoding="utf-8")) if reason is None for c in cmds]
     for command in commands:
         done = subprocess.run(

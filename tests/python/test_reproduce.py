@@ -1,5 +1,5 @@
-"""`lossy reproduce`: the quick validation end to end (once per module), the CLI's
---list, --only, all and bad input."""
+"""`lossy reproduce`: the quick validation end to end (once per module, on the session's
+quick runs), the CLI's --list, --only, all and bad input."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import lossy_command
+from conftest import lossy_command, seed_validation_runs
 from lossy.papers import UnknownReproduction, get
 from lossy.papers.bands import Band
 from lossy.papers.measures import per_point
@@ -25,8 +25,15 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
-def quick(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
-    out = tmp_path_factory.mktemp("reproduce") / "validation"
+def quick(tmp_path_factory: pytest.TempPathFactory,
+          quick_reproductions: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """`lossy reproduce validation --quick` end to end, its sweeps' runs copied first from
+    the session's one quick run of every reproduction (conftest.py), which the command
+    reuses as stored runs: it judges, draws and writes the report without simulating
+    again."""
+    results = tmp_path_factory.mktemp("results")
+    seed_validation_runs(results, quick_reproductions)
+    out = results / "reproduce-validation"
     proc = subprocess.run([*lossy_command(), "reproduce", "validation", "--quick", "--out", str(out)],
                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     return proc, out

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import seed_validation_runs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-def test_an_installed_wheel_reproduces_validation_from_any_directory(tmp_path):
+def test_an_installed_wheel_reproduces_validation_from_any_directory(tmp_path, quick_reproductions):
     maturin = Path(sys.executable).with_name("maturin")
     if not maturin.exists():
         pytest.skip("maturin is not installed beside this interpreter")
@@ -41,6 +43,9 @@ def test_an_installed_wheel_reproduces_validation_from_any_directory(tmp_path):
     listed = subprocess.run([sys.executable, "-m", "lossy", "scenarios"], cwd=elsewhere, env=env,
                             capture_output=True, text=True, timeout=60)
     assert "last-hop" in listed.stdout, listed.stderr
+    # Its sweeps' runs stored already (the session's one quick run, conftest.py): the
+    # installed package finds its specs, checks the stores against them, judges and draws.
+    seed_validation_runs(elsewhere / "results", quick_reproductions)
     repro = subprocess.run([sys.executable, "-m", "lossy", "reproduce", "validation", "--quick"],
                            cwd=elsewhere, env=env, capture_output=True, text=True, timeout=600,
                            stdin=subprocess.DEVNULL)

@@ -71,6 +71,7 @@ fn three_seeds(v: &Value) -> (f64, u64, u64) {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn snoop_eln_with_the_senders_adaptive_fec_changes_code_and_beats_no_fec() {
     // BER 1e-3 loses 1 − 0.999^1120 ≈ 67 % of the uncoded 140-byte frames, ~0 of the coded.
     let (fec, changes, overhead) = three_seeds(&miyoshi(1e-3, snoop_eln(), true));
@@ -92,6 +93,7 @@ fn the_plain_eln_agent_drives_it_too() {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn without_bit_errors_it_never_leaves_code_0() {
     for agents in [snoop_eln(), eln()] {
         let on = run_value(&miyoshi(0.0, agents.clone(), true), 1);
@@ -148,6 +150,7 @@ fn the_code_in_the_segment_header_is_the_code_every_adaptive_link_uses() {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn the_links_own_controller_needs_no_agent_and_no_sender() {
     let control = |ber: f64, down: f64| {
         let mut v = miyoshi(ber, json!([]), false);

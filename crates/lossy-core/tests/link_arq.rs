@@ -118,6 +118,7 @@ fn a_link_going_down_gives_up_the_packets_in_progress() {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn random_networks_with_slow_lossy_naks_conserve_packets_and_repeat() {
     // Every direction of the random networks of tests/network.rs (loss, reordering,
     // links going down and up) gets ARQ with NAKs of its own delay and loss, in order or

@@ -508,8 +508,9 @@ fn many_hosts(n: usize) -> Value {
 }
 
 /// Routing keeps one row (the base station's), so this builds and runs in about 1.5 s
-/// in the test profile; no need for #[ignore].
+/// optimised (the release tier: 12 s unoptimised).
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn ten_thousand_hosts_behind_one_base_station() {
     let n = 10_000;
     let t = std::time::Instant::now();

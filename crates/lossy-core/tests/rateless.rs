@@ -75,6 +75,7 @@ fn real_decoders_recover_random_files_from_random_subsets_and_orders() {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn raptorq_splits_a_large_file_into_two_blocks_and_recovers_it() {
     // 60,000 one-byte symbols exceed K'max = 56,403: two blocks of 30,000 (RFC 6330
     // §4.4.1.2); 20 % of the symbols are lost.
@@ -161,6 +162,7 @@ fn binomial_upper(n: u32, p: f64, alpha: f64) -> u32 {
 }
 
 #[test]
+#[ignore = "release tier: Monte-Carlo statistics, slow unoptimised (make test runs it with --release)"]
 fn raptorq_meets_rfc6330_recovery_properties_with_random_esis() {
     // RFC 6330 §5.6: with ESIs drawn uniformly from the whole range, decoding fails at most
     // 1 time in 100 with K' symbols, 1 in 10^4 with K' + 1, 1 in 10^6 with K' + 2 (our K
@@ -232,6 +234,7 @@ fn fresh_need(code: RatelessCode, k: u32, t: u32, trial: u64) -> u64 {
 }
 
 #[test]
+#[ignore = "release tier: Monte-Carlo statistics, slow unoptimised (make test runs it with --release)"]
 fn the_model_matches_fresh_runs_of_the_real_decoders() {
     // The model (seed 1) against fresh real-byte transfers (other seeds, files and loss
     // pattern). Tolerance: the largest gap between the success curves stays below the

@@ -37,6 +37,7 @@ fn by_variant(loss: Value) -> Vec<(&'static str, (f64, f64))> {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn sack_ahead_of_newreno_ahead_of_reno_under_bursty_losses() {
     // Gilbert–Elliott: a burst every 200 packets on average, 1/0.3 ≈ 3.3 packets long.
     let rows = by_variant(json!({"model": "gilbert_elliott", "p": 0.005, "r": 0.3}));
@@ -50,6 +51,7 @@ fn sack_ahead_of_newreno_ahead_of_reno_under_bursty_losses() {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn sack_no_worse_than_newreno_under_independent_losses() {
     for p in [0.01, 0.03] {
         let rows = by_variant(json!({"model": "bernoulli", "p": p}));

@@ -54,6 +54,7 @@ fn goodput(p: f64, agents: &Value) -> f64 {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn snoop_beats_plain_reno_on_wireless_losses() {
     for p in [0.01, 0.02, 0.05] {
         let reno = goodput(p, &json!([]));

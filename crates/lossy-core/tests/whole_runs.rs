@@ -30,6 +30,7 @@ fn same_seed_same_bits_and_seeds_differ() {
 }
 
 #[test]
+#[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn every_loss_model_runs_with_invariants() {
     let models = [
         json!({"model": "none"}),
