@@ -67,7 +67,7 @@ cargo-test-default:
 
 RELEASE_TIER := $(shell grep -rl 'ignore = "release tier' crates/lossy-core/tests 2>/dev/null | sed 's|.*/||; s|\.rs$$||')
 cargo-test-release:
-	cargo test --release -p lossy-core --quiet --lib $(RELEASE_TIER:%=--test %) -- --ignored
+	cargo test --profile release-tier -p lossy-core --quiet --lib $(RELEASE_TIER:%=--test %) -- --ignored
 
 pytest: $(BUILT)
 	$(BIN)/python -m pytest tests/python -q -m "not scale"
