@@ -78,6 +78,20 @@ macro_rules! closed_enum {
 
 pub(crate) use closed_enum;
 
+/// A variant's name as serde's `rename_all = "snake_case"` writes it (`GilbertElliott`
+/// → `gilbert_elliott`), for tests that compare `VARIANTS` with a schema's tags.
+#[cfg(test)]
+pub(crate) fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     trait Speak {
@@ -127,5 +141,6 @@ mod tests {
         // A defaulted method the variant overrides reaches the override.
         assert!(cat.quiet() && !dog.quiet());
         assert_eq!(Pet::VARIANTS, ["Cat", "Dog"]);
+        assert_eq!(super::snake_case("GilbertElliott"), "gilbert_elliott");
     }
 }

@@ -1,6 +1,6 @@
 //! One run: scenario + seed + replication → `RunResult`.
 
-use crate::agents::Agent;
+use crate::agents::{Agent, AgentSpec};
 use crate::error::Result;
 use crate::result::{AgentSummary, FlowSummary, RunResult, Summary};
 use crate::scenario::{build_world, parse_json, Scenario};

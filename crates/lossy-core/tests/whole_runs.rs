@@ -5,7 +5,10 @@
 mod common;
 
 use common::{deterministic_part, random_scenarios, run_value, scenario, scenario_file};
+use lossy_core::channel::LossConfig;
 use lossy_core::run;
+use lossy_core::tcp::recovery::AnyLossRecovery;
+use lossy_core::tcp::LossRecoveryConfig;
 use serde_json::{json, Value};
 
 #[test]
@@ -32,27 +35,45 @@ fn same_seed_same_bits_and_seeds_differ() {
 #[test]
 #[ignore = "release tier: whole simulations, slow unoptimised (make test runs it with --release)"]
 fn every_loss_model_runs_with_invariants() {
-    let models = [
-        json!({"model": "none"}),
-        json!({"model": "bernoulli", "p": 0.03}),
-        json!({"model": "ber", "ber": 2e-5}),
-        json!({"model": "gilbert_elliott", "p": 0.01, "r": 0.3}),
-        json!({"model": "gilbert", "p_ge": 0.006, "p_eg": 0.05}),
-        json!({"model": "gilbert", "p_ge": 1e-5, "p_eg": 0.01, "unit": "bit"}),
-        json!({"model": "markov", "mean_a": "75 ms", "mean_b": "3.75 ms", "loss_a": 0.0002, "loss_b": 0.5}),
-        json!({"model": "trace", "packets": [3, 4, 5, 100, 101]}),
-        json!({"model": "trace", "times": ["1 s", "2.5 s"]}),
-        json!({"model": "neyman", "errors_per_cluster": 3, "packet_loss": 0.03, "packet_bytes": 1040}),
-        json!({"model": "neyman", "unit": "packet", "errors_per_cluster": 2, "clusters_per_unit": 0.01, "span": 4}),
+    // Examples keyed by their `LossConfig` variant; the loops run over the generated
+    // lists (`LossConfig::VARIANTS`, the schema's `tcp.variant` values), so a model or
+    // a recovery added to its list cannot be left out.
+    let examples = [
+        ("None", json!({"model": "none"})),
+        ("Bernoulli", json!({"model": "bernoulli", "p": 0.03})),
+        ("Ber", json!({"model": "ber", "ber": 2e-5})),
+        ("Snr", json!({"model": "snr", "snr_db": 10.5})),
+        ("GilbertElliott", json!({"model": "gilbert_elliott", "p": 0.01, "r": 0.3})),
+        ("Gilbert", json!({"model": "gilbert", "p_ge": 0.006, "p_eg": 0.05})),
+        ("Gilbert", json!({"model": "gilbert", "p_ge": 1e-5, "p_eg": 0.01, "unit": "bit"})),
+        ("Markov", json!({"model": "markov", "mean_a": "75 ms", "mean_b": "3.75 ms", "loss_a": 0.0002, "loss_b": 0.5})),
+        ("Rayleigh", json!({"model": "rayleigh", "mean_snr_db": 30, "doppler_hz": 10})),
+        ("Trace", json!({"model": "trace", "packets": [3, 4, 5, 100, 101]})),
+        ("Trace", json!({"model": "trace", "times": ["1 s", "2.5 s"]})),
+        ("Neyman", json!({"model": "neyman", "errors_per_cluster": 3, "packet_loss": 0.03, "packet_bytes": 1040})),
+        ("Neyman", json!({"model": "neyman", "unit": "packet", "errors_per_cluster": 2, "clusters_per_unit": 0.01, "span": 4})),
     ];
-    for variant in ["tahoe", "reno", "newreno", "sack", "sack1"] {
+    let mut models = Vec::new();
+    for variant in LossConfig::VARIANTS {
+        let mine: Vec<&Value> = examples.iter().filter(|(v, _)| v == variant).map(|(_, m)| m).collect();
+        assert!(!mine.is_empty(), "loss model {variant} has no example: add one to every_loss_model_runs_with_invariants in tests/whole_runs.rs");
+        for m in mine {
+            let cfg: LossConfig = serde_json::from_value(m.clone()).unwrap_or_else(|e| panic!("{m}: {e}"));
+            assert!(format!("{cfg:?}").starts_with(&format!("{variant}(")), "{m} is filed under {variant}");
+            models.push(m);
+        }
+    }
+    let schema = serde_json::to_value(schemars::schema_for!(LossRecoveryConfig)).unwrap();
+    let recoveries: Vec<Value> = schema["oneOf"].as_array().expect("tcp.variant's values").iter().map(|v| v["const"].clone()).collect();
+    assert!(recoveries.len() >= AnyLossRecovery::VARIANTS.len(), "{recoveries:?}");
+    for variant in &recoveries {
         for m in &models {
             let mut v = scenario_file("last-hop");
             v["duration"] = json!("20 s");
-            v["links"][1]["loss"] = m.clone();
+            v["links"][1]["loss"] = (*m).clone();
             // Lossy ACKs too: the reverse path is allowed to lose.
             v["links"][1]["reverse_loss"] = json!({"model": "bernoulli", "p": 0.01});
-            v["flows"][0]["tcp"]["variant"] = json!(variant);
+            v["flows"][0]["tcp"]["variant"] = variant.clone();
             let r = run_value(&v, 3);
             assert!(r.flows[0].bytes_delivered > 0, "{variant} {m}");
         }

@@ -92,20 +92,10 @@ closed_enum! {
         /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
         Syndrome(syndrome::SyndromeConfig),
     }
-}
-
-impl AgentConfig {
-    pub fn node(&self) -> &str {
-        each_agent_config!(self, c => c.node())
-    }
-
-    pub fn kind(&self) -> &'static str {
-        each_agent_config!(self, c => c.kind())
-    }
-
-    /// Agent `index` of the scenario, on node `node` (see [`AgentSpec::build`]).
-    pub fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent> {
-        each_agent_config!(self, c => c.build(index, node, ctx))
+    impl AgentSpec {
+        fn node(&self) -> &str;
+        fn kind(&self) -> &'static str;
+        fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent>;
     }
 }
 
@@ -116,31 +106,13 @@ closed_enum! {
         Snoop(snoop::SnoopAgent),
         Syndrome(syndrome::SyndromeAgent),
     }
-}
-
-impl Agent for AnyAgent {
-    #[inline]
-    fn on_forward(&mut self, now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, out: &mut AgentOutput) -> Verdict {
-        each_agent!(self, a => a.on_forward(now, pkt, from, to, out))
-    }
-    fn on_queue_drop(&mut self, now: SimTime, pkt: &Packet, to: NodeId) {
-        each_agent!(self, a => a.on_queue_drop(now, pkt, to))
-    }
-    fn on_link_change(&mut self, now: SimTime, neighbor: NodeId, up: bool, out: &mut AgentOutput) {
-        each_agent!(self, a => a.on_link_change(now, neighbor, up, out))
-    }
-    #[inline]
-    fn next_timeout(&self) -> Option<SimTime> {
-        each_agent!(self, a => a.next_timeout())
-    }
-    fn handle_timeout(&mut self, now: SimTime, out: &mut AgentOutput) {
-        each_agent!(self, a => a.handle_timeout(now, out))
-    }
-    #[inline]
-    fn state_bytes(&self) -> u64 {
-        each_agent!(self, a => a.state_bytes())
-    }
-    fn counters(&self) -> Vec<(&'static str, u64)> {
-        each_agent!(self, a => a.counters())
+    impl Agent {
+        fn on_forward(&mut self, now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, out: &mut AgentOutput) -> Verdict;
+        fn on_queue_drop(&mut self, now: SimTime, pkt: &Packet, to: NodeId);
+        fn on_link_change(&mut self, now: SimTime, neighbor: NodeId, up: bool, out: &mut AgentOutput);
+        fn next_timeout(&self) -> Option<SimTime>;
+        fn handle_timeout(&mut self, now: SimTime, out: &mut AgentOutput);
+        fn state_bytes(&self) -> u64;
+        fn counters(&self) -> Vec<(&'static str, u64)>;
     }
 }

@@ -126,28 +126,11 @@ closed_enum! {
         Neyman(Neyman),
         Trace(LossTrace),
     }
-}
-
-impl LossProcess for Channel {
-    #[inline]
-    fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool {
-        each_channel!(self, m => m.lost(tx, rng))
-    }
-    #[inline]
-    fn codeword_errors(
-        &mut self,
-        tx: TxSpan,
-        codeword_bits: u32,
-        errors: &mut [u32],
-        rng: &mut RngStream,
-    ) {
-        each_channel!(self, m => m.codeword_errors(tx, codeword_bits, errors, rng))
-    }
-    fn stationary_loss(&self, bits: u64) -> Option<f64> {
-        each_channel!(self, m => m.stationary_loss(bits))
-    }
-    fn mean_burst(&self, bits: u64) -> Option<f64> {
-        each_channel!(self, m => m.mean_burst(bits))
+    impl LossProcess {
+        fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool;
+        fn codeword_errors(&mut self, tx: TxSpan, codeword_bits: u32, errors: &mut [u32], rng: &mut RngStream);
+        fn stationary_loss(&self, bits: u64) -> Option<f64>;
+        fn mean_burst(&self, bits: u64) -> Option<f64>;
     }
 }
 

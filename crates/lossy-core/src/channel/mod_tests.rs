@@ -7,27 +7,44 @@ fn de(json: &str) -> Result<LossConfig, String> {
     serde_json::from_str(json).map_err(|e| e.to_string())
 }
 
+/// Example tables, keyed by their `LossConfig` variant; every variant needs at least one
+/// (`all_configs` fails naming the one without), so a new model cannot be left out of the
+/// "for every model" tests below.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("None", r#"{"model":"none"}"#),
+    ("Bernoulli", r#"{"model":"bernoulli","p":0.1}"#),
+    ("Ber", r#"{"model":"ber","ber":1e-4}"#),
+    ("Snr", r#"{"model":"snr","snr_db":7}"#),
+    ("Snr", r#"{"model":"snr","snr_db":5,"modulation":"bpsk"}"#),
+    ("GilbertElliott", r#"{"model":"gilbert_elliott","p":0.01,"r":0.2,"bad_loss":0.8,"good_loss":0.01}"#),
+    ("Gilbert", r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05}"#),
+    ("Gilbert", r#"{"model":"gilbert","p_ge":0.001,"p_eg":0.02,"unit":"bit","ber_bad":0.1}"#),
+    ("Gilbert", r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05,"slot":"150 us"}"#),
+    ("Markov", r#"{"model":"markov","mean_a":"75 ms","mean_b":"3.75 ms","loss_a":0.0002,"loss_b":0.5}"#),
+    ("Rayleigh", r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10}"#),
+    ("Rayleigh", r#"{"model":"rayleigh","mean_snr_db":-3,"speed_mps":1.5,"carrier_hz":9e8,"modulation":"dpsk","sinusoids":8,"chunk_periods":0.05}"#),
+    ("Trace", r#"{"model":"trace","packets":[3,1,4,1,5]}"#),
+    ("Trace", r#"{"model":"trace","times":["10 ms","0.5 s"]}"#),
+    ("Neyman", r#"{"model":"neyman","errors_per_cluster":3,"clusters_per_unit":1e-5}"#),
+    ("Neyman", r#"{"model":"neyman","errors_per_cluster":3,"packet_loss":0.05,"packet_bytes":1500,"span":16}"#),
+    ("Neyman", r#"{"model":"neyman","unit":"packet","errors_per_cluster":2,"packet_loss":0.1}"#),
+];
+
+/// Every example, in `LossConfig::VARIANTS`' order, each checked to be the variant it
+/// is filed under.
 fn all_configs() -> Vec<LossConfig> {
-    [
-        r#"{"model":"none"}"#,
-        r#"{"model":"bernoulli","p":0.1}"#,
-        r#"{"model":"ber","ber":1e-4}"#,
-        r#"{"model":"gilbert_elliott","p":0.01,"r":0.2,"bad_loss":0.8,"good_loss":0.01}"#,
-        r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05}"#,
-        r#"{"model":"gilbert","p_ge":0.001,"p_eg":0.02,"unit":"bit","ber_bad":0.1}"#,
-        r#"{"model":"gilbert","p_ge":0.006,"p_eg":0.05,"slot":"150 us"}"#,
-        r#"{"model":"markov","mean_a":"75 ms","mean_b":"3.75 ms","loss_a":0.0002,"loss_b":0.5}"#,
-        r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10}"#,
-        r#"{"model":"rayleigh","mean_snr_db":-3,"speed_mps":1.5,"carrier_hz":9e8,"modulation":"dpsk","sinusoids":8,"chunk_periods":0.05}"#,
-        r#"{"model":"trace","packets":[3,1,4,1,5]}"#,
-        r#"{"model":"trace","times":["10 ms","0.5 s"]}"#,
-        r#"{"model":"neyman","errors_per_cluster":3,"clusters_per_unit":1e-5}"#,
-        r#"{"model":"neyman","errors_per_cluster":3,"packet_loss":0.05,"packet_bytes":1500,"span":16}"#,
-        r#"{"model":"neyman","unit":"packet","errors_per_cluster":2,"packet_loss":0.1}"#,
-    ]
-    .iter()
-    .map(|j| de(j).unwrap())
-    .collect()
+    let mut out = Vec::new();
+    for variant in LossConfig::VARIANTS {
+        let tables: Vec<&str> = EXAMPLES.iter().filter(|(v, _)| v == variant).map(|(_, t)| *t).collect();
+        assert!(!tables.is_empty(), "loss model {variant} has no example: add one to EXAMPLES in channel/mod_tests.rs");
+        for t in tables {
+            let cfg = de(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(format!("{cfg:?}").starts_with(&format!("{variant}(")), "{t} is filed under {variant}: {cfg:?}");
+            out.push(cfg);
+        }
+    }
+    assert!(EXAMPLES.iter().all(|(v, _)| LossConfig::VARIANTS.contains(v)), "an example names no variant");
+    out
 }
 
 #[test]

@@ -140,38 +140,16 @@ closed_enum! {
         PointToPoint(PointToPoint),
         Wlan(Wlan),
     }
+    impl Segment {
+        fn ports(&self) -> Vec<PortEnds>;
+        fn port_up(&self, iface: usize) -> bool;
+        fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool;
+        fn next_wake(&self) -> Option<Key>;
+        fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut);
+        fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool;
+        fn tally(&self) -> Tally;
+        fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>);
+        fn take_captures(&mut self, out: &mut Vec<Capture>);
+    }
 }
 
-impl Segment for AnySegment {
-    fn ports(&self) -> Vec<PortEnds> {
-        each_segment!(self, s => s.ports())
-    }
-    #[inline]
-    fn port_up(&self, iface: usize) -> bool {
-        each_segment!(self, s => s.port_up(iface))
-    }
-    #[inline]
-    fn send(&mut self, now: SimTime, iface: usize, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
-        each_segment!(self, s => s.send(now, iface, pkt, tickets, out))
-    }
-    #[inline]
-    fn next_wake(&self) -> Option<Key> {
-        each_segment!(self, s => s.next_wake())
-    }
-    #[inline]
-    fn wake(&mut self, now: SimTime, key: Key, tickets: &mut Tickets, out: &mut NetOut) {
-        each_segment!(self, s => s.wake(now, key, tickets, out))
-    }
-    fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
-        each_segment!(self, s => s.set_attached(now, node, up, out))
-    }
-    fn tally(&self) -> Tally {
-        each_segment!(self, s => s.tally())
-    }
-    fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
-        each_segment!(self, s => s.report(end_s, out))
-    }
-    fn take_captures(&mut self, out: &mut Vec<Capture>) {
-        each_segment!(self, s => s.take_captures(out))
-    }
-}

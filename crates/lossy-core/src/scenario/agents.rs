@@ -3,6 +3,7 @@
 //! ([`AgentSpec`](crate::agents::AgentSpec)); nothing here names an agent.
 
 use super::Scenario;
+use crate::agents::AgentSpec;
 use crate::build_ctx::BuildCtx;
 use crate::engine::Timer;
 use crate::error::Result;

@@ -5,6 +5,7 @@
 
 use super::flows::{FlowSpec, Origin};
 use super::Scenario;
+use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::link::config::LinkLayerSpec;
 use crate::net::routing::Hop;

@@ -1,7 +1,7 @@
 //! Adaptive FEC at the TCP sender (Miyoshi §4, Fig. 6): the sender learns of wireless
 //! losses from ELN-marked ACKs, measures the packet error rate over each window of N
 //! packets, and asks the wireless link for the code its controller picks, in band, in
-//! every data segment's header (`link/adaptive.rs` reads it).
+//! every data segment's header (`link/adaptive_fec.rs` reads it).
 //!
 //! Our reading of "p_err measured at packet level from ELN": p_err is the link's frame
 //! loss rate, counted from what the link delivered and lost as the sender learns it.

@@ -16,7 +16,7 @@ Eq. A·5 is printed H = d/l, but Tables 3 and 4 take H = (l − d)/l, the parity
 Eq. A·7–A·8 charge the overhead on every packet sent; the tables charge it on the
 received ones only (overhead = H·received): `counts` gives both.
 
-The TCP runs code a frame in whole BCH codewords instead (`coding.rs` in the core): a
+The TCP runs code a frame in whole BCH codewords instead (`coding/frame.rs` in the core): a
 frame of f bits takes ⌈f/k⌉ codewords of n bits and is lost when any codeword holds more
 than t errors (`codeword_loss`).
 """

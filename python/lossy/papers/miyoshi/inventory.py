@@ -55,8 +55,8 @@ ITEMS = [
          "congestion control", tests=[f"{CORE}src/tcp/cc/aimd.rs::eln_keeps_the_window_and_ssthresh"]),
     Item("§4 ¶3", "§4", "statement", "the code steps up when p_err from ELN exceeds a threshold and down otherwise, "
          "after Eckhardt and Steenkiste's two-of-ten rule; the algorithm must not be swayed by sporadic errors",
-         tests=[f"{CORE}src/link/fec_control.rs::steps_one_code_per_window_and_holds_between_thresholds",
-                f"{CORE}src/link/fec_control.rs::a_failed_probe_doubles_the_wait_and_one_that_holds_resets_it",
+         tests=[f"{CORE}src/fec_control.rs::steps_one_code_per_window_and_holds_between_thresholds",
+                f"{CORE}src/fec_control.rs::a_failed_probe_doubles_the_wait_and_one_that_holds_resets_it",
                 f"{CORE}tests/adaptive_fec.rs::a_steady_channel_does_not_make_the_code_oscillate",
                 f"{CORE}src/tcp/adaptive_fec.rs::each_eln_ack_number_is_one_loss_and_segments_count_when_acknowledged",
                 f"{CORE}src/tcp/adaptive_fec.rs::the_links_losses_fill_the_window_where_almost_nothing_is_delivered",

@@ -60,7 +60,7 @@ fn after_three_duplicates(variant: LossRecoveryConfig, eln: bool) -> (TcpSender,
 #[test]
 fn every_recovery_in_the_list_is_a_value_of_tcp_variant() {
     let configs = every_config();
-    assert_eq!(configs.len(), 5, "{configs:?}");
+    assert!(configs.len() >= AnyLossRecovery::VARIANTS.len(), "{configs:?}");
     let built: std::collections::BTreeSet<String> = configs.iter().map(|c| variant_name(&c.build(K, 3))).collect();
     for name in AnyLossRecovery::VARIANTS {
         assert!(built.contains(*name), "no value of tcp.variant builds {name}");
