@@ -72,12 +72,13 @@ cargo-test-release:
 pytest: $(BUILT)
 	$(BIN)/python -m pytest tests/python -q -m "not scale"
 
-# The edit loop, under a minute once the build is current: the default tier of the Rust
+# The edit loop, about a minute once the build is current (the Python tests on two
+# workers, pytest-xdist): the default tier of the Rust
 # tests and the Python tests that read no reproduction and no site and are not marked
 # slow (conftest.py marks the ones that read the shared runs `shared`). It leaves out the
 # release tier, `make docs`, the type checks and those tests: `make test` runs them all.
 test-fast: $(BUILT) cargo-test-default
-	$(BIN)/python -m pytest tests/python -q -m "not scale and not slow and not shared"
+	$(BIN)/python -m pytest tests/python -q -n 2 -m "not scale and not slow and not shared"
 
 # The tests at full scale that do not fit make test's budget (a quick run never
 # contradicts the full one, for the reproductions whose full scale takes minutes).

@@ -111,6 +111,7 @@ def test_usage_errors_exit_2_without_traceback(cli, args):
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow  # a long run in a subprocess: seconds of wall time
 def test_ctrl_c_stops_a_long_run_with_130(last_hop):
     import signal
     import subprocess
@@ -248,6 +249,7 @@ def test_a_copied_experiment_finds_its_shipped_scenario(cli, tmp_path):
     assert load_spec(copy).points  # resolves `last-hop` to the shipped scenario
 
 
+@pytest.mark.slow  # a long run in a subprocess: seconds of wall time
 def test_a_long_run_shows_progress_on_a_terminal(tmp_path):
     """On a terminal, a run that takes more than a second says how far it has got (from
     the core's progress cell), and the line is gone once the result is printed."""
@@ -304,6 +306,7 @@ def test_run_progress_cell_reports_the_simulated_time():
     assert seen == sorted(seen)  # simulated time only moves forward
 
 
+@pytest.mark.slow  # a long run in a subprocess: seconds of wall time
 def test_a_long_run_into_a_log_writes_a_progress_line(tmp_path):
     gen = subprocess.run([*lossy_command(), "generate", "base-station", "--hosts", "300", "--duration", "60 s",
                           "--out", str(tmp_path / "bs.toml")], capture_output=True, stdin=subprocess.DEVNULL)
