@@ -9,7 +9,7 @@ from ..inventory import Inventory, Item
 ARQ = "crates/lossy-core/tests/link_arq.rs"
 FIT = "tests/python/test_channel_fit.py"
 FIT_RS = "crates/lossy-core/src/channel/fit_tests.rs"
-RAYLEIGH = "crates/lossy-core/src/channel/rayleigh.rs"
+RAYLEIGH = "crates/lossy-core/src/channel/rayleigh_tests.rs"
 THRESHOLD = "tests/python/test_threshold_model.py"
 BCH = "tests/python/test_bch.py"
 SETTING = "a setting, not a result: scenarios/chockalingam.toml and the sweeps set it (the paper's page, 'Our reading')"
