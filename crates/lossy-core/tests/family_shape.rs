@@ -1,56 +1,17 @@
-//! "A new scheme is one file and one enum line" (issue 26 item 1), family by family. Each
-//! family's block reads the crate's source (test code and comments left out) and checks
-//! that its schemes are named only where adding one must touch.
+//! Issue 26 item 1, family by family: a scheme is named only in its own file and its
+//! family's lists (the closed lists in `mod.rs`/`config.rs`), so adding one touches
+//! nothing else. Each block reads the crate's source (`source_reading`: test code,
+//! comments and strings left out) and fails on a consumer that names or dispatches on one.
+
+#[path = "common/source_reading.rs"]
+mod source_reading;
 
 // ---- congestion control and loss recovery (tcp/cc, tcp/recovery) ------------------------
 mod tcp_families {
+    use crate::source_reading::{code_of as code, names, snake, sources};
     use lossy_core::tcp::cc::AnyCongestionControl;
     use lossy_core::tcp::recovery::AnyLossRecovery;
     use std::collections::BTreeMap;
-    use std::path::{Path, PathBuf};
-
-    /// Every source file under `src/` (not test files), as its path relative to `src/`
-    /// and its code before `#[cfg(test)]`, without `//` comments.
-    fn sources() -> BTreeMap<String, String> {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut out = BTreeMap::new();
-        let mut dirs: Vec<PathBuf> = vec![src.clone()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().to_string();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if name.ends_with(".rs") && !name.ends_with("_tests.rs") && name != "tests.rs" {
-                    let rel = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
-                    out.insert(rel, code(&std::fs::read_to_string(&path).unwrap()));
-                }
-            }
-        }
-        out
-    }
-
-    fn code(text: &str) -> String {
-        let before_tests = text.split("#[cfg(test)]").next().unwrap_or_default();
-        before_tests.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n")
-    }
-
-    /// Whether `line` names the identifier `word` (not as part of a longer one).
-    fn names(line: &str, word: &str) -> bool {
-        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        line.match_indices(word).any(|(i, _)| !ident(line[..i].chars().next_back()) && !ident(line[i + word.len()..].chars().next()))
-    }
-
-    /// `ByteCounting` → `byte_counting`.
-    fn snake(name: &str) -> String {
-        name.chars().enumerate().fold(String::new(), |mut s, (i, c)| {
-            if c.is_uppercase() && i > 0 {
-                s.push('_');
-            }
-            s.push(c.to_ascii_lowercase());
-            s
-        })
-    }
 
     /// What breaks a family's shape: `dir` its directory, `list` the file holding its
     /// closed list and the config's build, `enum_name` the list, `extra` files outside
@@ -86,14 +47,14 @@ mod tcp_families {
     }
 
     #[test]
-    fn a_congestion_control_is_one_file_and_one_line_in_its_list() {
+    fn a_congestion_control_is_named_only_in_its_files_and_its_lists() {
         let files = sources();
         let wrong = shape(&files, "tcp/cc", "tcp/cc/mod.rs", "AnyCongestionControl", &[], AnyCongestionControl::VARIANTS);
         assert!(wrong.is_empty(), "congestion controls named outside their family:\n{}", wrong.join("\n"));
     }
 
     #[test]
-    fn a_loss_recovery_is_one_file_and_one_line_in_its_list() {
+    fn a_loss_recovery_is_named_only_in_its_files_and_its_lists() {
         let files = sources();
         // tcp/config.rs lists `tcp.variant`'s values, some named as the schemes are.
         let wrong = shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &["tcp/config.rs"], AnyLossRecovery::VARIANTS);
@@ -131,65 +92,25 @@ mod tcp_families {
 // file, so that a consumer (`scenario/build.rs`, `tcp/sender.rs`, ...) that names a
 // scheme, or matches on the list's variants, fails it. Test code is not read.
 mod transport_and_app_families {
-    use std::path::{Path, PathBuf};
-
-    /// Every `.rs` file under `src/`, with its test code cut off (a `#[cfg(test)]` module
-    /// at the end of the file, and the `*_tests.rs`/`tests.rs` files it includes).
-    fn sources() -> Vec<(String, String)> {
-        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-            for e in std::fs::read_dir(dir).expect("src is readable") {
-                let p = e.expect("entry").path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "rs") {
-                    out.push(p);
-                }
-            }
-        }
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut files = Vec::new();
-        walk(&src, &mut files);
-        files
-            .into_iter()
-            .filter(|p| {
-                let name = p.file_name().unwrap().to_string_lossy();
-                !(name.ends_with("_tests.rs") || name == "tests.rs")
-            })
-            .map(|p| {
-                let text = std::fs::read_to_string(&p).expect("source is text");
-                let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
-                (p.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/"), code)
-            })
-            .collect()
-    }
-
-    /// Whether `word` occurs in `text` as a whole identifier.
-    fn names(text: &str, word: &str) -> bool {
-        let ident = |c: char| c.is_alphanumeric() || c == '_';
-        text.match_indices(word).any(|(i, _)| {
-            let before = text[..i].chars().next_back();
-            let after = text[i + word.len()..].chars().next();
-            !before.is_some_and(ident) && !after.is_some_and(ident)
-        })
-    }
+    use crate::source_reading::{names, sources};
 
     /// Checks one family: each scheme type (from the list's variant names) is defined in
     /// one file, named elsewhere only in `list_file` (on the list's line `Variant(Type)`),
     /// and no file but the list file writes a variant path `Enum::Variant`.
     fn assert_family_shape(family: &str, enum_name: &str, variants: &[&str], type_of: impl Fn(&str) -> String, list_file: &str) {
         let files = sources();
-        let list = &files.iter().find(|(p, _)| p == list_file).unwrap_or_else(|| panic!("{list_file} is missing")).1;
+        let list = files.get(list_file).unwrap_or_else(|| panic!("{list_file} is missing"));
         assert!(!variants.is_empty(), "{family}: no variants");
         for v in variants {
             let ty = type_of(v);
             let defined: Vec<&str> = files.iter().filter(|(_, t)| t.contains(&format!("pub struct {ty}"))).map(|(p, _)| p.as_str()).collect();
             assert_eq!(defined.len(), 1, "{family}: {ty} should be defined in exactly one file, found {defined:?}");
             let own = defined[0];
-            let elsewhere: Vec<&str> = files.iter().filter(|(p, t)| p != own && p != list_file && names(t, &ty)).map(|(p, _)| p.as_str()).collect();
+            let elsewhere: Vec<&str> = files.iter().filter(|(p, t)| *p != own && *p != list_file && names(t, &ty)).map(|(p, _)| p.as_str()).collect();
             assert!(elsewhere.is_empty(), "{family}: {ty} is named outside its own file {own} and the list {list_file}: {elsewhere:?}; a consumer must go through the family's trait");
             assert!(list.contains(&format!("{v}({ty})")), "{family}: the list in {list_file} has no line {v}({ty})");
             let path = format!("{enum_name}::{v}");
-            let matched: Vec<&str> = files.iter().filter(|(p, t)| p != list_file && names(t, &path)).map(|(p, _)| p.as_str()).collect();
+            let matched: Vec<&str> = files.iter().filter(|(p, t)| *p != list_file && names(t, &path)).map(|(p, _)| p.as_str()).collect();
             assert!(matched.is_empty(), "{family}: {path} is written in {matched:?}; only the list may name the variants");
         }
     }
@@ -197,13 +118,13 @@ mod transport_and_app_families {
     // ---- transports and applications (issue 26 items 1 and 3) -----------------------
 
     #[test]
-    fn a_new_transport_is_one_file_and_one_line_in_the_list() {
+    fn a_transport_is_named_only_in_its_files_and_its_lists() {
         use lossy_core::transport::AnyTransport;
         assert_family_shape("transport", "AnyTransport", AnyTransport::VARIANTS, |v| format!("{v}Transport"), "transport/mod.rs");
     }
 
     #[test]
-    fn a_new_application_is_one_file_and_one_line_in_the_list() {
+    fn an_application_is_named_only_in_its_files_and_its_lists() {
         use lossy_core::apps::AppConfig;
         assert_family_shape("app", "AppConfig", AppConfig::VARIANTS, |v| format!("{v}App"), "apps/mod.rs");
     }
@@ -291,81 +212,7 @@ mod result_metrics {
 
 // ---- link layers and queue disciplines (link/, net/queue/) ----------------------------
 mod link_families {
-    use std::collections::BTreeMap;
-    use std::fs;
-    use std::path::{Path, PathBuf};
-
-    /// Every `.rs` file under `dir`, as (path relative to `src/`, code without tests,
-    /// comments and string literals).
-    fn sources() -> BTreeMap<String, String> {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut out = BTreeMap::new();
-        let mut stack: Vec<PathBuf> = vec![src.clone()];
-        while let Some(dir) = stack.pop() {
-            for entry in fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") && !path.to_string_lossy().ends_with("_tests.rs") {
-                    let rel = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
-                    out.insert(rel, code_of(&fs::read_to_string(&path).unwrap()));
-                }
-            }
-        }
-        out
-    }
-
-    /// The file's code before its test module, without `//` comments and `"..."` strings.
-    fn code_of(text: &str) -> String {
-        let text = text.split("#[cfg(test)]").next().unwrap();
-        let mut out = String::new();
-        for line in text.lines() {
-            let mut code = String::new();
-            let mut chars = line.chars().peekable();
-            let mut in_str = false;
-            while let Some(c) = chars.next() {
-                if in_str {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => in_str = false,
-                        _ => {}
-                    }
-                } else if c == '"' {
-                    in_str = true;
-                    code.push_str("\"\"");
-                } else if c == '/' && chars.peek() == Some(&'/') {
-                    break;
-                } else {
-                    code.push(c);
-                }
-            }
-            out.push_str(&code);
-            out.push('\n');
-        }
-        out
-    }
-
-    fn names_word(line: &str, word: &str) -> bool {
-        line.match_indices(word).any(|(i, _)| {
-            let before = line[..i].chars().next_back();
-            let after = line[i + word.len()..].chars().next();
-            let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            !ident(before) && !ident(after)
-        })
-    }
-
-    fn snake(name: &str) -> String {
-        let mut s = String::new();
-        for (i, c) in name.chars().enumerate() {
-            if c.is_uppercase() && i > 0 {
-                s.push('_');
-            }
-            s.push(c.to_ascii_lowercase());
-        }
-        s
-    }
+    use crate::source_reading::{code_of, names as names_word, snake, sources};
 
     /// Checks one family: `dir` its directory under `src/`, `lists` its list files, each
     /// variant's runtime type named as the variant and its table `<Variant>Config`, both
@@ -404,7 +251,7 @@ mod link_families {
     // ---- link layers and queue disciplines (issue 26 items 1 and 3) -------------------------
 
     #[test]
-    fn a_link_layer_is_one_file_and_one_line_in_each_list() {
+    fn a_link_layer_is_named_only_in_its_files_and_its_lists() {
         use lossy_core::link::config::LinkLayerConfig;
         use lossy_core::link::AnyLinkLayer;
         assert_eq!(LinkLayerConfig::VARIANTS, AnyLinkLayer::VARIANTS, "every table builds its own link layer");
@@ -413,7 +260,7 @@ mod link_families {
     }
 
     #[test]
-    fn a_queue_discipline_is_one_file_and_one_line_in_each_list() {
+    fn a_queue_discipline_is_named_only_in_its_files_and_its_lists() {
         use lossy_core::net::queue::{AnyQueueDisc, QueueDiscConfig};
         assert_eq!(QueueDiscConfig::VARIANTS, AnyQueueDisc::VARIANTS, "every table builds its own discipline");
         let wrong = family_shape("net/queue", &["net/queue/mod.rs"], AnyQueueDisc::VARIANTS);
@@ -436,64 +283,9 @@ mod link_families {
 mod channel_agent_capacity_families {
     use lossy_core::agents::{AgentConfig, AnyAgent};
     use lossy_core::capacity::AnyCapacity;
+    use crate::source_reading::{code_of, names, sources};
     use lossy_core::channel::{Channel, LossConfig};
     use std::collections::{BTreeMap, BTreeSet};
-    use std::path::{Path, PathBuf};
-
-    /// Every source file under `src/` but the test files, as (path relative to `src/`,
-    /// its code before `#[cfg(test)]` without `//` comments and `"..."` strings).
-    fn sources() -> BTreeMap<String, String> {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut out = BTreeMap::new();
-        let mut stack: Vec<PathBuf> = vec![src.clone()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().to_string();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if name.ends_with(".rs") && !name.ends_with("_tests.rs") && name != "tests.rs" {
-                    let rel = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
-                    out.insert(rel, code_of(&std::fs::read_to_string(&path).unwrap()));
-                }
-            }
-        }
-        out
-    }
-
-    fn code_of(text: &str) -> String {
-        let text = text.split("#[cfg(test)]").next().unwrap();
-        let mut out = String::new();
-        for line in text.lines() {
-            let (mut chars, mut in_str) = (line.chars().peekable(), false);
-            while let Some(c) = chars.next() {
-                if in_str {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => in_str = false,
-                        _ => {}
-                    }
-                } else if c == '"' {
-                    in_str = true;
-                    out.push_str("\"\"");
-                } else if c == '/' && chars.peek() == Some(&'/') {
-                    break;
-                } else {
-                    out.push(c);
-                }
-            }
-            out.push('\n');
-        }
-        out
-    }
-
-    /// Whether `line` names `word` as a whole identifier (or path).
-    fn names(line: &str, word: &str) -> bool {
-        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        line.match_indices(word).any(|(i, _)| !ident(line[..i].chars().next_back()) && !ident(line[i + word.len()..].chars().next()))
-    }
 
     /// The type on each variant's line of the closed list `enum_name` in `list`
     /// (`Variant(path::Type),` gives `Type`), read from the list itself so that a type
@@ -551,7 +343,7 @@ mod channel_agent_capacity_families {
     }
 
     #[test]
-    fn a_loss_model_is_one_file_and_one_line_in_each_list() {
+    fn a_loss_model_is_named_only_in_its_files_and_its_lists() {
         let files = sources();
         let found = shape(&files, "channel", "channel/mod.rs", &[("LossConfig", LossConfig::VARIANTS), ("Channel", Channel::VARIANTS)], &[]);
         // Known debts, each a consumer that knows one model (issue 26 item 1 leaves them):
@@ -576,7 +368,7 @@ mod channel_agent_capacity_families {
     }
 
     #[test]
-    fn an_agent_is_one_file_and_one_line_in_each_list() {
+    fn an_agent_is_named_only_in_its_files_and_its_lists() {
         let files = sources();
         let found = shape(&files, "agents", "agents/mod.rs", &[("AgentConfig", AgentConfig::VARIANTS), ("AnyAgent", AnyAgent::VARIANTS)], &[]);
         assert!(found.is_empty(), "agents named or dispatched on outside their family (go through Agent/AgentSpec): {found:?}");
@@ -584,7 +376,7 @@ mod channel_agent_capacity_families {
     }
 
     #[test]
-    fn a_capacity_is_one_file_and_one_line_in_its_list() {
+    fn a_capacity_is_named_only_in_its_files_and_its_lists() {
         let files = sources();
         // A link's capacity is chosen by `LinkConfig::capacity` (scenario/mod.rs, from
         // `rate`) and a WLAN station's queue gets its PHY rate (net/wlan/mod.rs).
