@@ -36,9 +36,17 @@ class MathError(ValueError):
     """TeX that latex2mathml cannot read: the build fails naming the page and the TeX."""
 
 
+# latex2mathml keeps a command it does not know as text, `<mi>\\foo</mi>`: a typo would
+# show as TeX in the page, so it fails the build instead.
+UNKNOWN_COMMAND = re.compile(r">(\\[A-Za-z]+)<")
+
+
 def to_mathml(tex: str, display: bool) -> str:
     """One formula as a <math> element (display="block" for a display)."""
     mathml = convert(tex.strip(), display="block" if display else "inline")
+    unknown = UNKNOWN_COMMAND.search(mathml)
+    if unknown:
+        raise ValueError(f"latex2mathml does not know {unknown.group(1)}")
     # The TeX as the formula's text alternative: screen readers, copying, search.
     return mathml.replace("<math ", f'<math alttext="{html.escape(" ".join(tex.split()), quote=True)}" ', 1)
 
@@ -50,7 +58,7 @@ def render_math(text: str, where: str = "") -> str:
         try:
             return to_mathml(tex, display=m.group("open") == "[")
         except Exception as e:  # noqa: BLE001 - latex2mathml raises many kinds; all are a page's fault
-            raise MathError(f"{where}: cannot render the math {tex!r}: {e}") from None
+            raise MathError(f"{where}: cannot render the math {tex!r}: {type(e).__name__}: {e}") from None
 
     return WRAPPED.sub(one, text)
 
