@@ -352,6 +352,21 @@ def test_home_page_renders(browser, server):
     assert page["images"], "the home page shows no figure (docs/index.md's `generated: figure` marker)"
 
 
+VISIBLE_NAV_LINKS = """(() => [...document.querySelectorAll(".md-sidebar--primary a.md-nav__link")]
+  // Shown to a reader: Material hides a closed section's pages by visibility, opacity and height.
+  .filter(a => a.checkVisibility({visibilityProperty: true, opacityProperty: true})
+               && a.getBoundingClientRect().height > 0).length)()"""
+
+
+def test_the_navigation_starts_collapsed(browser, server):
+    base, _ = server
+    browser.open(f"{base}/")
+    shown = browser.evaluate(VISIBLE_NAV_LINKS)
+    # Home's sections (Guide, Mechanisms, Papers, ...) closed: about a dozen links, not
+    # the 30 mechanism pages and every other page besides.
+    assert 5 <= shown <= 20, f"the home page's navigation shows {shown} links"
+
+
 # Each <math> element: drawn by the browser as MathML (a box of its own) or not.
 MATH = """(() => [...document.querySelectorAll("article math")].map(m => {
   const box = m.getBoundingClientRect();
