@@ -15,6 +15,7 @@ unbuilt):
 | `inventory NAME` | the paper's inventory: every item and what covers it, with the counts |
 | `claims NAME` | NAME's claims and their bands as declared (no run needed, no verdict) |
 | `terminal NAME` | what `lossy reproduce NAME` printed first in the site's run, with its scale |
+| `figure NAME.KEY` | NAME's figure KEY as the site's run drew it (its copy in the gallery), with its title and a link to the gallery page |
 | `papers-table` | every reproduction: its run's scale, verdict counts and inventory counts |
 | `words` | the one table of words of likeness and their bands (lossy.papers.bands.WORDS) |
 | `verdict-states` | the four verdicts and what each means |
@@ -79,15 +80,21 @@ def _fill(m: "re.Match[str]", page: str, root: Path, cache: Dict[str, rr.Entry])
         if name:
             raise BadMarker(f"{where}: `{kind}` takes no name")
         return "\n".join(WHOLE[kind](root, up))
-    if kind not in OF_ONE:
-        raise BadMarker(f"{where}: no generated section {kind!r}; there are: {', '.join([*OF_ONE, *WHOLE])}")
+    if kind not in OF_ONE and kind not in WITH_KEY:
+        raise BadMarker(f"{where}: no generated section {kind!r}; there are: {', '.join([*OF_ONE, *WITH_KEY, *WHOLE])}")
     if not name:
         raise BadMarker(f"{where}: `{kind}` needs the name of a reproduction")
+    name, _, key = name.partition(".")  # `figure NAME.KEY`: reproduction names hold no dot
+    if bool(key) != (kind in WITH_KEY):
+        raise BadMarker(f"{where}: `{kind}` takes " + ("NAME.KEY, a reproduction and one of its figures"
+                                                         if kind in WITH_KEY else "the name of a reproduction"))
     if name not in cache:
         try:
             cache[name] = rr.load(name, root)
         except Exception as e:  # noqa: BLE001 - the registry's message names what exists
             raise BadMarker(f"{where}: {e}") from e
+    if key:
+        return "\n".join(WITH_KEY[kind](cache[name], root, up, key, where)).rstrip("\n")
     return "\n".join(OF_ONE[kind](cache[name], root, up)).rstrip("\n")
 
 
@@ -148,6 +155,30 @@ def terminal(e: rr.Entry, root: Path, up: str) -> List[str]:
 OF_ONE: Dict[str, Callable[[rr.Entry, Path, str], List[str]]] = {
     "status": status, "verdicts": verdicts, "inventory": inventory, "claims": claims, "terminal": terminal,
 }
+
+
+def figure(e: rr.Entry, root: Path, up: str, key: str, where: str) -> List[str]:
+    """One figure of the site's run: the gallery's copy of its image (gen_gallery.py
+    copies every image of a run into gallery/NAME/), its title, and where the rest is."""
+    declared = [f.key for f in e.repro.figures]
+    if key not in declared:
+        raise BadMarker(f"{where}: {e.name} has no figure {key!r}; it has: {', '.join(declared)}")
+    gallery = f"[gallery]({up}gallery/{e.name}.md)"
+    if e.outcome is None:
+        return _not_run(e, root)
+    drawn = next((f for f in e.outcome.get("figures", []) if f.get("key") == key), {})
+    images = [rel for rel in drawn.get("images", []) if e.file(rel) is not None]
+    if not images:
+        why = drawn.get("error") or "its image is not in the results"
+        return [md.admonition("warning", "Figure missing", f"`{key}` of `{e.name}` was not drawn when this site "
+                              f"was built: {md.inline(why)}. " + rr.how_to_produce(root, e)), ""]
+    title = md.inline(str(drawn.get("title", key)))
+    return [f"![{md.alt(title)}]({up}gallery/{e.name}/{images[0]})", "",
+            f"*{title}* (`{e.outcome.get('command', '')}`, {rr.scale(e.outcome)}, when this site was built; "
+            f"its claims and the other figures are in the {gallery}).", ""]
+
+
+WITH_KEY: Dict[str, Callable[[rr.Entry, Path, str, str, str], List[str]]] = {"figure": figure}
 
 
 # --- every reproduction, or the protocol itself ---------------------------------------------

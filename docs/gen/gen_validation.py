@@ -233,8 +233,8 @@ def _models_section(e: Optional[rr.Entry]) -> List[str]:
         "## The throughput models", "",
         "`lossy reproduce validation` runs Reno and NewReno on one lossy hop "
         "(`scenarios/one-hop.toml`: 10 Mb/s, 50 ms each way, W_max 32 segments, an ACK per segment, "
-        "minimum RTO 1 s) against the Mathis formula (C = √(3/2)) and the full PFTK model (b = 1, "
-        "T0 = 1 s, W_max = 32), both with the RTT measured in the runs; and Reno with and without ELN "
+        "minimum RTO 1 s) against the Mathis formula ($C = \\sqrt{3/2}$) and the full PFTK model ($b = 1$, "
+        "$T_0$ = 1 s, $W_\\text{max} = 32$), both with the RTT measured in the runs; and Reno with and without ELN "
         "on a wireless last hop (`scenarios/last-hop.toml`), paired by common random numbers. Each "
         "claim's band and where it comes from are with the claim (on its gallery page); none was "
         "tuned to these runs. Its figures, tables and every verdict's reason are on its "

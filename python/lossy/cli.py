@@ -23,6 +23,7 @@ import typer
 
 from . import _core
 from ._core import ScenarioError
+from .cli_help import HELP_OPTIONS, FullHelpGroup
 from .cli_errors import click_exceptions, fail, one_line_warning, usage_message, user_errors
 from .cli_progress import interruptible
 
@@ -31,13 +32,16 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="lossy",
-    help="Packet-level simulator of TCP over lossy wireless links.",
+    help="Packet-level simulator of TCP over lossy wireless links. `lossy COMMAND -h` says what a "
+         "command does and which options it takes.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,  # a bug shows a plain traceback; bad input never does
     # Plain help: rich's help costs 0.1 s of imports at every start (markdown
     # included) and its markup ate bracketed words such as [metrics].
     rich_markup_mode=None,
+    cls=FullHelpGroup,  # each command's whole first sentence in `lossy --help`
+    context_settings=HELP_OPTIONS,  # -h as well as --help, for every command
 )
 
 
@@ -77,7 +81,7 @@ def console(stderr: bool = False) -> "Console":
 
 @app.command()
 def run(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="Scenario file (TOML).", show_default=False)],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A scenario file (TOML), or the name of a shipped scenario, e.g. last-hop.", show_default=False)],
     set_: Annotated[
         Optional[List[str]],
         typer.Option("--set", "-s", metavar="PATH=VALUE",
@@ -85,16 +89,16 @@ def run(
                           "or --set links.1.loss.p=0.02. Values are TOML when they parse as TOML, "
                           "else plain text. Repeatable."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Master seed of every random stream.")] = 1,
-    replication: Annotated[int, typer.Option(help="Replication index (another independent run).")] = 0,
+    seed: Annotated[int, typer.Option(metavar="N", help="Master seed of every random stream: the same seed gives the same result, bit for bit.")] = 1,
+    replication: Annotated[int, typer.Option(metavar="N", help="Replication index: each gives an independent run of the same scenario and seed (as a sweep's replications do).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     trace: Annotated[
         Optional[List[str]],
-        typer.Option(metavar="NAME", help="Record this trace (cwnd, seq, throughput) and write it to --out. Repeatable."),
+        typer.Option(metavar="NAME", help="Record this trace, cwnd, seq or throughput, and write it to --out (required with --trace). Repeatable."),
     ] = None,
     out: Annotated[
         Optional[Path],
-        typer.Option(metavar="DIR", help="Directory for trace files (CSV; Parquet too if pyarrow is installed)."),
+        typer.Option(metavar="DIR", help="Directory for the --trace files (CSV; Parquet too if pyarrow is installed); created if missing."),
     ] = None,
     pcap: Annotated[
         Optional[Path],
@@ -172,14 +176,16 @@ def _scenario_file(file: str) -> str:
     return str(instead_of(file, "scenario") or file)
 
 
-scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy.",
-                            invoke_without_command=True)
+scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy: alone, the command lists "
+                                 "them with their descriptions; `lossy scenarios show NAME` prints one.",
+                            invoke_without_command=True, cls=FullHelpGroup)
 app.add_typer(scenarios_app, name="scenarios")
 
 
 @scenarios_app.callback()
 def scenarios_list(ctx: typer.Context) -> None:
-    """List the shipped scenarios and experiments (sweep specs), with their descriptions."""
+    """List the shipped scenarios and experiments (sweep specs), with their descriptions
+    (`lossy scenarios` alone)."""
     if ctx.invoked_subcommand is not None:
         return
     from .shipped import experiment_names, experiment_path, scenario_names, scenario_path
@@ -228,6 +234,21 @@ def version() -> None:
     sys.stdout.write(f"lossy {_core.version()}\n")
     for name, value in _core.build_info().items():
         sys.stdout.write(f"  {name} {value}\n")
+
+
+def _version_option(value: bool) -> None:
+    if value:
+        version()
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _lossy(
+    version_: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version_option,
+                                           help="Print the version (as `lossy version` does) and exit.")] = False,
+) -> None:
+    """The options before any command: --version (-h and --help come with every command).
+    The help text shown is the Typer's `help`, above."""
 
 
 @app.command()
@@ -280,7 +301,7 @@ def bench(
         raise fail(failed[-1], 1)
 
 
-generate_app = typer.Typer(help="Write a generated scenario as TOML.", no_args_is_help=True)
+generate_app = typer.Typer(help="Write a generated scenario as TOML.", no_args_is_help=True, cls=FullHelpGroup)
 app.add_typer(generate_app, name="generate")
 
 
@@ -288,11 +309,12 @@ app.add_typer(generate_app, name="generate")
 def generate_base_station(
     hosts: Annotated[int, typer.Option(metavar="N", help="Mobile hosts behind the base station, one bulk TCP flow to each.")] = 10_000,
     loss_p: Annotated[float, typer.Option(metavar="P", help="Bernoulli loss probability on each base station -> host hop.")] = 0.01,
-    duration: Annotated[str, typer.Option(metavar="D", help="Simulated time.")] = "10 s",
+    duration: Annotated[str, typer.Option(metavar="D", help="Simulated time, with its unit: \"10 s\", 500ms.")] = "10 s",
     eln: Annotated[bool, typer.Option("--eln/--no-eln", help="An ELN agent at the base station for every host.")] = True,
     out: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write here instead of to stdout.")] = None,
 ) -> None:
-    """server --1 Gbps--> base station --2 Mbps, lossy--> N mobile hosts; flows start 0.1 ms apart."""
+    """Write a base-station scenario: server --1 Gbps--> base station --2 Mbps, lossy--> N
+    mobile hosts, a bulk TCP flow to each, started 0.1 ms apart (a scale test)."""
     import shlex
 
     from .generate import GenerateError, base_station, to_toml
@@ -316,7 +338,8 @@ def generate_base_station(
     console().print(f"wrote {out}", highlight=False)
 
 
-channel_app = typer.Typer(help="Channel models: fit the fading channel's two-state chain.", no_args_is_help=True)
+channel_app = typer.Typer(help="Channel models: fit the fading channel's two-state chain.", no_args_is_help=True,
+                          cls=FullHelpGroup)
 app.add_typer(channel_app, name="channel")
 
 
@@ -329,11 +352,11 @@ def channel_fit(
     modulation: Annotated[str, typer.Option(metavar="bpsk|dpsk", help="Modulation that sets the bit error probability.")] = "bpsk",
     rate: Annotated[str, typer.Option(metavar="RATE", help="Link rate, e.g. 1.5Mbps, \"384 kbps\" or bit/s.")] = "1.5 Mbps",
     packets: Annotated[Optional[int], typer.Option(metavar="N", help="Link packets per fit. [default: max(2000 Doppler periods, 10^6)]")] = None,
-    seed: Annotated[int, typer.Option(help="Master seed of the fit's random streams.")] = 1,
+    seed: Annotated[int, typer.Option(metavar="N", help="Master seed of the fit's random streams.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array, a row per fit, instead of the table.")] = False,
 ) -> None:
-    """Fit Chockalingam's two-state Markov chain (Eq. 1) to the Rayleigh fading channel:
-    link packets sent back to back, each judged with its FEC; prints P_E, 1 - q and the
+    """Fit Chockalingam's two-state Markov chain (Eq. 1) to the Rayleigh fading channel.
+    Link packets are sent back to back, each judged with its FEC; prints P_E, 1 - q and the
     mean error burst (1 - q)^-1 with standard errors, the threshold model's closed form
     beside it, and the fitted chain as a link's `loss = {...}` line. Several --snr,
     --doppler and --code values give a row each (Table 1 style)."""
@@ -354,7 +377,7 @@ def channel_fit(
 @app.command("sweep")
 def sweep_(
     spec: Annotated[str, typer.Argument(metavar="SPEC", help="Sweep spec (TOML), e.g. experiments/reno-vs-eln.toml.", show_default=False)],
-    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Results directory. [default: results/<name>]")] = None,
+    out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Results directory (the store; a second call resumes it). [default: results/<name>, the spec's name]")] = None,
     executor: Annotated[str, typer.Option(metavar="local|processes|dask", help="Where runs execute: threads on every core, a process per core, or a Dask cluster.")] = "local",
     scheduler: Annotated[Optional[str], typer.Option(metavar="ADDR", help="Dask scheduler address, e.g. tcp://host:8786 (without it, a local Dask cluster).")] = None,
     workers: Annotated[Optional[int], typer.Option(metavar="N", help="Parallel runs. [default: every core]")] = None,
@@ -443,10 +466,10 @@ def plot(
 
 @app.command()
 def reproduce(
-    name: Annotated[Optional[str], typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation; all for every one (and an index page).", show_default=False)] = None,
+    name: Annotated[Optional[str], typer.Argument(metavar="NAME", help="What to reproduce, e.g. validation (--list shows every one); all for every one and an index page.", show_default=False)] = None,
     quick: Annotated[bool, typer.Option(help="A reduced version: fewer points and replications, shorter runs (under a minute).")] = False,
     out: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where results, figures and report.md go. [default: results/reproduce-NAME; with all, results/ holds each reproduce-NAME/ and index.md]")] = None,
-    only: Annotated[Optional[str], typer.Option(metavar="KEYS", help="Only these figures, tables and claims (comma-separated keys, see --list), and the sweeps they need.")] = None,
+    only: Annotated[Optional[str], typer.Option(metavar="KEYS", help="Only these figures, tables and claims (comma-separated keys, see --list), and the sweeps they need; their report goes to DIR/only-KEYS/report.md, so the full run's report.md stays.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List every reproduction with its figures, tables and claims; run nothing.")] = False,
 ) -> None:
     """Reproduce a paper's figures and check its claims; writes report.md. Exit status 1
@@ -454,6 +477,6 @@ def reproduce(
     from .papers.cli import reproduce_command
 
     with user_errors():
-        problem = reproduce_command(name, quick=quick, out=out, only=only, list_=list_, con=console())
+        problem = reproduce_command(name, quick=quick, out=out, only=only, list_=list_, console=console)
     if problem:
         raise fail(problem, 1)

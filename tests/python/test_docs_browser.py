@@ -16,8 +16,10 @@ answered.
 
 Checked: the home page, a mechanism page, the gallery index and the tutorial render
 (the site's title, the page's heading and text, the theme's header laid out, every
-image decoded, no request of the page answered with an error; the tutorial shows its
-figure), and the site search finds "Syndrome".
+image decoded, no request of the page answered with an error, none sent anywhere but
+the site itself: it is read offline; the home page shows a figure, the tutorial its
+own), equations are drawn as MathML (a displayed fraction stands taller than a line of
+text), and the site search finds "Syndrome".
 Search is checked the way a reader uses it, in the browser: Material's deep link
 `?q=Syndrome` opens the search box with the query typed in, its worker builds the
 index from search/search_index.json with lunr, and the test waits for the result
@@ -179,6 +181,7 @@ class Browser:
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         self.page("Page.enable")
+        self.page("Network.enable")  # every request the page sends: none may leave the site
         self.page("Emulation.setDeviceMetricsOverride", width=WINDOW[0], height=WINDOW[1],
                   deviceScaleFactor=1, mobile=False)
 
@@ -316,11 +319,19 @@ def _mechanism_page(site):
     return (preferred[0] + "/") if preferred else "mechanisms/"
 
 
+def _sent_elsewhere(browser, base):
+    """The URLs the page asked for outside the site (DevTools' Network.requestWillBeSent)."""
+    urls = [e["params"]["request"]["url"] for e in browser._events
+            if e["method"] == "Network.requestWillBeSent" and e.get("sessionId") == browser.session]
+    return [u for u in urls if u.startswith(("http:", "https:", "//")) and not u.startswith(base)]
+
+
 def _check_rendered(browser, server, path, name):
     base, requests = server
     first = len(requests)
     browser.open(f"{base}/{path}")
     page = browser.evaluate(RENDERED)
+    elsewhere = _sent_elsewhere(browser, base)
     shot = browser.screenshot(SCREENSHOTS / f"{name}.png")
     where = f"{path or '/'} (screenshot {shot})"
     assert "lossy" in page["title"], f"{where}: title {page['title']!r} does not name the site"
@@ -331,12 +342,56 @@ def _check_rendered(browser, server, path, name):
     assert not broken, f"{where}: images that did not load: {broken}"
     failed = [(p, status) for p, status in requests[first:] if status >= 400]
     assert not failed, f"{where}: requests answered with an error: {failed}"
+    assert not elsewhere, f"{where}: requests sent outside the site (it must work offline): {elsewhere}"
     print(f"{path or '/'}: {page['title']!r}, {len(page['images'])} image(s) decoded")
     return page
 
 
 def test_home_page_renders(browser, server):
-    _check_rendered(browser, server, "", "home")
+    page = _check_rendered(browser, server, "", "home")
+    assert page["images"], "the home page shows no figure (docs/index.md's `generated: figure` marker)"
+
+
+VISIBLE_NAV_LINKS = """(() => [...document.querySelectorAll(".md-sidebar--primary a.md-nav__link")]
+  // Shown to a reader: Material hides a closed section's pages by visibility, opacity and height.
+  .filter(a => a.checkVisibility({visibilityProperty: true, opacityProperty: true})
+               && a.getBoundingClientRect().height > 0).length)()"""
+
+
+def test_the_navigation_starts_collapsed(browser, server):
+    base, _ = server
+    browser.open(f"{base}/")
+    shown = browser.evaluate(VISIBLE_NAV_LINKS)
+    # Home's sections (Guide, Mechanisms, Papers, ...) closed: about a dozen links, not
+    # the 30 mechanism pages and every other page besides.
+    assert 5 <= shown <= 20, f"the home page's navigation shows {shown} links"
+
+
+# Each <math> element: drawn by the browser as MathML (a box of its own) or not.
+MATH = """(() => [...document.querySelectorAll("article math")].map(m => {
+  const box = m.getBoundingClientRect();
+  return {ns: m.namespaceURI, display: m.getAttribute("display"), width: box.width, height: box.height,
+          line: parseFloat(getComputedStyle(m.parentElement).lineHeight) || 0,
+          tex: m.getAttribute("alttext")};
+}))()"""
+
+
+def test_equations_are_drawn_as_mathml(browser, server):
+    base, _ = server
+    browser.open(f"{base}/mechanisms/loss-neyman/")
+    maths = browser.evaluate(MATH)
+    browser.screenshot(SCREENSHOTS / "math.png")
+    assert maths, "mechanisms/loss-neyman/ shows no <math> element: its equations are not MathML"
+    assert all(m["ns"] == "http://www.w3.org/1998/Math/MathML" for m in maths)
+    assert all(m["width"] > 0 for m in maths), [m["tex"] for m in maths if m["width"] <= 0]
+    displayed = [m for m in maths if m["display"] == "block"]
+    assert displayed, "no displayed equation on mechanisms/loss-neyman/"
+    # P(k) = e^{-m_1} \frac{m_2^k}{k!} ...: a fraction laid out as one stacks above a line.
+    fraction = next(m for m in displayed if "\\frac" in m["tex"])
+    assert fraction["height"] > 1.5 * max(fraction["line"], 16), (
+        f"the displayed fraction is {fraction['height']} px high, a line of text {fraction['line']} px: "
+        "the browser did not lay out its MathML")
+    assert not _sent_elsewhere(browser, base)
 
 
 def test_a_mechanism_page_renders(browser, server, site):

@@ -116,6 +116,33 @@ def test_the_registry_imports_neither_pandas_nor_matplotlib() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_stored_listing_is_what_the_declarations_give() -> None:
+    from lossy.papers.listing import REFRESH, declared_listing, stored_listing
+
+    assert stored_listing() == declared_listing(), (
+        f"python/lossy/papers/listing.txt is out of date with the reproductions' declarations: run {REFRESH}")
+
+
+def test_list_imports_no_reproduction_nor_heavy_module() -> None:
+    # `lossy reproduce --list` cost 3.5 s of CPU importing every reproduction (issue 27).
+    import sys
+
+    code = ("import contextlib, io, sys\n"
+            "sys.argv = ['lossy', 'reproduce', '--list']\n"
+            "from lossy.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as listed:\n"
+            "    try:\n"
+            "        main()\n"
+            "    except SystemExit as e:\n"
+            "        assert e.code == 0, e.code\n"
+            "assert listed.getvalue().startswith('botos-fectcp: ')\n"
+            "heavy = ('numpy', 'pandas', 'scipy', 'matplotlib', 'pyarrow', 'lossy.papers.model')\n"
+            "print(sorted(m for m in heavy if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
 def test_list_shows_every_reproduction_and_runs_nothing(cli, tmp_path: Path) -> None:
     r = cli("reproduce", "--list")
     assert r.returncode == 0, r.stderr
@@ -127,16 +154,35 @@ def test_list_shows_every_reproduction_and_runs_nothing(cli, tmp_path: Path) -> 
     assert "  tables:\n    upstream (table, from upstream)" in r.stdout
 
 
-def test_only_runs_what_the_items_need(cli, tmp_path: Path) -> None:
+def test_only_runs_what_the_items_need_and_keeps_the_full_report(cli, tmp_path: Path) -> None:
     out = tmp_path / "only"
+    out.mkdir()
+    full = {name: f"the full run's {name}\n" for name in ("report.md", "outcome.json")}
+    for name, text in full.items():
+        (out / name).write_text(text)
     r = cli("reproduce", "validation", "--quick", "--only", "upstream,eln-upstream", "--out", out)
     assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["upstream-quick"]
-    report = (out / "report.md").read_text()
+    # The sweep's store beside the full run's; the partial report in its own directory.
+    mine = out / "only-upstream,eln-upstream"
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [mine.name, "upstream-quick"]
+    assert {name: (out / name).read_text() for name in full} == full  # issue 27: it overwrote them
+    assert f"report: {mine / 'report.md'}" in " ".join(r.stdout.split())
+    report = (mine / "report.md").read_text()
     assert "--only upstream,eln-upstream" in report and "1 of 1 reproduced" in report
     assert "## ELN against Reno with losses upstream" in report
     assert "## Reno with and without ELN" not in report
-    assert pd.read_csv(out / "upstream.csv")["wired p"].tolist() == [0.01, 0.02]
+    assert "- store: `../upstream-quick/`" in report
+    assert pd.read_csv(mine / "upstream.csv")["wired p"].tolist() == [0.01, 0.02]
+
+
+def test_a_long_only_list_gets_a_short_directory_name(tmp_path: Path) -> None:
+    from lossy.papers.outcome import only_dir
+
+    keys = [f"claim-number-{i}" for i in range(20)]
+    name = only_dir(tmp_path, keys).name
+    assert name.startswith("only-claim-number-0-and-19-more-") and len(name) < 60
+    assert only_dir(tmp_path, keys[:19]) != only_dir(tmp_path, keys)
+    assert only_dir(tmp_path, ["fig3", "table1"]).name == "only-fig3,table1"
 
 
 @pytest.mark.parametrize("args,message", [

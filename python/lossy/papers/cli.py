@@ -4,30 +4,38 @@ lossy/cli.py is a thin wrapper around `reproduce_command`."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import List, Optional, Sequence
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
 from .._core import ScenarioError
 from . import get, names
-from .model import Reproduction
-from .outcome import Outcome, default_out
+from .listing import listing, stored_listing
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .outcome import Outcome
 
 
 def reproduce_command(name: Optional[str], quick: bool, out: Optional[Path], only: Optional[str],
-                      list_: bool, con: Console) -> Optional[str]:
-    """Run what was asked and print it; the one-line problem that makes the exit status
-    1 (claims that could not be checked, figures not drawn), else None. Bad input raises
-    ScenarioError (status 2)."""
+                      list_: bool, console: Callable[[], "Console"]) -> Optional[str]:
+    """Run what was asked and print it (on the console `console()` makes, only once
+    something runs); the one-line problem that makes the exit status 1 (claims that
+    could not be checked, figures not drawn), else None. Bad input raises ScenarioError
+    (status 2)."""
     if list_:
-        con.print(listing([get(n) for n in names()]), highlight=False, markup=False)
+        # listing.txt as it is: no reproduction, pandas or rich imported (listing.py).
+        sys.stdout.write(stored_listing())
         return None
     if name is None:
         raise ScenarioError(f"name a reproduction: {', '.join(names())}, or all (--list shows what each holds)")
     keys = parse_only(only)
+    from .outcome import default_out
     from .report import claims_table
     from .run import reproduce, reproduce_all
+
+    con = console()
 
     if name == "all":
         if keys:
@@ -56,7 +64,7 @@ def parse_only(only: Optional[str]) -> List[str]:
     return list(dict.fromkeys(keys))
 
 
-def problem(outcomes: Sequence[Outcome]) -> Optional[str]:
+def problem(outcomes: Sequence["Outcome"]) -> Optional[str]:
     """One line on what is broken, or None when every claim was checked and every figure drawn."""
     found = [(o, d) for o in outcomes for d in o.defects()]
     if not found:
@@ -64,25 +72,6 @@ def problem(outcomes: Sequence[Outcome]) -> Optional[str]:
     o, first = found[0]
     more = f" and {len(found) - 1} more defect(s)" if len(found) > 1 else ""
     return f"{o.reproduction.name}: {first}{more}; see {o.report}"
-
-
-def listing(repros: Sequence[Reproduction]) -> str:
-    """Every reproduction with its sweeps, figures, tables and claims (nothing is run)."""
-    lines: List[str] = []
-    for r in repros:
-        lines += [f"{r.name}: {r.title}",
-                  f"  sweeps: {', '.join(p.key for p in r.sweeps)}"]
-        figures = [f for f in r.figures if f.kind != "table"]
-        tables = [f for f in r.figures if f.kind == "table"]
-        for label, items in [("figures", figures), ("tables", tables)]:
-            if items:
-                lines.append(f"  {label}:")
-                lines += [f"    {f.key} ({f.kind}, from {', '.join(f.needs)}): {f.title}" for f in items]
-        if r.claims:
-            lines.append("  claims:")
-            lines += [f"    {c.key} (from {', '.join(c.needs)}): {c.text}" for c in r.claims]
-        lines.append("")
-    return "\n".join(lines).rstrip()
 
 
 __all__ = ["listing", "parse_only", "problem", "reproduce_command"]

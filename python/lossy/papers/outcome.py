@@ -18,6 +18,19 @@ def default_out(name: str, root: Optional[Path] = None) -> Path:
     return (root if root is not None else Path("results")) / f"reproduce-{name}"
 
 
+def only_dir(out: Path, only: Sequence[str]) -> Path:
+    """Where `--only KEYS` writes its report, outcome.json and figures: out/only-KEYS/,
+    so a partial run never replaces the full run's report.md (issue 27); its sweeps'
+    stores stay in `out`, shared with the full run."""
+    name = "only-" + ",".join(only)
+    if len(name) > 100:  # a long list of keys: the first, how many more, and a digest of all
+        import hashlib
+
+        digest = hashlib.sha1(",".join(only).encode()).hexdigest()[:8]
+        name = f"only-{only[0]}-and-{len(only) - 1}-more-{digest}"
+    return out / name
+
+
 def store_dir(out: Path, plan: SweepPlan, quick: bool) -> Path:
     # Quick and full runs differ (shorter, fewer): separate stores, never mixed.
     return out / (f"{plan.key}-quick" if quick else plan.key)
@@ -72,4 +85,4 @@ class Outcome:
         return f"lossy reproduce {self.reproduction.name}{mode}{only}"
 
 
-__all__ = ["Outcome", "Rendered", "default_out", "store_dir"]
+__all__ = ["Outcome", "Rendered", "default_out", "only_dir", "store_dir"]

@@ -74,7 +74,7 @@ def record(outcome: Outcome) -> Dict[str, Any]:
         runs = outcome.ctx.runs.get(plan.key)
         ok = len(ok_rows(runs)) if runs is not None else 0
         sweeps.append({"key": plan.key, "title": plan.title,
-                       "store": store_dir(outcome.out, plan, outcome.quick).relative_to(outcome.out).as_posix(),
+                       "store": _store_shown(outcome, plan),
                        "runs": len(runs) if runs is not None else 0, "ok": ok,
                        "failed": (len(runs) - ok) if runs is not None else 0,
                        "error": outcome.ctx.errors.get(plan.key)})
@@ -235,9 +235,16 @@ def _what_was_run(outcome: Outcome) -> List[str]:
         lines += [f"- {len(spec.points)} points × {spec.replications} replications "
                   f"(0–{spec.replications - 1}), master seed {spec.seed}: {len(ok)} runs ok, "
                   f"{failed} failed, n = {n} per point",
-                  f"- store: `{store_dir(outcome.out, plan, outcome.quick).relative_to(outcome.out).as_posix()}/`",
+                  f"- store: `{_store_shown(outcome, plan)}/`",
                   ""]
     return lines
+
+
+def _store_shown(outcome: Outcome, plan: Any) -> str:
+    """A sweep's store relative to the report (`../<key>` for an --only report, whose
+    directory is inside the reproduction's)."""
+    store = outcome.ctx.stores.get(plan.key, store_dir(outcome.out, plan, outcome.quick))
+    return Path(os.path.relpath(store, outcome.out)).as_posix()
 
 
 def _provenance(outcome: Outcome) -> str:

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .context import Context
 from .model import Reproduction, describe, needed_sweeps
-from .outcome import Outcome, Rendered, default_out, store_dir
+from .outcome import Outcome, Rendered, default_out, only_dir, store_dir
 from .report import write_report
 
 # (spec dict, store directory, quick, executor) -> that sweep's runs; lossy.sweep by default.
@@ -38,7 +38,8 @@ def reproduce(
     executor: Union[None, str, Executor] = None,
     workers: Optional[int] = None,
 ) -> Outcome:
-    """Run what `repro` (or its `only` items) needs, draw, check and write report.md."""
+    """Run what `repro` (or its `only` items) needs, draw, check and write report.md
+    (into out/only-KEYS/ with `only`: outcome.only_dir)."""
     from ..sweep.executors import make_executor
 
     chosen = repro.only(only) if only else repro  # an unknown key fails before anything runs
@@ -66,8 +67,10 @@ def reproduce_all(
 def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: SweepFn,
          pool: Executor) -> Outcome:
     started = time.perf_counter()
-    out.mkdir(parents=True, exist_ok=True)
-    ctx = Context(out, quick)
+    # --only: its report and figures in their own directory; the sweeps' stores in `out`.
+    report_dir = only_dir(out, only) if only else out
+    report_dir.mkdir(parents=True, exist_ok=True)
+    ctx = Context(report_dir, quick)
     for plan in needed_sweeps(repro):
         path = store_dir(out, plan, quick)
         ctx.stores[plan.key] = path
