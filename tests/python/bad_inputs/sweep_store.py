@@ -1,0 +1,36 @@
+"""`lossy sweep` and `lossy results`: names that become paths, and options that would be
+ignored (issue 27: "A store name", "Non-clean errors from lossy.sweep", "silent: lossy
+results DIR --quick")."""
+
+from bad_inputs.case import BadInput
+
+SCENARIO = 'duration = "1 s"\n[[nodes]]\nname = "a"\n[[nodes]]\nname = "b"\n'
+
+
+def spec(name_line: str) -> dict:
+    return {"spec.toml": f'{name_line}\nscenario = "s.toml"\n', "s.toml": SCENARIO}
+
+
+CASES = [
+    BadInput("sweep-store-name-dot-dot-after-strip", argv=("sweep", "spec.toml"),
+             files=spec('name = " .."'), says=("name: ' ..'", "starts with '.'"),
+             source="A store name \" ..\" passes the leading-dot check because whitespace is stripped afterwards"),
+    BadInput("sweep-store-name-nul-byte", argv=("sweep", "spec.toml"),
+             files=spec('name = "a\\u0000b"'), says=("name: 'a\\x00b'", "control characters"),
+             source="fuzz: a name with a NUL byte raises ValueError: embedded null byte"),
+    BadInput("sweep-store-name-too-long", argv=("sweep", "spec.toml"),
+             files=spec(f'name = "{"x" * 300}"'), says=("name: 'xxx", "…", "300 bytes", "at most 249 bytes"),
+             source="fuzz: a very long sweep name raises OSError: [Errno 36] File name too long"),
+    BadInput("sweep-store-name-too-long-api",
+             python='lossy.sweep({"name": "y" * 4000, "scenario": "s.toml"}, progress=False)',
+             files={"s.toml": SCENARIO}, says=("name: 'yyy", "4000 bytes", "at most 249 bytes"),
+             source="fuzz: a very long sweep name raises OSError: [Errno 36] File name too long"),
+    BadInput("sweep-store-name-nul-byte-api",
+             python='lossy.sweep({"name": "run\\x00s", "scenario": "s.toml"}, progress=False)',
+             files={"s.toml": SCENARIO}, says=("name: 'run\\x00s'", "control characters"),
+             source="fuzz: a name with a NUL byte raises ValueError: embedded null byte"),
+    BadInput("sweep-store-name-slash-api",
+             python='lossy.sweep({"name": "../elsewhere", "scenario": "s.toml"}, progress=False)',
+             files={"s.toml": SCENARIO}, says=("name: '../elsewhere'", "holds '/'"),
+             source="A store name passes the leading-dot check (names that become paths)"),
+]
