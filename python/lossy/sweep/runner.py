@@ -27,7 +27,7 @@ from .spec import Run, SweepSpec
 from .store import Store, git_commit
 from .frames import results_frame
 from .until_ci import check_until_ci, have, near, next_targets
-from .worker import SECTIONS_KEY, TRACES_KEY, PointJob, execute_chunk
+from .worker import SECTIONS_KEY, TRACE_FILES_KEY, TRACES_KEY, PointJob, execute_chunk
 
 __all__ = ["Report", "SweepInterrupted", "SweepProgress", "check_until_ci", "results_frame", "run_sweep"]
 
@@ -211,7 +211,7 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
             sizer.observe(len(chunk), elapsed)
             for run, row in zip(chunk, rows):
                 traces = row.pop(TRACES_KEY, None)
-                store.add(row, row.pop(SECTIONS_KEY, None), traces)
+                store.add(row, row.pop(SECTIONS_KEY, None), traces, row.pop(TRACE_FILES_KEY, None))
                 if row["status"] == "ok":
                     report.ok += 1
                     aliases.check(row, run.point.id)
