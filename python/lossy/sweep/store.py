@@ -447,6 +447,9 @@ def open_store(root: "str | os.PathLike[str]") -> Store:
         shown = ", ".join(entries[:5]) + (f", ... ({len(entries)} entries)" if len(entries) > 5 else "")
         raise ScenarioError(f"{path} is not a results store (no runs/ or {META_FILE}); it holds {shown}")
     store = Store(path).scan()
+    if not store.index and store.removed:
+        raise ScenarioError(f"no runs stored in {path} can be read ({', '.join(store.removed)} set aside); "
+                            "run the sweep again to redo them")
     if not store.index:
         raise ScenarioError(f"no runs stored in {path}; run `lossy sweep` with --out {path} first")
     return store

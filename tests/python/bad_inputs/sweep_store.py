@@ -34,3 +34,13 @@ CASES = [
              files={"s.toml": SCENARIO}, says=("name: '../elsewhere'", "holds '/'"),
              source="A store name passes the leading-dot check (names that become paths)"),
 ]
+
+# Options of `lossy results` that pick a spec's store, given a store: refused, not ignored.
+CASES += [
+    BadInput("sweep-store-results-dir-quick", argv=("results", "{tmp}", "--quick"),
+             says=("--quick:", "is a results directory", "lossy results SPEC --quick"),
+             source="silent: lossy results DIR --quick ignores --quick"),
+    BadInput("sweep-store-results-dir-out", argv=("results", "{tmp}", "--out", "elsewhere"),
+             says=("--out elsewhere:", "is a results directory already", "lossy results SPEC --out DIR"),
+             source="silent: lossy results DIR --quick ignores --quick (and --out likewise)"),
+]
