@@ -366,12 +366,14 @@ def sweep_(
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
-    from .sweep import sweep as run_sweep
-    from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
-    from .sweep.runner import SweepInterrupted
-
     con = console()
-    with user_errors():
+    with user_errors():  # a Ctrl-C while these load is "lossy: interrupted" too
+        from .sweep import sweep as run_sweep
+        from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
+        from .sweep.interrupt import exit_on_second
+        from .sweep.runner import SweepInterrupted
+
+        exit_on_second()  # a second Ctrl-C ends the command, whatever is still closing
         target = parse_fraction(until_ci) if until_ci is not None else None
         try:
             done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
@@ -382,9 +384,9 @@ def sweep_(
             sys.stdout.flush()
             sys.stderr.write("lossy: interrupted; every finished run is stored, run again to resume\n")
             sys.stderr.flush()
-            if e.abandoned:
-                os._exit(130)  # runs still inside the core cannot be stopped from Python
-            raise typer.Exit(130) from None
+            # Every finished run is stored: leave now. Runs still inside the core cannot be
+            # stopped from Python, and a Dask client's exit handlers waited 60 s more.
+            os._exit(130)
         assert done.report is not None
         con.print(closing_table(done.report))
         print_errors(con, done.report)
