@@ -48,7 +48,10 @@ class CtrlC:
         self._installed = False
 
     def __enter__(self) -> "CtrlC":
-        if threading.current_thread() is threading.main_thread():
+        # Not where SIGINT is ignored (a job started in the background by a script): a
+        # sweep must not become interruptible there.
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             self._old = signal.signal(signal.SIGINT, self._handle)
             self._installed = True
         return self

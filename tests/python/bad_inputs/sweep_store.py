@@ -44,3 +44,20 @@ CASES += [
              says=("--out elsewhere:", "is a results directory already", "lossy results SPEC --out DIR"),
              source="silent: lossy results DIR --quick ignores --quick (and --out likewise)"),
 ]
+
+# A stored trace altered after it was written: read_trace raised a raw ArrowInvalid.
+CORRUPT_TRACE = """
+import pathlib
+s = lossy.sweep({"name": "t", "scenario": "one-hop", "duration": "1 s", "traces": ["cwnd"]},
+                out="store", progress=False)
+rid = s.results()["run_id"][0]
+trace = pathlib.Path("store/traces") / rid / "cwnd.parquet"
+trace.write_bytes(trace.read_bytes()[:-40] + b"x" * 40)
+lossy.results.read_trace("store", rid, "cwnd")
+"""
+
+CASES += [
+    BadInput("sweep-store-read-trace-corrupt", python=CORRUPT_TRACE,
+             says=("trace 'cwnd' of run", "cwnd.parquet is altered or replaced", "run the sweep again"),
+             source="Trace files are never checked: a corrupt trace makes read_trace raise a raw ArrowInvalid"),
+]
