@@ -162,3 +162,34 @@ def test_traces_deleted_corrupt_or_half_written_are_found_and_redone(tmp_path):
     assert not stale.exists()
     for rid in (first, second):
         assert lossy.results.read_trace(tmp_path, rid, "cwnd").num_rows > 0
+
+
+def test_an_unreadable_manifest_entry_is_one_line_and_its_batch_is_redone(tmp_path, monkeypatch):
+    write_store(tmp_path, 6, part_rows=3, monkeypatch=monkeypatch)
+    (tmp_path / "manifest" / "part-00000000.json").write_text("{garbage")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        with Store(tmp_path) as store:
+            assert sorted(store.index) == ["r00003", "r00004", "r00005"]
+    one_warning(record, "runs/part-00000000.parquet: its manifest entry manifest/part-00000000.json is unreadable",
+                "its 3 runs are run again")
+    assert (tmp_path / "quarantine" / "manifest-part-00000000.json").exists()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # reported once
+        assert len(lossy.results.load(tmp_path)) == 3
+
+
+def test_migrating_a_store_redoes_a_run_whose_trace_is_unreadable(tmp_path):
+    import numpy as np
+
+    with Store(tmp_path) as store:
+        for i in range(2):
+            store.add(row(i), traces={"cwnd": {"time_s": np.arange(5.0), "cwnd_bytes": np.arange(5)}})
+    shutil.rmtree(tmp_path / "manifest")  # a store from before the manifest
+    bad = tmp_path / "traces" / "r00001" / "cwnd.parquet"
+    bad.write_bytes(bad.read_bytes()[:-12])
+    with pytest.warns(UserWarning, match="r00001/cwnd.parquet: unreadable; its run is run again"):
+        with Store(tmp_path) as store:
+            assert sorted(store.index) == ["r00000"]
+    entry = json.loads((tmp_path / "manifest" / "part-00000000.json").read_text())
+    assert list(entry["traces"]) == ["r00000"]

@@ -60,17 +60,20 @@ def check_file(path: Path, facts: FileFacts) -> Optional[str]:
     return facts.check(data)
 
 
-def trace_files(root: Path, run_id: str) -> TraceFacts:
-    """A run's trace files as they are now (migrating a store): those Parquet can read."""
+def trace_files(root: Path, run_id: str) -> Tuple[TraceFacts, List[Path]]:
+    """A run's trace files as they are now (migrating a store): the facts of those
+    Parquet can read, and the paths of those it cannot."""
     out: TraceFacts = {}
+    unreadable: List[Path] = []
     for path in sorted((root / "traces" / run_id).glob("*.parquet")):
         try:
             data = path.read_bytes()
             pq.ParquetFile(pa.BufferReader(data), page_checksum_verification=True).read()
         except READ_ERRORS:
-            continue  # not recorded: read_trace says it is unreadable, and the sweep redoes it
+            unreadable.append(path)
+            continue
         out[path.stem] = facts_of(data)
-    return out
+    return out, unreadable
 
 
 Bad = Tuple[str, str, Optional[int], str]  # (part, why, its runs if known, the bad file)

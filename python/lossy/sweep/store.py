@@ -96,6 +96,7 @@ class Store:
     _seq: int = 0
     _cache: Dict[str, pa.Table] = field(default_factory=dict)  # source -> its rows (--until-ci rereads)
     _verified: Set[str] = field(default_factory=set)  # files whose hash was checked by this Store
+    _bad_entries: List[str] = field(default_factory=list)  # manifest/ files that cannot be read
 
     @property
     def runs_dir(self) -> Path:
@@ -123,6 +124,10 @@ class Store:
         else:
             self._drop_uncommitted()
             self._check_sections()
+            for name in self._bad_entries:  # reported by scan(); kept for a post-mortem
+                if (self.root / MANIFEST_DIR / name).exists():  # not moved with its batch
+                    (self.root / "quarantine").mkdir(exist_ok=True)
+                    os.replace(self.root / MANIFEST_DIR / name, self.root / "quarantine" / f"{MANIFEST_DIR}-{name}")
         self._check_traces()
         return self
 
@@ -130,8 +135,8 @@ class Store:
         """Index every stored run (newest row wins); quarantine what cannot be trusted when
         no other sweep holds the store, else leave it and warn."""
         found = read_manifest(self.root)
-        self.manifest, bad_entries = (None, []) if found is None else found
-        for name in bad_entries:
+        self.manifest, self._bad_entries = (None, []) if found is None else found
+        for name in self._bad_entries if self._lock is None else []:  # a writer says it with the batch
             warnings.warn(f"{self.root / MANIFEST_DIR / name}: unreadable manifest entry; its batch is "
                           "treated as never committed", stacklevel=3)
         self.index, bad = index_parts(self.root, self.manifest)
@@ -189,7 +194,14 @@ class Store:
         for path in sorted(self.runs_dir.glob("part-*.parquet")):
             files = {f"{d}/{path.name}": file_facts(self.root / d / path.name)
                      for d in ("runs", *SECTIONS) if (self.root / d / path.name).exists()}
-            traces = {rid: t for rid in by_part.get(path.name, []) if (t := trace_files(self.root, rid))}
+            traces = {}
+            for rid in by_part.get(path.name, []):
+                facts, unreadable = trace_files(self.root, rid)
+                if unreadable:  # its run is redone, which writes the trace again
+                    del self.index[rid]
+                    warnings.warn(f"{unreadable[0]}: unreadable; its run is run again", stacklevel=3)
+                elif facts:
+                    traces[rid] = facts
             entries.append(Entry(path.name, pq.read_metadata(path).num_rows, files, traces))
         write_entries(self.root, entries)
         self.manifest = {e.part: e for e in entries}
@@ -203,11 +215,15 @@ class Store:
             m = _PART.match(path.name)
             if m is None or path.name in self.manifest:
                 continue
-            if int(m.group(1)) > last:
+            entry = entry_path(self.root, path.name)
+            if entry.name in self._bad_entries:
+                self._set_aside(path.name, f"its manifest entry {MANIFEST_DIR}/{entry.name} is unreadable",
+                                _rows(path))
+            elif int(m.group(1)) > last:
                 for d in ("runs", *SECTIONS):
                     (self.root / d / path.name).unlink(missing_ok=True)
             else:
-                self._set_aside(path.name, "not in the manifest (not written by this store's sweeps)", None)
+                self._set_aside(path.name, "not in the manifest (not written by this store's sweeps)", _rows(path))
 
     def _check_sections(self) -> None:
         """Every flows and links part whole against the manifest (the index checked the
@@ -390,6 +406,14 @@ class Store:
                 self._cache.pop(f"{src.parent.name}/{name}", None)
         if self.manifest is not None:
             self.manifest.pop(name, None)
+
+
+def _rows(path: Path) -> Optional[int]:
+    """A part's row count from its footer (None when it cannot be read)."""
+    try:
+        return int(pq.read_metadata(path).num_rows)
+    except READ_ERRORS:
+        return None
 
 
 def open_lock(path: Path) -> IO[bytes]:
