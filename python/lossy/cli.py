@@ -370,6 +370,7 @@ def sweep_(
     with user_errors():  # a Ctrl-C while these load is "lossy: interrupted" too
         from .sweep import sweep as run_sweep
         from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
+        from .sweep.executors import release_before_exit
         from .sweep.interrupt import exit_on_second
         from .sweep.runner import SweepInterrupted
 
@@ -386,6 +387,7 @@ def sweep_(
             sys.stderr.flush()
             # Every finished run is stored: leave now. Runs still inside the core cannot be
             # stopped from Python, and a Dask client's exit handlers waited 60 s more.
+            release_before_exit()
             os._exit(130)
         assert done.report is not None
         con.print(closing_table(done.report))

@@ -226,3 +226,20 @@ def shutdown(executor: Executor, cancel: bool = False) -> None:
         executor.shutdown(wait=all(not p.is_alive() for p in procs), cancel_futures=True)
         return
     executor.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+def release_before_exit() -> None:
+    """Before os._exit: unlink the named semaphores this process made (a Dask cluster's,
+    a process pool's) as a normal exit would, so the resource tracker does not warn of
+    leaked ones after we are gone. Only for a process that is ending: it would break
+    pools still in use."""
+    from multiprocessing import synchronize, util
+
+    registry = getattr(util, "_finalizer_registry", {})
+    cleanup = getattr(synchronize.SemLock, "_cleanup", None)  # private to multiprocessing
+    for finalizer in list(registry.values()):
+        if cleanup is not None and getattr(finalizer, "_callback", None) is cleanup:
+            try:
+                finalizer()
+            except Exception:  # noqa: BLE001 - already unlinked: nothing to release
+                pass

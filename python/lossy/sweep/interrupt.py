@@ -75,8 +75,11 @@ def _exit_soon(now: bool) -> None:
     """End the process within EXIT_AFTER_S: the KeyboardInterrupt raised next usually gets
     there first, with the finished runs stored and the closing table printed."""
     def leave() -> None:
+        from .executors import release_before_exit
+
         sys.stderr.write("lossy: interrupted\n")
         sys.stderr.flush()
+        release_before_exit()
         os._exit(130)
 
     if now:
