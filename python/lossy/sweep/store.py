@@ -140,6 +140,8 @@ class Store:
             warnings.warn(f"{self.root / MANIFEST_DIR / name}: unreadable manifest entry; its batch is "
                           "treated as never committed", stacklevel=3)
         self.index, bad = index_parts(self.root, self.manifest)
+        # index_parts checked each indexed runs part whole against the manifest
+        self._verified.update(f"runs/{r.source}" for r in self.index.values() if r.source in (self.manifest or {}))
         for name, why, runs, file in bad:
             self._set_aside(name, why, runs, file)
         parts = [int(m.group(1)) for p in self.runs_dir.glob("part-*.parquet")
@@ -388,8 +390,8 @@ class Store:
                 if not held_before and self._lock is not None:
                     self._lock.close()
                     self._lock = None
-        runs_text = f"its {count:,} run{'s' if count != 1 else ''}" if count else "its runs"
-        redo = "are run again now" if held_before else "are redone by the next resume (lossy sweep of its spec)"
+        runs_text = "its run is" if count == 1 else f"its {count:,} runs are" if count else "its runs are"
+        redo = "run again now" if held_before else "redone by the next resume (lossy sweep of its spec)"
         warnings.warn(f"{self.root / (file or f'runs/{name}')}: {why}; {where}, {runs_text} {redo}", stacklevel=4)
 
     def _quarantine(self, name: str) -> None:
