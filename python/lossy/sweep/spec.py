@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -251,9 +252,16 @@ def _lookup(doc: Any, path: str) -> Any:
     return node
 
 
+_TRACE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
+
+
 def _traces(value: Any) -> List[str]:
     if not isinstance(value, list) or not all(isinstance(t, str) and t for t in value):
-        raise ScenarioError(f"traces: {value!r} is not a list of trace names, e.g. [\"cwnd\"]")
+        raise ScenarioError(f"traces: {shorten(repr(value))} is not a list of trace names, e.g. [\"cwnd\"]")
+    for name in value:  # a trace name becomes a file name: traces/<run_id>/<name>.parquet
+        if not _TRACE_NAME.match(name):
+            raise ScenarioError(f"traces: {shorten(repr(name))} is not a trace name; use names such as "
+                                "\"cwnd\", \"seq\" or \"throughput\"")
     return list(dict.fromkeys(value))
 
 

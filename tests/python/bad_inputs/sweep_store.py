@@ -61,3 +61,16 @@ CASES += [
              says=("trace 'cwnd' of run", "cwnd.parquet is altered or replaced", "run the sweep again"),
              source="Trace files are never checked: a corrupt trace makes read_trace raise a raw ArrowInvalid"),
 ]
+
+# A trace name becomes traces/<run_id>/<name>.parquet: checked as a name before the core
+# sees it (a long one was echoed whole).
+CASES += [
+    BadInput("sweep-store-trace-name-path", argv=("sweep", "spec.toml"),
+             files={"spec.toml": 'name = "t"\nscenario = "one-hop"\ntraces = ["../x"]\n'},
+             says=("traces: '../x' is not a trace name", "\"cwnd\""),
+             source="names that become paths: validate the characters of anything that becomes a path"),
+    BadInput("sweep-store-trace-name-long", argv=("sweep", "spec.toml"),
+             files={"spec.toml": f'name = "t"\nscenario = "one-hop"\ntraces = ["{"c" * 5000}"]\n'},
+             says=("traces: 'ccc", "…", "is not a trace name"),
+             source="Messages echo unbounded input: a long trace name came back whole"),
+]
