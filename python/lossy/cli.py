@@ -391,9 +391,10 @@ def sweep_(
             os._exit(130)
         assert done.report is not None
         con.print(closing_table(done.report))
-        print_errors(con, done.report)
         if done.metrics and done.report.ok + done.report.stored_before:
-            print_results(spec, None, False, out=out, quick=quick, con=con)
+            print_results(spec, None, False, out=out, quick=quick, con=con)  # failed points too
+        else:
+            print_errors(con, done.report)
     report = done.report
     if report.lost:
         raise fail(f"{len(report.lost)} run(s) lost by the executor (e.g. {report.lost[0]}); "
