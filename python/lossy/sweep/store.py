@@ -30,7 +30,6 @@ import errno
 import functools
 import json
 import os
-import re
 import subprocess
 import time
 import warnings
