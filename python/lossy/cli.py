@@ -389,12 +389,15 @@ def sweep_(
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
-    from .sweep import sweep as run_sweep
-    from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
-    from .sweep.runner import SweepInterrupted
-
     con = console()
-    with user_errors():
+    with user_errors():  # a Ctrl-C while these load is "lossy: interrupted" too
+        from .sweep import sweep as run_sweep
+        from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
+        from .sweep.executors import release_before_exit
+        from .sweep.interrupt import exit_on_second
+        from .sweep.runner import SweepInterrupted
+
+        exit_on_second()  # a second Ctrl-C ends the command, whatever is still closing
         target = parse_fraction(until_ci) if until_ci is not None else None
         try:
             done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
@@ -405,14 +408,16 @@ def sweep_(
             sys.stdout.flush()
             sys.stderr.write("lossy: interrupted; every finished run is stored, run again to resume\n")
             sys.stderr.flush()
-            if e.abandoned:
-                os._exit(130)  # runs still inside the core cannot be stopped from Python
-            raise typer.Exit(130) from None
+            # Every finished run is stored: leave now. Runs still inside the core cannot be
+            # stopped from Python, and a Dask client's exit handlers waited 60 s more.
+            release_before_exit()
+            os._exit(130)
         assert done.report is not None
         con.print(closing_table(done.report))
-        print_errors(con, done.report)
         if done.metrics and done.report.ok + done.report.stored_before:
-            print_results(spec, None, False, out=out, quick=quick, con=con)
+            print_results(spec, None, False, out=out, quick=quick, con=con)  # failed points too
+        else:
+            print_errors(con, done.report)
     report = done.report
     if report.lost:
         raise fail(f"{len(report.lost)} run(s) lost by the executor (e.g. {report.lost[0]}); "

@@ -42,8 +42,12 @@ def test_failed_point_exit_status_and_retry(cli, tmp_path):
     assert proc.stderr.strip().splitlines()[-1].startswith("lossy: 2 run(s) failed")
     retry = cli("sweep", spec, "--out", out, "--retry-failed")
     assert retry.returncode == 1 and "run now: failed" in retry.stdout
+    # `lossy sweep` said "lossy results shows them": the failed point and its error line
+    failed_line = "failed p=1.5 (2 of 2 runs): links.0.loss.p: 1.5 is not a probability"
     shown = cli("results", out, "--metric", "flows.0.goodput_bps")
-    assert shown.returncode == 0 and "failed" in shown.stdout
+    assert shown.returncode == 0 and failed_line in " ".join(shown.stdout.split())
+    by_spec = cli("results", spec, "--out", out, "--metric", "flows.0.goodput_bps")
+    assert by_spec.returncode == 0 and failed_line in " ".join(by_spec.stdout.split())
 
 
 def test_until_ci_option(cli, tmp_path):

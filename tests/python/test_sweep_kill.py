@@ -125,3 +125,43 @@ def test_pool_workers_exit_when_the_sweep_is_killed(tmp_path):
     for p in alive:
         p.kill()
     assert not alive, [(p.pid, p.cmdline()) for p in alive]
+
+
+def long_runs_spec(tmp_path):
+    """Short runs (stored at once) beside runs of ~10 s, which are in flight at Ctrl-C."""
+    spec = tmp_path / "long.toml"
+    spec.write_text(
+        f'name = "long"\nscenario = "{SCENARIOS / "one-hop.toml"}"\nreplications = 20\n'
+        '[grid]\n"d" = { path = "duration", values = ["1 s", "100000 s"] }\n'
+    )
+    return spec
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("executor, presses", [("local", 1), ("processes", 1), ("dask", 2)])
+def test_ctrl_c_with_runs_in_flight_exits_130_within_two_seconds(tmp_path, executor, presses):
+    """Issue 27: one Ctrl-C let a sweep run on (to the end, exit 0), and with Dask a second
+    one took 70 s. One Ctrl-C: stop scheduling, store the finished runs, exit 130 within a
+    second or two, leaving the runs in flight (redone on resume); a second: exit now."""
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    spec, out = long_runs_spec(tmp_path), tmp_path / "out"
+    proc = start(spec, out, "--executor", executor, "--workers", "2", env=small_batches())
+    try:
+        wait_for_rows(proc, out, 1, timeout=120)  # the scheduling loop runs; long runs are in flight
+        t0 = time.monotonic()
+        for _ in range(presses):
+            os.kill(proc.pid, signal.SIGINT)
+            time.sleep(0.1)
+        stdout, stderr = proc.communicate(timeout=60)
+        elapsed = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, stderr
+    assert elapsed < 3.5, f"{elapsed:.1f} s after Ctrl-C"  # a second or two, and a loaded machine's slack
+    assert "Traceback" not in stderr, stderr
+    assert "interrupted" in stdout and stderr.strip().splitlines()[-1].startswith("lossy: interrupted")
+    ids, _ = stored(out)
+    assert 0 < len(ids) < 40 and len(set(ids)) == len(ids)

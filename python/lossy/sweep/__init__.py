@@ -128,7 +128,8 @@ def sweep(
     only with `retry_failed`. `until_ci=0.05` adds replications until every point's
     95 % CI half-width is within 5 % of its mean for `ci_metrics` (default: the spec's
     metric aliases), up to `max_replications`. Ctrl-C raises SweepInterrupted after
-    storing every finished run.
+    storing every finished run (waiting at most a second for runs in flight, which the
+    next call runs again); a second Ctrl-C stops the waiting.
     """
     from .executors import make_executor
     from .runner import SweepProgress, check_until_ci, run_sweep

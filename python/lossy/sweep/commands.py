@@ -86,6 +86,14 @@ def open_results(target: str, out: Optional[Path], quick: bool) -> "Tuple[pd.Dat
 
     path = Path(target)
     if path.is_dir():
+        # Both options pick a spec's store; a directory is the store already (issue 27:
+        # `lossy results DIR --quick` was accepted and ignored).
+        if quick:
+            raise ScenarioError(f"--quick: {target} is a results directory, which --quick cannot change; "
+                                "use it with a spec (lossy results SPEC --quick) or drop it")
+        if out is not None:
+            raise ScenarioError(f"--out {out}: {target} is a results directory already; --out names "
+                                "the store of a spec (lossy results SPEC --out DIR)")
         frame = load(path)
         meta = load_meta(path)
         axes = [str(a["name"]) for a in meta.get("axes", [])] or ["point"]
@@ -163,7 +171,39 @@ def print_results(target: str, metrics: Optional[Sequence[str]], as_json: bool,
     assert con is not None
     n_failed = int((frame["status"] != "ok").sum())
     title = f"{target}: {len(frame):,} runs" + (f", {n_failed:,} failed" if n_failed else "")
-    con.print(summary_table(summary, axes, failed_counts(frame, axes), title, aliases))
+    if not summary.empty:
+        con.print(summary_table(summary, axes, failed_counts(frame, axes), title, aliases))
+    else:
+        con.print(title, highlight=False)
+    print_failed_points(con, frame)
+
+
+def failed_points(frame: "pd.DataFrame") -> List[Tuple[str, int, int, str]]:
+    """(point, failed runs, runs, the first error's first line) of each point with a
+    failed run, in stored order."""
+    out = []
+    for point, group in frame.groupby("point", sort=False, dropna=False):
+        failed = group[group["status"] != "ok"]
+        if failed.empty:
+            continue
+        errors = [str(e) for e in failed.get("error", []) if isinstance(e, str) and e.strip()]
+        first = errors[0].strip().splitlines()[0] if errors else "no error stored"
+        out.append((str(point), len(failed), len(group), first))
+    return out
+
+
+def print_failed_points(con: Console, frame: "pd.DataFrame", limit: int = 10) -> None:
+    """Each point with failed runs, and its first error (the same line `lossy sweep`
+    printed when they failed): what `lossy sweep` promises `lossy results` shows."""
+    if "point" not in frame.columns or "status" not in frame.columns:
+        return
+    points = failed_points(frame)
+    for i, (point, failed, runs, error) in enumerate(points):
+        if i == limit:
+            con.print(f"... and {len(points) - limit} more failed point(s)", highlight=False)
+            break
+        shown = error if len(error) <= 300 else error[:299] + "…"
+        con.print(Text.assemble(("failed", "red"), f" {point} ({failed} of {runs} runs): {shown}"))
 
 
 def _finite(value: Any) -> bool:

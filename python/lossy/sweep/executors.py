@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -164,10 +165,50 @@ def _dask_executor(scheduler: Optional[str], workers: Optional[int]) -> Iterator
     try:
         # pure=False: every submit is a task of its own, never merged with an equal one.
         yield client.get_executor(pure=False)
-    finally:
-        client.close()
-        if scheduler is None and client.cluster is not None:
-            client.cluster.close()
+    except BaseException:  # Ctrl-C or an error: do not wait for runs inside the core
+        _close_now(client, own_cluster=scheduler is None)
+        raise
+    client.close()
+    if scheduler is None and client.cluster is not None:
+        client.cluster.close()
+
+
+CLOSE_S = 0.5  # at most this for each step of closing a Dask client and cluster on Ctrl-C
+
+
+def _close_now(client: Any, own_cluster: bool) -> None:
+    """Close after Ctrl-C within seconds: a worker inside the core cannot be stopped, and a
+    graceful close waited for it (70 s, then tracebacks). The workers of a cluster we
+    started are killed first; a cluster we were given keeps its workers."""
+    cluster = client.cluster if own_cluster else None
+    for pid in _worker_pids(cluster):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    # Closing a cluster whose workers were killed logs tracebacks of cancelled tasks, then
+    # and from its threads later: distributed's loggers (each has a level of its own) are
+    # silenced for good; the client and cluster they speak of are gone.
+    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]:
+        logging.getLogger(name).disabled = True
+    for close in (getattr(cluster, "close", None), client.close):  # the workers' cluster first
+        if close is None:
+            continue
+        try:
+            close(timeout=CLOSE_S)
+        except BaseException:  # noqa: BLE001 - a timeout, a second Ctrl-C: we are leaving
+            pass
+
+
+def _worker_pids(cluster: Any) -> list[int]:
+    """The process ids of a local Dask cluster's workers (nanny processes and theirs)."""
+    pids = []
+    for nanny in dict(getattr(cluster, "workers", {}) or {}).values():
+        process = getattr(getattr(nanny, "process", None), "process", None)
+        pid = getattr(process, "pid", None)
+        if isinstance(pid, int):
+            pids.append(pid)
+    return pids
 
 
 def shutdown(executor: Executor, cancel: bool = False) -> None:
@@ -175,6 +216,30 @@ def shutdown(executor: Executor, cancel: bool = False) -> None:
     workers still inside the core are stopped (the core cannot be interrupted from
     Python; their runs are lost, and redone by the next sweep)."""
     if cancel and isinstance(executor, ProcessPoolExecutor):
-        for proc in list(getattr(executor, "_processes", {}).values()):
+        procs = list(getattr(executor, "_processes", {}).values())
+        for proc in procs:
             proc.terminate()
+        for proc in procs:
+            proc.join(timeout=1.0)
+        # The workers are gone, so waiting is short; it releases the pool's queues and
+        # semaphores (else the resource tracker warns of leaked ones when we exit).
+        executor.shutdown(wait=all(not p.is_alive() for p in procs), cancel_futures=True)
+        return
     executor.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+def release_before_exit() -> None:
+    """Before os._exit: unlink the named semaphores this process made (a Dask cluster's,
+    a process pool's) as a normal exit would, so the resource tracker does not warn of
+    leaked ones after we are gone. Only for a process that is ending: it would break
+    pools still in use."""
+    from multiprocessing import synchronize, util
+
+    registry = getattr(util, "_finalizer_registry", {})
+    cleanup = getattr(synchronize.SemLock, "_cleanup", None)  # private to multiprocessing
+    for finalizer in list(registry.values()):
+        if cleanup is not None and getattr(finalizer, "_callback", None) is cleanup:
+            try:
+                finalizer()
+            except Exception:  # noqa: BLE001 - already unlinked: nothing to release
+                pass

@@ -6,6 +6,8 @@ per flow or link, keyed by run_id). Every part is written to a temp file, fsynce
 renamed, so it is there whole or not at all; its footer says how many rows it holds
 (`lossy.rows`, checked on read) and every page carries a CRC (Parquet page checksums,
 verified on read), so a flipped byte raises instead of reading back as a wrong value.
+The footer has no checksum of its own: the manifest (manifest.py) holds each part's size
+and SHA-256, checked when it is read.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..atomic import atomic_write
+from .manifest import FileFacts, facts_of
 
 __all__ = ["BadPart", "READ_ERRORS", "atomic_write", "concat", "read_part", "read_part_and_footer", "rows_table",
            "typed_array", "write_part", "write_table_file"]
@@ -37,16 +40,22 @@ class BadPart(ValueError):
 # --- writing ---------------------------------------------------------------------------
 
 
-def write_part(path: Path, table: pa.Table, extra: Optional[Mapping[str, str]] = None) -> None:
-    """One part, atomically, with its row count and format in the footer."""
+def write_part(path: Path, table: pa.Table, extra: Optional[Mapping[str, str]] = None) -> FileFacts:
+    """One part, atomically, with its row count and format in the footer; returns its
+    size and hash for the manifest."""
     meta = {"lossy.format": PART_FORMAT, "lossy.rows": str(table.num_rows), **(extra or {})}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-    atomic_write(path, lambda f: pq.write_table(table, f, write_page_checksum=True))
+    return write_table_file(path, table)
 
 
-def write_table_file(path: Path, table: pa.Table) -> None:
-    """A single table (a trace), atomically, with page checksums."""
-    atomic_write(path, lambda f: pq.write_table(table, f, write_page_checksum=True))
+def write_table_file(path: Path, table: pa.Table) -> FileFacts:
+    """A table (a part, a trace), atomically, with page checksums; encoded in memory
+    first so the bytes hashed for the manifest are the bytes written."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, write_page_checksum=True)
+    data = sink.getvalue().to_pybytes()
+    atomic_write(path, lambda f: f.write(data))
+    return facts_of(data)
 
 
 def rows_table(rows: Sequence[Row]) -> pa.Table:
@@ -78,16 +87,25 @@ def typed_array(values: Sequence[Any]) -> pa.Array:
 # --- reading ---------------------------------------------------------------------------
 
 
-def read_part(path: Path, columns: Optional[Sequence[str]] = None) -> pa.Table:
+def read_part(path: Path, columns: Optional[Sequence[str]] = None, expect: Optional[FileFacts] = None) -> pa.Table:
     """A part's rows (only `columns` when given), every page's CRC verified and the row
-    count checked against the footer; raises one of READ_ERRORS when it cannot be trusted."""
-    return read_part_and_footer(path, columns)[0]
+    count checked against the footer, and the whole file against its manifest facts
+    (`expect`); raises one of READ_ERRORS when it cannot be trusted."""
+    return read_part_and_footer(path, columns, expect)[0]
 
 
-def read_part_and_footer(path: Path, columns: Optional[Sequence[str]] = None) -> Tuple[pa.Table, Dict[str, str]]:
+def read_part_and_footer(path: Path, columns: Optional[Sequence[str]] = None,
+                         expect: Optional[FileFacts] = None) -> Tuple[pa.Table, Dict[str, str]]:
     """read_part, and the footer's key-value metadata (parsed once: a wide part's
     footer is most of its cost to open)."""
-    f = pq.ParquetFile(path, page_checksum_verification=True)
+    source: Any = path
+    if expect is not None:  # the whole file, footer included, is what was written
+        data = path.read_bytes()
+        why = expect.check(data)
+        if why:
+            raise BadPart(why)
+        source = pa.BufferReader(data)
+    f = pq.ParquetFile(source, page_checksum_verification=True)
     meta = {k.decode(): v.decode() for k, v in (f.metadata.metadata or {}).items()}
     if meta.get("lossy.format") != PART_FORMAT:
         raise BadPart(f"{path.name}: not a lossy part")

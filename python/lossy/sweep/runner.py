@@ -1,10 +1,11 @@
 """Running a sweep: submit the runs the store lacks, store each as it completes.
 
 The main thread only submits (runs in chunks, a bounded number in flight), waits in
-short slices (so Ctrl-C lands at once) and hands rows to the store, which writes them in
-batches; the runs themselves go to the executor. Ctrl-C cancels what has not
-started, lets the running runs finish and stores them (a second Ctrl-C stops waiting),
-and raises SweepInterrupted with the report of what was done.
+short slices (so Ctrl-C is seen at once) and hands rows to the store, which writes them
+in batches; the runs themselves go to the executor. Ctrl-C (interrupt.py) stops
+scheduling, cancels what has not started, stores the runs that finish within GRACE_S
+(a second Ctrl-C stops waiting) and raises SweepInterrupted with the report of what was
+done; runs still in flight are not stored, and the next sweep runs them.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from .._core import ScenarioError
 from .spec import Run, SweepSpec
 from .store import Store, git_commit
 from .frames import results_frame
+from .interrupt import GRACE_S, CtrlC
 from .until_ci import check_until_ci, have, near, next_targets
-from .worker import SECTIONS_KEY, TRACES_KEY, PointJob, execute_chunk
+from .worker import SECTIONS_KEY, TRACE_FILES_KEY, TRACES_KEY, PointJob, execute_chunk
 
 __all__ = ["Report", "SweepInterrupted", "SweepProgress", "check_until_ci", "results_frame", "run_sweep"]
 
@@ -141,7 +143,9 @@ def run_sweep(
     targets = {p.id: spec.replications for p in spec.points}
     attempted: set[str] = set()  # run this call: never twice, even with --retry-failed
     counted: set[str] = set()
+    ctrl_c = CtrlC()
     try:
+        ctrl_c.__enter__()
         while True:
             report.rounds += 1
             runs = spec.runs(targets, tick=bar.planning)
@@ -161,7 +165,7 @@ def run_sweep(
             if report.rounds > 1 and not todo:
                 break  # nothing new to run (e.g. runs the executor lost stay lost)
             attempted.update(r.run_id for r in todo)
-            _execute(todo, spec, store, executor, report, bar)
+            _execute(todo, spec, store, executor, report, bar, ctrl_c)
             if until_ci is None:
                 break
             targets, report.ci_unmet = next_targets(spec, store, targets, metrics, until_ci,
@@ -175,13 +179,14 @@ def run_sweep(
         abandoned = getattr(e, "abandoned", 0)
         raise SweepInterrupted(report, abandoned) from None
     finally:
+        ctrl_c.__exit__()
         bar.stop()
     report.wall_s = time.monotonic() - t0
     return report
 
 
 def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
-             report: Report, bar: SweepProgress) -> None:
+             report: Report, bar: SweepProgress, ctrl_c: Optional[CtrlC] = None) -> None:
     """Run `todo` in chunks, a bounded number in flight, and store each row as it comes."""
     jobs = _point_jobs(todo, spec, store, executor)
     pending: Dict[Future[Any], List[Run]] = {}
@@ -211,7 +216,7 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
             sizer.observe(len(chunk), elapsed)
             for run, row in zip(chunk, rows):
                 traces = row.pop(TRACES_KEY, None)
-                store.add(row, row.pop(SECTIONS_KEY, None), traces)
+                store.add(row, row.pop(SECTIONS_KEY, None), traces, row.pop(TRACE_FILES_KEY, None))
                 if row["status"] == "ok":
                     report.ok += 1
                     aliases.check(row, run.point.id)
@@ -219,8 +224,12 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
                     report.failed += 1
                     report.errors.setdefault(run.point.id, str(row["error"]))
 
+    ctrl_c = ctrl_c or CtrlC()
     try:
+        ctrl_c.deferring = True
         while submitted < len(todo) or pending:
+            if ctrl_c.requested:
+                raise KeyboardInterrupt
             while submitted < len(todo) and len(pending) < sizer.window:
                 chunk = todo[submitted:submitted + sizer.size(len(todo) - submitted)]
                 tasks = [(jobs[run.point.id], run.run_id, run.seed, run.replication) for run in chunk]
@@ -232,8 +241,9 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
             store.flush_if_due()
             progress()
     except KeyboardInterrupt:
+        ctrl_c.deferring = False  # from here a Ctrl-C raises: it stops the waiting
         cancelled = _cancel(pending)
-        abandoned = _drain(pending, collect, bar)
+        abandoned = _drain(pending, collect, bar, GRACE_S)
         report.not_run = cancelled + abandoned + (len(todo) - submitted)
         e = KeyboardInterrupt()
         e.abandoned = abandoned  # type: ignore[attr-defined]
@@ -241,6 +251,8 @@ def _execute(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor,
     except BaseException:
         _cancel(pending)  # e.g. a bad metric alias: run nothing more
         raise
+    finally:
+        ctrl_c.deferring = False
 
 
 def _point_jobs(todo: List[Run], spec: SweepSpec, store: Store, executor: Executor) -> Dict[str, PointJob]:
@@ -317,16 +329,18 @@ def _next_done(finished: "queue.SimpleQueue[Future[Any]]",
     return [f for f in out if f in pending]
 
 
-def _drain(pending: Dict[Future[Any], List[Run]], collect: Any, bar: SweepProgress) -> int:
-    """After Ctrl-C and _cancel: store the runs that finish; a second Ctrl-C stops
-    waiting. Returns how many runs were still running when we stopped."""
+def _drain(pending: Dict[Future[Any], List[Run]], collect: Any, bar: SweepProgress, grace: float) -> int:
+    """After Ctrl-C and _cancel: store the runs that finish within `grace` seconds; a
+    second Ctrl-C stops waiting. Returns how many runs were still running when we stopped
+    (they are not stored; the next sweep runs them)."""
     bar.stop()
     if pending:
-        sys.stderr.write(f"lossy: interrupted; finishing {sum(map(len, pending.values()))} running run(s) "
-                         "(Ctrl-C again to stop now)\n")
+        sys.stderr.write(f"lossy: interrupted; storing what finishes of {sum(map(len, pending.values()))} "
+                         f"running run(s) within {grace:g} s (Ctrl-C again to stop now)\n")
         sys.stderr.flush()
+    deadline = time.monotonic() + grace
     try:
-        while pending:
+        while pending and time.monotonic() < deadline:
             # Few are left, so wait() on them directly: a done future that the interrupt
             # took out of the queue before it was collected is found all the same.
             done, _ = wait(list(pending), timeout=WAIT_SLICE_S, return_when=FIRST_COMPLETED)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -74,11 +75,7 @@ def load_spec(source: SpecSource, quick: bool = False,
         _check_keys(_table(doc["quick"], "quick"), tuple(k for k in _KEYS if k != "quick"), "quick")
     base_dir = path.parent if path else Path.cwd()
 
-    name = doc.get("name", path.stem if path else None)
-    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
-        raise ScenarioError(
-            "name: a sweep needs a name for results/<name>/ (a plain string without '/')"
-            if name is None else f"name: {name!r} is not usable as a directory name")
+    name = store_name(doc.get("name", path.stem if path else None))
     base = _base_scenario(doc.get("scenario"), base_dir)
     replications = _int(doc.get("replications", 1), "replications", low=1, high=MAX_REPLICATIONS)
     seed = _int(doc.get("seed", 1), "seed", low=0, high=2**64 - 1)
@@ -98,12 +95,46 @@ def load_spec(source: SpecSource, quick: bool = False,
     metrics = _metrics(doc.get("metrics", {}))
     _check_names(axes, metrics)
 
-    spec = SweepSpec(name=name.strip(), source=path, base=base, replications=replications,
+    spec = SweepSpec(name=name, source=path, base=base, replications=replications,
                      seed=seed, fixed=fixed, axes=axes, metrics=metrics, traces=traces,
                      quick=quick)
     _check_size(spec)
     spec.points = expand(spec, progress)
     return spec
+
+
+# A name becomes the directory results/<name>/ (or <name>-quick/): one path component,
+# at most NAME_MAX (255 bytes on Linux, macOS and Windows' NTFS) with the suffix.
+NAME_MAX_BYTES = 255 - len("-quick")
+
+
+def store_name(raw: Any) -> str:
+    """The sweep's name, checked as the directory name it becomes: stripped first, then
+    checked (`" .."` is `..`), so the store never lands outside results/."""
+    if raw is None:
+        raise ScenarioError("name: a sweep needs a name for results/<name>/ (a plain string without '/')")
+    if not isinstance(raw, str):
+        raise ScenarioError(f"name: {shorten(repr(raw))} is not a string; use a directory name such as \"reno-vs-eln\"")
+    name = raw.strip()
+    shown = shorten(repr(raw))
+    if not name:
+        raise ScenarioError(f"name: {shown} is empty; use a directory name such as \"reno-vs-eln\"")
+    bad = sorted({c for c in name if c in "/\\" or ord(c) < 32 or ord(c) == 127})
+    if bad:
+        listed = " ".join(repr(c) for c in bad)
+        raise ScenarioError(f"name: {shown} holds {listed}; a directory name has no '/', '\\' or control characters")
+    if name.startswith("."):
+        raise ScenarioError(f"name: {shown} starts with '.'; a results directory is not hidden and never '..'")
+    size = len(name.encode("utf-8", "surrogatepass"))
+    if size > NAME_MAX_BYTES:
+        raise ScenarioError(f"name: {shown} is {size} bytes long; a directory name holds at most "
+                            f"{NAME_MAX_BYTES} bytes (255 with '-quick')")
+    return name
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """A value as an error line quotes it: long ones cut with an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _check_size(spec: SweepSpec) -> None:
@@ -221,9 +252,16 @@ def _lookup(doc: Any, path: str) -> Any:
     return node
 
 
+_TRACE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
+
+
 def _traces(value: Any) -> List[str]:
     if not isinstance(value, list) or not all(isinstance(t, str) and t for t in value):
-        raise ScenarioError(f"traces: {value!r} is not a list of trace names, e.g. [\"cwnd\"]")
+        raise ScenarioError(f"traces: {shorten(repr(value))} is not a list of trace names, e.g. [\"cwnd\"]")
+    for name in value:  # a trace name becomes a file name: traces/<run_id>/<name>.parquet
+        if not _TRACE_NAME.match(name):
+            raise ScenarioError(f"traces: {shorten(repr(name))} is not a trace name; use names such as "
+                                "\"cwnd\", \"seq\" or \"throughput\"")
     return list(dict.fromkeys(value))
 
 

@@ -4,20 +4,24 @@
     flows/part-<seq>.parquet    one row per flow of those runs (run_id + typed columns)
     links/part-<seq>.parquet    one row per link, the same way
     traces/<run_id>/<name>.parquet
+    manifest/part-<seq>.json    a batch's commit: the size and SHA-256 of its parts and
+                                traces (manifest.py)
     runs/<run_id>.parquet       one row: a store written before batches (still read)
     quarantine/                 parts that could not be read, kept for a post-mortem
 
 Rows are buffered and written as one part every PART_ROWS runs or PART_SECONDS seconds,
 atomically; a run's traces are written before its row is buffered. A sweep killed at
 any instant so loses at most the unflushed batch, whose runs are simply not in the
-store and are run again on resume: no journal, only the list of parts. The runs part of
-a batch is written last (after its flows and links parts), so it is the commit point.
+store and are run again on resume. A batch's manifest entry is written last (after its
+flows, links and runs parts), so it is the commit point.
 
 A run_id may be in several parts (a failed run retried): the newest part wins, and a
 part is newer than every one-file-per-run file. Opening a store reads four columns of
-each part (run_id, status, scenario_hash, seed), never the rest. A part that cannot be
-read (a short file, a page whose CRC fails, fewer rows than its footer says) is moved
-to quarantine/ and its runs are run again by the next sweep.
+each part (run_id, status, scenario_hash, seed) after checking the file's hash against
+the manifest. A part that cannot be trusted (missing, altered or replaced, a short file,
+a page whose CRC fails, fewer rows than its footer says) is reported in one warning line,
+moved to quarantine/ (when the store can be written and no sweep holds it) and its runs
+are run again by the next sweep; so is a run whose trace file is missing or altered.
 """
 
 from __future__ import annotations
@@ -26,13 +30,12 @@ import errno
 import functools
 import json
 import os
-import re
 import subprocess
 import time
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import IO, TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -40,8 +43,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .._core import ScenarioError
-from .parts import (READ_ERRORS, atomic_write, concat, read_part, read_part_and_footer, rows_table,
-                    write_part, write_table_file)
+from .manifest import (MANIFEST_DIR, Entry, FileFacts, describe, discard_migration, entry_path,
+                       read_manifest, write_entries, write_entry)
+from .index import (PART, StoredRun, TraceFacts, check_file, file_facts, index_parts, index_store,
+                    read_single, trace_files, why_unusable)
+from .parts import READ_ERRORS, atomic_write, concat, read_part, rows_table, write_part, write_table_file
 from .sections import Section, sections_table
 
 if TYPE_CHECKING:
@@ -52,7 +58,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock, one sweep per store is on the user
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["Store", "StoredRun", "atomic_write", "load", "load_flows", "load_meta", "read_trace"]
+__all__ = ["Store", "StoredRun", "atomic_write", "index_store", "load", "load_flows", "load_meta", "read_trace"]
 
 Row = Dict[str, Any]
 TracesOut = Dict[str, Dict[str, np.ndarray]]
@@ -67,33 +73,29 @@ SECTIONS = ("flows", "links")  # per-item tables stored beside the run rows
 PART_ROWS = 1000
 PART_SECONDS = float(os.environ.get("LOSSY_STORE_BATCH_S", "") or 5.0)
 PART_SECTION_ROWS = 200_000  # flows + links rows buffered: big runs flush sooner
-INDEX_COLUMNS = ("run_id", "status", "scenario_hash", "seed")
-_PART = re.compile(r"^part-(\d+)\.parquet$")
-
-
-@dataclass(frozen=True)
-class StoredRun:
-    status: str  # "ok" | "failed"
-    scenario_hash: str
-    seed: int
-    source: str = ""  # the file under runs/ that holds its row; "" while buffered
+_PART = PART
 
 
 @dataclass
 class Store:
     """One sweep's directory. `open()` takes a lock (one writer at a time), indexes the
-    stored runs and quarantines what cannot be read; `add()` buffers a run's row and
-    writes a part when the batch is due; `close()` writes what is left."""
+    stored runs, checks every file against the manifest and quarantines what cannot be
+    trusted; `add()` buffers a run's row and writes a part when the batch is due;
+    `close()` writes what is left."""
 
     root: Path
     index: Dict[str, StoredRun] = field(default_factory=dict)  # run_id -> the newest row's facts
     removed: List[str] = field(default_factory=list)  # files quarantined (their runs are redone)
+    manifest: Optional[Dict[str, Entry]] = None  # part -> its entry; None: a store from before manifests
     _lock: Optional[IO[bytes]] = None
     _pending: Dict[str, Tuple[Row, Dict[str, Section]]] = field(default_factory=dict)
+    _pending_traces: Dict[str, TraceFacts] = field(default_factory=dict)
     _pending_since: float = 0.0
     _pending_items: int = 0
     _seq: int = 0
     _cache: Dict[str, pa.Table] = field(default_factory=dict)  # source -> its rows (--until-ci rereads)
+    _verified: Set[str] = field(default_factory=set)  # files whose hash was checked by this Store
+    _bad_entries: List[str] = field(default_factory=list)  # manifest/ files that cannot be read
 
     @property
     def runs_dir(self) -> Path:
@@ -104,24 +106,46 @@ class Store:
     def open(self) -> "Store":
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
-        for d in (self.runs_dir, *(self.root / s for s in SECTIONS)):
+        discard_migration(self.root)
+        traces = self.root / "traces"
+        for d in (self.runs_dir, self.root / MANIFEST_DIR, *(self.root / s for s in SECTIONS)):
             for stale in d.glob(".*.tmp") if d.is_dir() else []:  # a write cut short by a kill
                 stale.unlink(missing_ok=True)
+        for stale in traces.glob("*/.*.tmp") if traces.is_dir() else []:  # a worker's, likewise
+            stale.unlink(missing_ok=True)
         self.scan()
         for s in SECTIONS:  # a batch killed between its flows part and its runs part
             for orphan in (self.root / s).glob("part-*.parquet") if (self.root / s).is_dir() else []:
                 if not (self.runs_dir / orphan.name).exists():
                     orphan.unlink(missing_ok=True)
+        if self.manifest is None:
+            self._migrate()
+        else:
+            self._drop_uncommitted()
+            self._check_sections()
+            for name in self._bad_entries:  # reported by scan(); kept for a post-mortem
+                if (self.root / MANIFEST_DIR / name).exists():  # not moved with its batch
+                    (self.root / "quarantine").mkdir(exist_ok=True)
+                    os.replace(self.root / MANIFEST_DIR / name, self.root / "quarantine" / f"{MANIFEST_DIR}-{name}")
+        self._check_traces()
         return self
 
     def scan(self) -> "Store":
-        """Index every stored run (newest row wins); quarantine what cannot be read when
+        """Index every stored run (newest row wins); quarantine what cannot be trusted when
         no other sweep holds the store, else leave it and warn."""
-        self.index, bad = index_store(self.root)
-        for name in bad:
-            self._set_aside(name)
+        found = read_manifest(self.root)
+        self.manifest, self._bad_entries = (None, []) if found is None else found
+        for name in self._bad_entries if self._lock is None else []:  # a writer says it with the batch
+            warnings.warn(f"{self.root / MANIFEST_DIR / name}: unreadable manifest entry; its batch is "
+                          "treated as never committed", stacklevel=3)
+        self.index, bad = index_parts(self.root, self.manifest)
+        # index_parts checked each indexed runs part whole against the manifest
+        self._verified.update(f"runs/{r.source}" for r in self.index.values() if r.source in (self.manifest or {}))
+        for name, why, runs, file in bad:
+            self._set_aside(name, why, runs, file)
         parts = [int(m.group(1)) for p in self.runs_dir.glob("part-*.parquet")
                  if (m := _PART.match(p.name))] if self.runs_dir.is_dir() else []
+        parts += [int(m.group(1)) for name in (self.manifest or {}) if (m := _PART.match(name))]
         self._seq = max(parts, default=-1) + 1
         return self
 
@@ -146,9 +170,11 @@ class Store:
                                   str(self.root))
 
     def _try_lock(self) -> bool:
+        """The writer's lock; False when another sweep holds it. An OSError (a read-only
+        store) is the caller's: a reader treats it as not holding the lock."""
         if fcntl is None or self._lock is not None:
             return True
-        lock = open(self.root / ".lock", "wb")
+        lock = open_lock(self.root / ".lock")
         try:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -157,6 +183,79 @@ class Store:
         self._lock = lock
         return True
 
+    # --- the manifest, on the writer's open --------------------------------------------
+
+    def _migrate(self) -> None:
+        """A store written before the manifest: record what passed the old checks now,
+        so from here on a missing, swapped or altered file is found."""
+        by_part: Dict[str, List[str]] = {}
+        for rid, run in self.index.items():
+            by_part.setdefault(run.source, []).append(rid)
+        entries = []
+        for path in sorted(self.runs_dir.glob("part-*.parquet")):
+            files = {f"{d}/{path.name}": file_facts(self.root / d / path.name)
+                     for d in ("runs", *SECTIONS) if (self.root / d / path.name).exists()}
+            traces = {}
+            for rid in by_part.get(path.name, []):
+                facts, unreadable = trace_files(self.root, rid)
+                if unreadable:  # its run is redone, which writes the trace again
+                    del self.index[rid]
+                    warnings.warn(f"{unreadable[0]}: unreadable; its run is run again", stacklevel=3)
+                elif facts:
+                    traces[rid] = facts
+            entries.append(Entry(path.name, pq.read_metadata(path).num_rows, files, traces))
+        write_entries(self.root, entries)
+        self.manifest = {e.part: e for e in entries}
+
+    def _drop_uncommitted(self) -> None:
+        """Parts without a manifest entry: the last batch, cut short by a kill before its
+        commit (removed), or a file put there by hand (quarantined, with a warning)."""
+        assert self.manifest is not None
+        last = max((int(m.group(1)) for n in self.manifest if (m := _PART.match(n))), default=-1)
+        for path in sorted(self.runs_dir.glob("part-*.parquet")):
+            m = _PART.match(path.name)
+            if m is None or path.name in self.manifest:
+                continue
+            entry = entry_path(self.root, path.name)
+            if entry.name in self._bad_entries:
+                self._set_aside(path.name, f"its manifest entry {MANIFEST_DIR}/{entry.name} is unreadable",
+                                _rows(path))
+            elif int(m.group(1)) > last:
+                for d in ("runs", *SECTIONS):
+                    (self.root / d / path.name).unlink(missing_ok=True)
+            else:
+                self._set_aside(path.name, "not in the manifest (not written by this store's sweeps)", _rows(path))
+
+    def _check_sections(self) -> None:
+        """Every flows and links part whole against the manifest (the index checked the
+        runs parts): a resume redoes what a later read would have found bad."""
+        assert self.manifest is not None
+        used = {run.source for run in self.index.values()}
+        for name in sorted(used & set(self.manifest)):
+            for file, facts in sorted(self.manifest[name].files.items()):
+                if file.startswith("runs/"):
+                    continue
+                why = check_file(self.root / file, facts)
+                if why:
+                    self._set_aside(name, why, self.manifest[name].runs, file)
+                    break
+                self._verified.add(file)
+
+    def _check_traces(self) -> None:
+        """Every trace of every stored run against the manifest: a run whose trace is
+        missing or altered leaves the index, and this sweep runs it again."""
+        if not self.manifest:
+            return
+        for rid, run in list(self.index.items()):
+            entry = self.manifest.get(run.source)
+            for name, facts in sorted((entry.traces.get(rid, {}) if entry else {}).items()):
+                path = trace_path(self.root, rid, name)
+                why = check_file(path, facts)
+                if why:
+                    del self.index[rid]
+                    warnings.warn(f"{path}: {why}; its run is run again", stacklevel=3)
+                    break
+
     # --- writing -----------------------------------------------------------------------
 
     def write_meta(self, meta: Mapping[str, Any]) -> None:
@@ -164,14 +263,17 @@ class Store:
         atomic_write(self.root / META_FILE, lambda f: f.write(text.encode()))
 
     def add(self, row: Row, sections: Optional[Dict[str, Section]] = None,
-            traces: Optional[TracesOut] = None) -> None:
-        """Buffer one run (its traces, if any, are written now: before its row)."""
+            traces: Optional[TracesOut] = None, trace_files: Optional[TraceFacts] = None) -> None:
+        """Buffer one run (its traces, if any, are written now: before its row;
+        `trace_files` are those a worker already wrote)."""
         rid = str(row["run_id"])
+        files = dict(trace_files or {})
         if traces:
-            write_traces(self.root, rid, traces)
+            files.update(write_traces(self.root, rid, traces))
         if not self._pending:
             self._pending_since = time.monotonic()
         self._pending[rid] = (row, sections or {})
+        self._pending_traces[rid] = files
         self._pending_items += sum(_items(v) for v in (sections or {}).values())
         self.index[rid] = StoredRun(str(row["status"]), str(row["scenario_hash"]), int(row["seed"]))
         if len(self._pending) >= PART_ROWS or self._pending_items >= PART_SECTION_ROWS:
@@ -182,23 +284,32 @@ class Store:
             self.flush()
 
     def flush(self) -> None:
-        """Write the buffered runs as one part: flows and links first, the runs last."""
+        """Write the buffered runs as one part: flows and links first, the runs next, its
+        manifest entry last (the commit)."""
         if not self._pending:
             return
         name = f"part-{self._seq:08d}.parquet"
         self._seq += 1
         written = []
+        files: Dict[str, FileFacts] = {}
         for s in SECTIONS:
             table = sections_table([(rid, secs[s]) for rid, (_, secs) in self._pending.items() if s in secs])
             if table is not None:
                 (self.root / s).mkdir(exist_ok=True)
-                write_part(self.root / s / name, table)
+                files[f"{s}/{name}"] = write_part(self.root / s / name, table)
                 written.append(s)
         rows = rows_table([self._pending[rid][0] for rid in sorted(self._pending)])
-        write_part(self.runs_dir / name, rows, {"lossy.sections": ",".join(written)})
+        files[f"runs/{name}"] = write_part(self.runs_dir / name, rows, {"lossy.sections": ",".join(written)})
+        if self.manifest is not None:
+            entry = Entry(name, rows.num_rows, files, {rid: t for rid, t in self._pending_traces.items() if t})
+            (self.root / MANIFEST_DIR).mkdir(exist_ok=True)
+            write_entry(self.root, entry)
+            self.manifest[name] = entry
+        self._verified.update(files)
         for rid in self._pending:
             self.index[rid] = replace(self.index[rid], source=name)
         self._pending.clear()
+        self._pending_traces.clear()
         self._pending_items = 0
 
     # --- reading -----------------------------------------------------------------------
@@ -239,44 +350,76 @@ class Store:
         path = self.root / where / source
         if where != "runs" and not path.exists():
             return None  # a batch without flows, or a run stored before flows were
+        entry = (self.manifest or {}).get(source)
+        expect = entry.files.get(key) if entry is not None and key not in self._verified else None
         try:
             if columns is not None:  # a projection: not cached (the whole table may be wanted later)
                 wanted = list(dict.fromkeys(["run_id", *columns]))
-                return read_part(path, wanted) if _PART.match(source) else _read_single(path, wanted)
-            self._cache[key] = read_part(path) if _PART.match(source) else _read_single(path)
-        except READ_ERRORS:
-            self._set_aside(source)
+                table = read_part(path, wanted, expect) if _PART.match(source) else read_single(path, wanted)
+                self._verified.add(key)
+                return table
+            self._cache[key] = read_part(path, None, expect) if _PART.match(source) else read_single(path)
+            self._verified.add(key)
+        except READ_ERRORS as e:
+            self._set_aside(source, why_unusable(e), entry.runs if entry else None, key)
             return None
         return self._cache[key]
 
-    def _set_aside(self, name: str) -> None:
-        """An unreadable file: its runs leave the index; when no sweep holds the store it
-        moves to quarantine/ (the next sweep runs them again), else it stays and we warn."""
+    def _set_aside(self, name: str, why: str, runs: Optional[int], file: str = "") -> None:
+        """A batch that cannot be trusted, in one warning line naming the bad file: its
+        runs leave the index; when no sweep holds the store (and it can be written) its
+        files move to quarantine/, and the next sweep runs them again."""
+        gone = [rid for rid, r in self.index.items() if r.source == name]
         self.index = {rid: r for rid, r in self.index.items() if r.source != name}
         self.removed.append(Path(name).stem if not _PART.match(name) else name)
+        count = runs if runs is not None else (len(gone) or None)
         held_before = self._lock is not None
-        if self._try_lock():
+        try:
+            free = self._try_lock()
+        except OSError:  # a read-only store: nothing can move, and reading goes on
+            free, where = False, "skipped (the store cannot be written)"
+        else:
+            where = "moved to quarantine/" if free else "skipped (a sweep is writing to the store)"
+        if free:
             try:
-                q = self.root / "quarantine"
-                q.mkdir(exist_ok=True)
-                for d in ("runs", *SECTIONS):
-                    src = self.root / d / name
-                    if src.exists():
-                        dest = q / f"{d}-{name}"
-                        if dest.exists():  # a part of the same name set aside before
-                            dest = q / f"{d}-{int(time.time() * 1e3)}-{name}"
-                        os.replace(src, dest)
-                        self._cache.pop(f"{d}/{name}", None)
+                self._quarantine(name)
+            except OSError as e:
+                where = f"skipped (cannot move it to quarantine/: {e.strerror or e})"
             finally:
                 if not held_before and self._lock is not None:
                     self._lock.close()
                     self._lock = None
-            if not held_before:
-                warnings.warn(f"{self.root}: unreadable {name} moved to quarantine/ with its batch; "
-                              "run the sweep again to redo its runs", stacklevel=4)
-        else:
-            warnings.warn(f"{self.root}: unreadable {name} skipped with its batch; run the sweep "
-                          "again to redo its runs", stacklevel=4)
+        runs_text = "its run is" if count == 1 else f"its {count:,} runs are" if count else "its runs are"
+        redo = "run again now" if held_before else "redone by the next resume (lossy sweep of its spec)"
+        warnings.warn(f"{self.root / (file or f'runs/{name}')}: {why}; {where}, {runs_text} {redo}", stacklevel=4)
+
+    def _quarantine(self, name: str) -> None:
+        q = self.root / "quarantine"
+        q.mkdir(exist_ok=True)
+        moves = [(self.root / d / name, f"{d}-{name}") for d in ("runs", *SECTIONS)]
+        moves.append((entry_path(self.root, name), f"{MANIFEST_DIR}-{Path(name).stem}.json"))
+        for src, base in moves:
+            if src.exists():
+                dest = q / base
+                if dest.exists():  # a part of the same name set aside before
+                    dest = q / f"{int(time.time() * 1e3)}-{base}"
+                os.replace(src, dest)
+                self._cache.pop(f"{src.parent.name}/{name}", None)
+        if self.manifest is not None:
+            self.manifest.pop(name, None)
+
+
+def _rows(path: Path) -> Optional[int]:
+    """A part's row count from its footer (None when it cannot be read)."""
+    try:
+        return int(pq.read_metadata(path).num_rows)
+    except READ_ERRORS:
+        return None
+
+
+def open_lock(path: Path) -> IO[bytes]:
+    """The lock file (a function of its own: tests make it fail as a read-only store does)."""
+    return open(path, "wb")
 
 
 def _items(section: Section) -> int:
@@ -285,69 +428,23 @@ def _items(section: Section) -> int:
     return len(section)
 
 
-def write_traces(root: Path, run_id: str, traces: TracesOut) -> None:
-    """`traces/<run_id>/<name>.parquet`, each atomically (mode 0644)."""
+def trace_path(root: Path, run_id: str, name: str) -> Path:
+    return root / "traces" / run_id / f"{name}.parquet"
+
+
+def write_traces(root: Path, run_id: str, traces: TracesOut) -> TraceFacts:
+    """`traces/<run_id>/<name>.parquet`, each atomically (mode 0644); returns each file's
+    size and hash for the manifest."""
     out = root / "traces" / run_id
     out.mkdir(parents=True, exist_ok=True)
+    written: TraceFacts = {}
     for name, columns in traces.items():
         table = pa.table({k: np.asarray(v) for k, v in columns.items()})
-        write_table_file(out / f"{name}.parquet", table)
+        written[name] = write_table_file(out / f"{name}.parquet", table)
+    return written
 
 
 # --- the index -------------------------------------------------------------------------
-
-
-def index_store(root: Path) -> "Tuple[Dict[str, StoredRun], List[str]]":
-    """Every stored run by run_id (newest row wins), and the names of the files under
-    runs/ that cannot be read. Reads footers and the four index columns only."""
-    runs_dir = root / "runs"
-    index: Dict[str, StoredRun] = {}
-    bad: List[str] = []
-    files = sorted(runs_dir.glob("*.parquet")) if runs_dir.is_dir() else []
-    singles = [p for p in files if not _PART.match(p.name)]
-    parts = sorted((p for p in files if _PART.match(p.name)), key=lambda p: int(_PART.match(p.name).group(1)))  # type: ignore[union-attr]
-    for path in singles:
-        try:
-            index[path.stem] = _single_index(path)
-        except READ_ERRORS:
-            bad.append(path.name)
-    for path in parts:
-        try:
-            table, footer = read_part_and_footer(path, INDEX_COLUMNS)
-            sections = footer.get("lossy.sections", "")
-            if any(not (root / s / path.name).exists() for s in sections.split(",") if s):
-                raise ValueError("a section part is missing")
-        except READ_ERRORS:
-            bad.append(path.name)
-            continue
-        cols = {c: table.column(c).to_pylist() if c in table.column_names else [None] * table.num_rows
-                for c in INDEX_COLUMNS}
-        for rid, status, shash, seed in zip(*(cols[c] for c in INDEX_COLUMNS)):
-            index[str(rid)] = StoredRun(str(status), str(shash or ""), int(seed or 0), path.name)
-    return index, bad
-
-
-def _single_index(path: Path) -> StoredRun:
-    """A one-run file's facts from its footer (or, for a file without our footer keys,
-    from its columns)."""
-    meta = pq.read_metadata(path)
-    if meta.num_rows != 1:
-        raise ValueError("not one row")
-    keys = {k.decode(): v.decode() for k, v in (meta.metadata or {}).items()}
-    if "lossy.status" in keys:
-        return StoredRun(keys["lossy.status"], keys["lossy.scenario_hash"], int(keys["lossy.seed"]), path.name)
-    row = _read_single(path).to_pylist()[0]
-    return StoredRun(str(row.get("status")), str(row.get("scenario_hash") or ""), int(row.get("seed") or 0), path.name)
-
-
-def _read_single(path: Path, columns: Optional[List[str]] = None) -> pa.Table:
-    if columns is not None:
-        present = set(pq.read_schema(path).names)
-        columns = [c for c in columns if c in present]
-    table = pq.read_table(path, columns=columns)
-    if table.num_rows != 1 or "run_id" not in table.column_names:
-        raise ValueError("not a run row")
-    return table.replace_schema_metadata(None)
 
 
 # --- reading a store -------------------------------------------------------------------
@@ -375,6 +472,9 @@ def open_store(root: "str | os.PathLike[str]") -> Store:
         shown = ", ".join(entries[:5]) + (f", ... ({len(entries)} entries)" if len(entries) > 5 else "")
         raise ScenarioError(f"{path} is not a results store (no runs/ or {META_FILE}); it holds {shown}")
     store = Store(path).scan()
+    if not store.index and store.removed:
+        raise ScenarioError(f"no runs stored in {path} can be read ({', '.join(store.removed)} set aside); "
+                            "run the sweep again to redo them")
     if not store.index:
         raise ScenarioError(f"no runs stored in {path}; run `lossy sweep` with --out {path} first")
     return store
@@ -410,23 +510,66 @@ def joined_section(store: Store, run_ids: List[str], section: str, axes: List[st
 
 
 def read_trace(root: "str | os.PathLike[str]", run_id: str, name: str) -> pa.Table:
-    """One stored trace of one run: `traces/<run_id>/<name>.parquet`."""
-    path = Path(root) / "traces" / run_id / f"{name}.parquet"
+    """One stored trace of one run: `traces/<run_id>/<name>.parquet`, checked against the
+    manifest; one ScenarioError line when it is missing, altered or unreadable."""
+    path = trace_path(Path(root), run_id, name)
     if not path.is_file():
         have = sorted(p.stem for p in path.parent.glob("*.parquet")) if path.parent.is_dir() else []
         stored = f"stored: {', '.join(have)}" if have else "none stored for that run"
         raise ScenarioError(f"trace {name!r} of run {run_id}: not in {Path(root)} ({stored})")
-    table: pa.Table = pq.read_table(path)
-    return table
+    redo = "run the sweep again (lossy sweep of its spec) to redo the run"
+    try:
+        data = path.read_bytes()
+        facts = _stored_trace_facts(Path(root)).get(run_id, {}).get(name)
+        why = facts.check(data) if facts is not None else None
+        if why is None:
+            table: pa.Table = pq.ParquetFile(pa.BufferReader(data), page_checksum_verification=True).read()
+            return table
+    except READ_ERRORS as e:
+        why = f"unreadable ({describe(e)})"
+    raise ScenarioError(f"trace {name!r} of run {run_id}: {path} is {why}; {redo}")
+
+
+def _stored_trace_facts(root: Path) -> Dict[str, TraceFacts]:
+    """Each run's trace files as the manifest records them (the newest batch of the run
+    wins, as its row does); {} for a store without a manifest."""
+    try:
+        stamp = (root / MANIFEST_DIR).stat().st_mtime_ns
+    except OSError:
+        return {}
+    return _trace_facts_cached(str(root.resolve()), stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _trace_facts_cached(root: str, stamp: int) -> Dict[str, TraceFacts]:
+    found = read_manifest(Path(root))
+    out: Dict[str, TraceFacts] = {}
+    for name in sorted(found[0] if found else {}, key=lambda n: int(m.group(1)) if (m := _PART.match(n)) else -1):
+        out.update(found[0][name].traces)  # type: ignore[index]
+    return out
 
 
 def load_meta(root: "str | os.PathLike[str]") -> Dict[str, Any]:
-    """What the sweep wrote about itself (axes, metric aliases, points); {} if nothing."""
+    """What the sweep wrote about itself (axes, metric aliases, points); {} if nothing.
+    A sweep.json that is not one (overwritten, cut short) is a one-line warning: the
+    runs still read, by point; the next `lossy sweep` of the spec rewrites it."""
+    path = Path(root) / META_FILE
     try:
-        meta: Dict[str, Any] = json.loads((Path(root) / META_FILE).read_text(encoding="utf-8"))
-    except (FileNotFoundError, NotADirectoryError, ValueError):
+        text = path.read_text(encoding="utf-8")
+        meta: Any = json.loads(text)
+    except (FileNotFoundError, NotADirectoryError):
         return {}
-    return meta
+    except OSError as e:
+        why = e.strerror or describe(e)
+    except ValueError as e:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError)
+        why = describe(e)
+    else:
+        if isinstance(meta, dict):
+            return meta
+        why = f"a JSON {type(meta).__name__}, not an object"
+    warnings.warn(f"{path}: not a sweep description ({why}); its axes and metric names are unknown, "
+                  "runs are shown by point until `lossy sweep` of its spec rewrites it", stacklevel=3)
+    return {}
 
 
 # --- provenance ------------------------------------------------------------------------

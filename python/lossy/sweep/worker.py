@@ -28,6 +28,7 @@ Row = Dict[str, Any]
 # them) and its per-item tables (flows, links) as columns.
 TRACES_KEY = "__traces__"
 SECTIONS_KEY = "__sections__"
+TRACE_FILES_KEY = "__trace_files__"  # the trace files this worker wrote: their size and hash
 SECTIONS = ("flows", "links")
 
 
@@ -85,21 +86,25 @@ def execute(job: PointJob, run_id: str, seed: int, replication: int) -> Row:
                scenario_hash=job.scenario_hash, core_versions=core_versions())
     if job.traces and raw is not None:
         traces = {name: raw.get("traces", {}).get(name, {}) for name in job.traces}
-        if not _write_traces(job.store, run_id, traces):
+        written = _write_traces(job.store, run_id, traces)
+        if written is None:
             row[TRACES_KEY] = traces
+        else:
+            row[TRACE_FILES_KEY] = written  # for the batch's manifest entry
     return row
 
 
-def _write_traces(store: Optional[str], run_id: str, traces: Dict[str, Any]) -> bool:
+def _write_traces(store: Optional[str], run_id: str, traces: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """Write the run's traces into the store; their size and hash, or None when the
+    parent must write them."""
     if not store:
-        return False
+        return None
     try:
         from .store import write_traces  # pyarrow: only where the worker writes
 
-        write_traces(Path(store), run_id, traces)
-        return True
+        return write_traces(Path(store), run_id, traces)
     except Exception:  # e.g. a full disk: the parent writes them, or says why it cannot
-        return False
+        return None
 
 
 @functools.lru_cache(maxsize=None)
