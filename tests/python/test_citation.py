@@ -33,5 +33,6 @@ def test_license_is_the_one_pyproject_and_citation_name():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
-    assert project["license"] == {"text": "MIT"} and cff["license"] == "MIT"
+    assert project["license"] == "MIT" and cff["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]  # so the wheel and the sdist carry it
     assert text.startswith("MIT License\n") and "Copyright (c) 2026 the lossy developers" in text
