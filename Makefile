@@ -2,7 +2,8 @@
 # they make .venv, build the Rust core in release mode into it, and run.
 # A re-run rebuilds only when a Rust source, Cargo file or pyproject.toml changed.
 # `make wheel` packs that build into dist/ as a wheel that installs without cargo.
-# Times below were measured on a loaded 2-core machine (issue 27).
+# Times below were measured on this project's 2-core machine while four other builds
+# ran (load average 13-16, issue 27); a quiet machine takes a third of that or less.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -32,7 +33,7 @@ $(BIN)/python:
 
 # The build tool itself; the package's own dependencies come with `maturin develop`.
 $(DEPS): | $(BIN)/python
-	@echo "make: installing maturin, the build tool, into $(VENV) (a 10 MB download)"
+	@echo "make: installing maturin, the build tool, into $(VENV) (an 11 MB download)"
 	$(BIN)/python -m pip install 'maturin>=1.9.4,<2'
 	@touch $@
 
@@ -41,9 +42,10 @@ $(DEPS): | $(BIN)/python
 # builds the core (cargo's progress shows: Compiling ...). No extras: the demo needs none.
 $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
 	@echo "make: installing what lossy needs to run into $(VENV): NumPy, SciPy, pandas, pyarrow," \
-	      "matplotlib, typer, rich (about 110 MB to download, 420 MB installed; 1-2 minutes" \
-	      "on a 2-core machine), then building the Rust core in release mode (the first" \
-	      "time about 5-6 minutes on a 2-core machine; then seconds)"
+	      "matplotlib, typer, rich (about 150 MB to download, 470 MB installed: 2.5 minutes on a" \
+	      "loaded 2-core machine, most of it unpacking, when pip prints nothing), then building the" \
+	      "Rust core in release mode (the first time: 4.5 minutes on a quiet 2-core machine, 16 on a" \
+	      "loaded one; then seconds)"
 	$(BIN)/maturin develop --release
 	@touch $@
 
@@ -53,8 +55,8 @@ EXTRA_REQUIREMENTS = $(BIN)/python -c 'import sys; t = __import__("tomllib" if s
   x = t.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]; print("\n".join(r for e in sys.argv[1:] for r in x[e]))'
 
 $(TEST_TOOLS): pyproject.toml | $(BUILT)
-	@echo "make: installing the test tools into $(VENV): pytest, hypothesis, mypy, Dask, galois" \
-	      "(about 60 MB to download, 1 minute on a 2-core machine)"
+	@echo "make: installing the test tools into $(VENV): pytest, hypothesis, mypy, Dask, galois, uv" \
+	      "(about 320 MB installed; a minute or two on a loaded 2-core machine)"
 	$(EXTRA_REQUIREMENTS) test > $@.txt
 	$(BIN)/python -m pip install -r $@.txt
 	@touch $@
@@ -69,7 +71,7 @@ $(DOCS_TOOLS): pyproject.toml | $(BUILT)
 # An abi3 wheel (one file for CPython 3.9 and later) for this machine's platform, in
 # dist/: it installs with pip and runs without cargo. It packs the release build that
 # `maturin develop --release` made (same profile, same interpreter), so it does not
-# compile again. Other platforms: see the README ("Install without cargo").
+# compile again: 2 s. Other platforms: see the README ("Install without cargo").
 wheel: $(BUILT)
 	$(BIN)/maturin build --release --interpreter $(BIN)/python --out dist
 	@ls -l dist/*.whl
