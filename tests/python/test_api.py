@@ -275,6 +275,11 @@ def test_shipped_names_work_from_any_directory(tmp_path, monkeypatch):
         lossy.run("one-hpo")
     with pytest.raises(lossy.ScenarioError, match=r"^elsewhere/one-hop.toml: no such scenario file$"):
         lossy.load_scenario("elsewhere/one-hop.toml")  # a path is not a name
+    from lossy.sweep import load_spec
+
+    assert load_spec("reno-vs-eln").name == "reno-vs-eln"  # what lossy.sweep("reno-vs-eln") reads
+    with pytest.raises(lossy.ScenarioError, match=r"^spec: 'reno-vs-el' is neither .*shipped: reno-vs-eln"):
+        load_spec("reno-vs-el")
 
 
 def test_the_readme_python_block_runs_outside_the_checkout(tmp_path, monkeypatch):
