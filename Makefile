@@ -3,7 +3,8 @@
 # A re-run rebuilds only when a Rust source, Cargo file or pyproject.toml changed.
 # `make wheel` packs that build into dist/ as a wheel that installs without cargo.
 # Times below were measured on this project's 2-core machine while four other builds
-# ran (load average 13-16, issue 27); a quiet machine takes a third of that or less.
+# ran (load average 13-16, issue 27); a quiet one is faster (the core's first build:
+# 4.5 minutes quiet, issue 26's measurement, against 16 loaded).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -63,7 +64,8 @@ $(TEST_TOOLS): pyproject.toml | $(BUILT)
 
 $(DOCS_TOOLS): pyproject.toml | $(BUILT)
 	@echo "make: installing the documentation tools into $(VENV): MkDocs with Material," \
-	      "mkdocstrings, Jupyter's kernel (about 40 MB to download, 1 minute on a 2-core machine)"
+	      "mkdocstrings, Jupyter's kernel (46 MB to download, 380 MB installed: 4 minutes on a" \
+	      "loaded 2-core machine)"
 	$(EXTRA_REQUIREMENTS) docs > $@.txt
 	$(BIN)/python -m pip install -r $@.txt
 	@touch $@
@@ -80,7 +82,8 @@ wheel: $(BUILT)
 # Reno with and without ELN on a wireless last hop; figures and report.md in
 # results/reproduce-validation/ (stored runs are reused on a second call).
 demo: $(BUILT)
-	@echo "make demo: lossy reproduce validation --quick (about 30 s on a 2-core machine)"
+	@echo "make demo: lossy reproduce validation --quick (on a loaded 2-core machine: 1.75 minutes" \
+	      "the first time, 27 s with its runs stored)"
 	$(BIN)/lossy reproduce validation --quick
 
 # The tests, in tiers so that each expensive step runs once (issue 26):
@@ -146,12 +149,12 @@ DOCS_SCALE ?= quick
 DOCS_FLAGS := $(if $(filter full,$(DOCS_SCALE)),,--quick)
 docs: $(BUILT) $(DOCS_TOOLS)
 	@mkdir -p $(DOCS_RESULTS)
-	@echo "make docs: lossy reproduce all $(DOCS_FLAGS) --out $(DOCS_RESULTS) (on a 2-core machine: about" \
-	      "3 minutes the first time, seconds with the runs stored; a line per reproduction and sweep" \
-	      "below, the claims in $(DOCS_RESULTS).log)"
+	@echo "make docs: lossy reproduce all $(DOCS_FLAGS) --out $(DOCS_RESULTS) (on a loaded 2-core" \
+	      "machine: 7 minutes, about as long again with the runs stored, which judging and drawing" \
+	      "take; a line per reproduction and sweep below, the claims in $(DOCS_RESULTS).log)"
 	@$(BIN)/lossy reproduce all $(DOCS_FLAGS) --out $(DOCS_RESULTS) > $(DOCS_RESULTS).log \
 	  || { status=$$?; tail -n 5 $(DOCS_RESULTS).log; [ $$status -eq 1 ]; }
-	@echo "make docs: mkdocs build --strict into $(SITE_DIR)/ (about 30 s on a 2-core machine)"
+	@echo "make docs: mkdocs build --strict into $(SITE_DIR)/ (25 s on a loaded 2-core machine)"
 	LOSSY_DOCS_RESULTS=$(CURDIR)/$(DOCS_RESULTS) $(BIN)/mkdocs build --strict --quiet --site-dir $(SITE_DIR)
 
 docs-serve: $(BUILT) $(DOCS_TOOLS)
