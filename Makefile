@@ -12,8 +12,8 @@ BIN    := $(VENV)/bin
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
-# pip's own progress (Collecting ..., Downloading ... MB, Installing ...) is left on: the
-# dependency install is the longest silent step otherwise (issue 27).
+# pip's and uv's own progress (Downloading ...) is left on: the dependency install was
+# the longest silent step (issue 27).
 # maturin develop finds the environment through VIRTUAL_ENV.
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 
@@ -32,22 +32,23 @@ build: $(BUILT)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# The build tool itself; the package's own dependencies come with `maturin develop`.
+# The build tool and the installer; the package's own dependencies come with `maturin
+# develop`. uv (from PyPI, as maturin) installs them: on the loaded 2-core machine pip
+# took 2.5 minutes for what uv does in half a minute, most of it unpacking in silence.
 $(DEPS): | $(BIN)/python
-	@echo "make: installing maturin, the build tool, into $(VENV) (an 11 MB download)"
-	$(BIN)/python -m pip install 'maturin>=1.9.4,<2'
+	@echo "make: installing maturin, the build tool, and uv, the installer, into $(VENV) (a 29 MB download)"
+	$(BIN)/python -m pip install 'maturin>=1.9.4,<2' 'uv>=0.4'
 	@touch $@
 
 # Editable install: Python files are used in place, the compiled core is rebuilt here.
-# maturin first pip-installs what running needs (pip's progress shows), then cargo
+# maturin first installs what running needs with uv (its progress shows), then cargo
 # builds the core (cargo's progress shows: Compiling ...). No extras: the demo needs none.
 $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
 	@echo "make: installing what lossy needs to run into $(VENV): NumPy, SciPy, pandas, pyarrow," \
-	      "matplotlib, typer, rich (about 150 MB to download, 470 MB installed: 2.5 minutes on a" \
-	      "loaded 2-core machine, most of it unpacking, when pip prints nothing), then building the" \
-	      "Rust core in release mode (the first time: 4.5 minutes on a quiet 2-core machine, 16 on a" \
-	      "loaded one; then seconds)"
-	$(BIN)/maturin develop --release
+	      "matplotlib, typer, rich (about 150 MB to download, 470 MB installed: half a minute on a loaded" \
+	      "2-core machine), then building the Rust core in release mode (the first time: 4.5 minutes" \
+	      "on a quiet 2-core machine, 16 on a loaded one; then seconds)"
+	$(BIN)/maturin develop --release --uv
 	@touch $@
 
 # The requirements of the extras named, one a line, as pyproject.toml lists them (the
@@ -57,17 +58,17 @@ EXTRA_REQUIREMENTS = $(BIN)/python -c 'import sys; t = __import__("tomllib" if s
 
 $(TEST_TOOLS): pyproject.toml | $(BUILT)
 	@echo "make: installing the test tools into $(VENV): pytest, hypothesis, mypy, Dask, galois, uv" \
-	      "(about 320 MB installed; a minute or two on a loaded 2-core machine)"
+	      "(about 320 MB installed; a quarter of a minute on a loaded 2-core machine)"
 	$(EXTRA_REQUIREMENTS) test > $@.txt
-	$(BIN)/python -m pip install -r $@.txt
+	$(BIN)/uv pip install -r $@.txt
 	@touch $@
 
 $(DOCS_TOOLS): pyproject.toml | $(BUILT)
 	@echo "make: installing the documentation tools into $(VENV): MkDocs with Material," \
-	      "mkdocstrings, Jupyter's kernel (46 MB to download, 380 MB installed: 4 minutes on a" \
+	      "mkdocstrings, Jupyter's kernel (46 MB to download, 380 MB installed: a quarter of a minute on a" \
 	      "loaded 2-core machine)"
 	$(EXTRA_REQUIREMENTS) docs > $@.txt
-	$(BIN)/python -m pip install -r $@.txt
+	$(BIN)/uv pip install -r $@.txt
 	@touch $@
 
 # An abi3 wheel (one file for CPython 3.9 and later) for this machine's platform, in
