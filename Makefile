@@ -2,9 +2,9 @@
 # they make .venv, build the Rust core in release mode into it, and run.
 # A re-run rebuilds only when a Rust source, Cargo file or pyproject.toml changed.
 # `make wheel` packs that build into dist/ as a wheel that installs without cargo.
-# Times below were measured on this project's 2-core machine while four other builds
-# ran (load average 13-16, issue 27); a quiet one is faster (the core's first build:
-# 4.5 minutes quiet, issue 26's measurement, against 16 loaded).
+# Times below were measured on this project's 2-core machine while other builds ran
+# (load average 10-16, issue 27): `make demo` on a fresh clone with empty caches took
+# 6.2 minutes; a quiet machine is faster.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -34,7 +34,7 @@ $(BIN)/python:
 
 # The build tool and the installer; the package's own dependencies come with `maturin
 # develop`. uv (from PyPI, as maturin) installs them: on the loaded 2-core machine pip
-# took 2.5 minutes for what uv does in half a minute, most of it unpacking in silence.
+# took 2.5 minutes for what uv does in 10 s, most of it unpacking in silence.
 $(DEPS): | $(BIN)/python
 	@echo "make: installing maturin, the build tool, and uv, the installer, into $(VENV) (a 29 MB download)"
 	$(BIN)/python -m pip install 'maturin>=1.9.4,<2' 'uv>=0.4'
@@ -45,9 +45,9 @@ $(DEPS): | $(BIN)/python
 # builds the core (cargo's progress shows: Compiling ...). No extras: the demo needs none.
 $(BUILT): $(DEPS) $(RUST_INPUTS) pyproject.toml
 	@echo "make: installing what lossy needs to run into $(VENV): NumPy, SciPy, pandas, pyarrow," \
-	      "matplotlib, typer, rich (about 150 MB to download, 470 MB installed: half a minute on a loaded" \
-	      "2-core machine), then building the Rust core in release mode (the first time: 4.5 minutes" \
-	      "on a quiet 2-core machine, 16 on a loaded one; then seconds)"
+	      "matplotlib, typer, rich (about 150 MB to download, 470 MB installed: 10 s on a loaded" \
+	      "2-core machine), then building the Rust core in release mode (the first time: 5 minutes on" \
+	      "a loaded 2-core machine, 16 with another release build beside it; then seconds)"
 	$(BIN)/maturin develop --release --uv
 	@touch $@
 
@@ -58,15 +58,15 @@ EXTRA_REQUIREMENTS = $(BIN)/python -c 'import sys; t = __import__("tomllib" if s
 
 $(TEST_TOOLS): pyproject.toml | $(BUILT)
 	@echo "make: installing the test tools into $(VENV): pytest, hypothesis, mypy, Dask, galois, uv" \
-	      "(about 320 MB installed; a quarter of a minute on a loaded 2-core machine)"
+	      "(about 320 MB installed; 5 s on a loaded 2-core machine)"
 	$(EXTRA_REQUIREMENTS) test > $@.txt
 	$(BIN)/uv pip install -r $@.txt
 	@touch $@
 
 $(DOCS_TOOLS): pyproject.toml | $(BUILT)
 	@echo "make: installing the documentation tools into $(VENV): MkDocs with Material," \
-	      "mkdocstrings, Jupyter's kernel (46 MB to download, 380 MB installed: a quarter of a minute on a" \
-	      "loaded 2-core machine)"
+	      "mkdocstrings, Jupyter's kernel (46 MB to download, 380 MB installed: 8 s on a loaded" \
+	      "2-core machine)"
 	$(EXTRA_REQUIREMENTS) docs > $@.txt
 	$(BIN)/uv pip install -r $@.txt
 	@touch $@
@@ -83,8 +83,8 @@ wheel: $(BUILT)
 # Reno with and without ELN on a wireless last hop; figures and report.md in
 # results/reproduce-validation/ (stored runs are reused on a second call).
 demo: $(BUILT)
-	@echo "make demo: lossy reproduce validation --quick (on a loaded 2-core machine: 1.75 minutes" \
-	      "the first time, 27 s with its runs stored)"
+	@echo "make demo: lossy reproduce validation --quick (on a loaded 2-core machine: 36 s to" \
+	      "1.75 minutes the first time, 27 s with its runs stored)"
 	$(BIN)/lossy reproduce validation --quick
 
 # The tests, in tiers so that each expensive step runs once (issue 26):
