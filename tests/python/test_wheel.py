@@ -17,7 +17,7 @@ import pytest
 from conftest import seed_validation_runs
 
 ROOT = Path(__file__).resolve().parents[2]
-# Its cost (issue 27: it replaces a test of about that cost): 73 s in `make test`'s flow
+# Its cost (issue 27: it replaces a test of about that cost): 47 to 73 s in `make test`'s flow
 # on the 2-core machine with other builds running (packing 4 s, uv's install from its
 # cache 3 s, the rest the demo); pip would take a minute or two more. It prints its times.
 
