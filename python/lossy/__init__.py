@@ -1,7 +1,7 @@
 """lossy: a fast, reproducible packet-level simulator of TCP over lossy wireless links.
 
     >>> import lossy
-    >>> r = lossy.run("scenarios/last-hop.toml", seed=1, overrides={"flows.0.tcp.variant": "newreno"})
+    >>> r = lossy.run("last-hop", seed=1, overrides={"flows.0.tcp.variant": "newreno"})
     >>> r.summary["flows.0.goodput_bps"]
 
 The simulator itself is the compiled `lossy._core` (Rust); this package loads scenarios,
@@ -25,9 +25,8 @@ from .sweep import Sweep, sweep
 
 if TYPE_CHECKING:
     from . import results
-    from .api import run
+    from .api import load_scenario, run
     from .result import RunResult
-    from .scenario import load_scenario
 
 __version__: str = _core.version()
 
@@ -37,7 +36,7 @@ __all__ = ["RunResult", "ScenarioError", "Sweep", "__version__", "load_scenario"
 _LAZY = {
     "run": (".api", "run"),
     "RunResult": (".result", "RunResult"),
-    "load_scenario": (".scenario", "load_scenario"),
+    "load_scenario": (".api", "load_scenario"),  # shipped names too, as `lossy run` takes
     "results": (".results", None),
 }
 

@@ -1,15 +1,21 @@
-"""`lossy.run`: one simulation of a scenario, as a RunResult."""
+"""`lossy.run`: one simulation of a scenario, as a RunResult; `lossy.load_scenario`.
+
+Both take what `lossy run` takes: a file, or the name of a shipped scenario
+(`lossy.run("last-hop")` from any directory), resolved as the command line resolves it
+(shipped.resolve), so the README's Python works outside a checkout (issue 27)."""
 
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from . import _core
+from . import _core, scenario as _scenario
 from ._core import ScenarioError
 from .result import RunResult
-from .scenario import ScenarioSource, apply_overrides, load_scenario, to_json_text
+from .scenario import Scenario, ScenarioSource, apply_overrides, to_json_text
+from .shipped import resolve
 
 
 Overrides = Union[Mapping[str, Any], Iterable[Tuple[str, Any]]]
@@ -27,7 +33,8 @@ def run(
 ) -> RunResult:
     """Run one simulation.
 
-    `scenario` is a path to a TOML file, a dict, or TOML text. `overrides` maps dotted
+    `scenario` is a path to a TOML file, the name of a shipped scenario (`"last-hop"`,
+    as `lossy scenarios` lists them), a dict, or TOML text. `overrides` maps dotted
     paths to values (`{"flows.0.tcp.variant": "newreno", "links.1.loss.p": 0.02}`, or the
     same as (path, value) pairs) and is applied to a copy of the scenario before the core
     validates it. `traces=["cwnd", "seq"]` records those traces (the same as overrides
@@ -53,6 +60,27 @@ def run(
     replication = _non_negative("replication", replication)
     raw = _core.run(to_json_text(doc), seed=seed, replication=replication, progress=progress)
     return RunResult(raw, scenario=doc)
+
+
+def load_scenario(source: ScenarioSource,
+                  base_dir: Union[str, "os.PathLike[str]", None] = None) -> Scenario:
+    """Return a fresh, mutable scenario dict.
+
+    `source` is a path to a TOML file (a `Path`, or a `str` that ends in `.toml` or holds
+    neither `=` nor a newline), the name of a shipped scenario (`"last-hop"`, when no file
+    of that name exists here), a mapping (deep-copied), or TOML text. A missing file, an
+    unknown name (the message lists the shipped ones) and bad TOML raise ScenarioError.
+    Data files the scenario names are resolved against its file's directory, or against
+    `base_dir` for a mapping or text.
+    """
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _names_a_file(source)):
+        source = resolve(os.fspath(source), "scenario")
+    return _scenario.load_scenario(source, base_dir)
+
+
+def _names_a_file(text: str) -> bool:
+    # The rule scenario.load_scenario reads a str by: TOML text holds `=` or a newline.
+    return text.endswith(".toml") or not ("\n" in text or "=" in text)
 
 
 def _as_mapping(overrides: Overrides) -> Mapping[str, Any]:

@@ -59,6 +59,29 @@ def instead_of(given: str, kind: str) -> Optional[Path]:
     return scenario_path(stem) if kind == "scenario" else experiment_path(stem)
 
 
+def resolve(given: str, kind: str) -> Path:
+    """What a user means by `given` where a scenario (`kind` "scenario") or a sweep spec
+    ("experiment") is expected, for the command line and the Python API alike: the file
+    of that name when one exists, else the shipped one of that name (`last-hop`). A bare
+    name that is neither (no such file here, no directory in it) raises ScenarioError
+    naming the shipped ones; a path with a directory is left to its reader, which says
+    the file is missing."""
+    shipped = instead_of(given, kind)
+    if shipped is not None:
+        return shipped
+    if not os.path.exists(given) and "/" not in given and os.sep not in given:
+        names = scenario_names() if kind == "scenario" else experiment_names()
+        field = "scenario" if kind == "scenario" else "spec"
+        raise ScenarioError(f"{field}: '{_cut(given)}' is neither a file here nor a shipped {kind}; "
+                            f"shipped: {', '.join(names) or 'none'} (lossy scenarios lists them)")
+    return Path(given)
+
+
+def _cut(value: str, limit: int = 60) -> str:
+    # An error line stays short whatever was typed (issue 27: messages echo unbounded input).
+    return value if len(value) <= limit else value[:limit - 1] + "…"
+
+
 def _find(directory: Path, name: str, what: str, known: List[str]) -> Path:
     stem = name[:-5] if name.endswith(".toml") else name
     path = directory / f"{stem}.toml"

@@ -103,7 +103,7 @@ def built_site(quick_reproductions, tmp_path_factory):
     """The site built from the shared quick runs, once per session: the one `make docs`
     built when $LOSSY_SITE names it (`make test` sets it; read, never written), else
     built here with `mkdocs build --strict`."""
-    pytest.importorskip("mkdocs_gen_files", reason="the docs extra is not installed (pip install lossy[docs])")
+    pytest.importorskip("mkdocs_gen_files", reason="the docs extra is not installed (pip install 'lossy-sim[docs]')")
     shared = os.environ.get("LOSSY_SITE", "").strip()
     if shared and (Path(shared) / "index.html").is_file() and (Path(shared) / "gallery" / "index.html").is_file():
         SHARED_RUNS["mkdocs build"] = f"read from {shared} (LOSSY_SITE)"

@@ -2,6 +2,8 @@
 
 import json
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -254,3 +256,35 @@ def test_overrides_as_pairs_and_traces_keyword():
         lossy.run(path, overrides=[("a",)])  # type: ignore[list-item]
     with pytest.raises(lossy.ScenarioError, match="traces.nosuch"):
         lossy.run(path, traces=["nosuch"])
+
+
+# --- shipped names, as `lossy run NAME` takes them (issue 27) ------------------------------
+
+
+def test_shipped_names_work_from_any_directory(tmp_path, monkeypatch):
+    from lossy.shipped import scenarios_dir
+
+    monkeypatch.chdir(tmp_path)  # nothing of the checkout here
+    shipped = load_scenario(scenarios_dir() / "last-hop.toml")
+    assert lossy.load_scenario("last-hop") == lossy.load_scenario("last-hop.toml") == shipped
+    assert lossy.run("one-hop", overrides={"duration": "1 s"}).summary["flows.0.goodput_bps"] > 0
+    assert lossy.load_scenario('duration = "5 s"') == {"duration": "5 s"}  # TOML text stays text
+    (tmp_path / "last-hop.toml").write_text('duration = "3 s"\n')  # a file of that name wins
+    assert lossy.load_scenario("last-hop.toml") == {"duration": "3 s"}
+    with pytest.raises(lossy.ScenarioError, match=r"^scenario: 'one-hpo' is neither .*shipped: .*one-hop"):
+        lossy.run("one-hpo")
+    with pytest.raises(lossy.ScenarioError, match=r"^elsewhere/one-hop.toml: no such scenario file$"):
+        lossy.load_scenario("elsewhere/one-hop.toml")  # a path is not a name
+    from lossy.sweep import load_spec
+
+    assert load_spec("reno-vs-eln").name == "reno-vs-eln"  # what lossy.sweep("reno-vs-eln") reads
+    with pytest.raises(lossy.ScenarioError, match=r"^spec: 'reno-vs-el' is neither .*shipped: reno-vs-eln"):
+        load_spec("reno-vs-el")
+
+
+def test_the_readme_python_block_runs_outside_the_checkout(tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^## Python\n.*?^```python\n(.*?)^```", readme, re.M | re.S)
+    assert block, "README.md has no ## Python section with a python block"
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.group(1), "README.md", "exec"), {})

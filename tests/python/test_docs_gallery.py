@@ -364,7 +364,7 @@ def test_a_readme_without_the_benchmark_table_fails_naming_it(tmp_path: Path) ->
 def test_mkdocs_build_strict(tmp_path: Path, request: pytest.FixtureRequest, kind: str) -> None:
     """With results: the session's one site (conftest.py: `make docs`'s under `make test`).
     Without: a build of its own, the only other one, since no other test needs it."""
-    pytest.importorskip("mkdocs_gen_files", reason="the docs extra is not installed (pip install lossy[docs])")
+    pytest.importorskip("mkdocs_gen_files", reason="the docs extra is not installed (pip install 'lossy-sim[docs]')")
     if kind == "results":
         site = request.getfixturevalue("built_site")
     else:

@@ -4,6 +4,7 @@ and report.md. Every sweep of one call goes to one executor, made once."""
 
 from __future__ import annotations
 
+import sys
 import time
 from concurrent.futures import Executor
 from pathlib import Path
@@ -60,8 +61,16 @@ def reproduce_all(
     from ..sweep.executors import make_executor
 
     run = sweep_fn or run_with_lossy_sweep(progress)
+    outcomes: List[Outcome] = []
     with make_executor(executor, workers) as pool:
-        return [_one(r, default_out(r.name, root), quick, (), run, pool) for r in repros]
+        for i, r in enumerate(repros, 1):
+            if progress:  # `make docs` runs all of them: minutes without a word otherwise (issue 27)
+                sys.stderr.write(f"lossy: reproduce all: {r.name} ({i} of {len(repros)})\n")
+                sys.stderr.flush()
+            outcomes.append(_one(r, default_out(r.name, root), quick, (), run, pool))
+            if progress:
+                sys.stderr.write(f"lossy: reproduce all: {r.name} done in {outcomes[-1].wall_s:.0f} s\n")
+    return outcomes
 
 
 def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: SweepFn,

@@ -152,8 +152,8 @@ def _dask_executor(scheduler: Optional[str], workers: Optional[int]) -> Iterator
         import distributed
     except ImportError:
         raise ScenarioError(
-            "--executor dask needs dask.distributed: pip install 'lossy[dask]' "
-            "(and dask-jobqueue for Slurm/PBS: 'lossy[cluster]')") from None
+            "--executor dask needs dask.distributed: pip install 'lossy-sim[dask]' "
+            "(and dask-jobqueue for Slurm/PBS: 'lossy-sim[cluster]')") from None
     kwargs: dict[str, Any] = {}
     if scheduler is None and workers is not None:
         kwargs["n_workers"] = workers  # a local cluster of that size

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
 from ..scenario import Scenario, load_scenario
-from ..shipped import instead_of
+from ..shipped import instead_of, resolve
 from .expand import expand, point_id
 from .model import Axis, Point, Run, SweepSpec, canonical_json, run_id, scenario_hash
 
@@ -157,7 +157,7 @@ def _check_size(spec: SweepSpec) -> None:
 def _read(source: SpecSource) -> Tuple[Mapping[str, Any], Optional[Path]]:
     if isinstance(source, Mapping):
         return copy.deepcopy(dict(source)), None
-    path = instead_of(str(source), "experiment") or Path(source)  # `lossy sweep reno-vs-eln`
+    path = resolve(os.fspath(source), "experiment")  # `lossy sweep reno-vs-eln`; an unknown name lists them
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
