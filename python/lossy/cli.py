@@ -2,7 +2,8 @@
 
 Bad input (a scenario the core rejects, a missing file, bad TOML, a bad --set, a usage
 mistake such as `--seed abc`) prints one line, `lossy: <message>`, on stderr and exits
-with status 2; Ctrl-C exits with 130.
+with status 2; Ctrl-C exits with 130. A bug (an exception nothing expected) prints one
+line that says so and exits with 70; LOSSY_DEBUG=1 shows its traceback instead.
 
 Start-up time is part of the interface (`lossy bench` measures it): this module imports
 only typer and the core at the top; every command imports what it needs (rich tables,
@@ -23,7 +24,8 @@ import typer
 
 from . import _core
 from ._core import ScenarioError
-from .cli_errors import click_exceptions, fail, one_line_warning, usage_message, user_errors
+from .cli_errors import (click_exceptions, debugging, fail, internal_error, one_line, one_line_warning,
+                         usage_message, user_errors)
 from .cli_progress import interruptible
 
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ app = typer.Typer(
     help="Packet-level simulator of TCP over lossy wireless links.",
     add_completion=False,
     no_args_is_help=True,
-    pretty_exceptions_enable=False,  # a bug shows a plain traceback; bad input never does
+    pretty_exceptions_enable=False,  # a bug shows one line (a traceback with LOSSY_DEBUG=1)
     # Plain help: rich's help costs 0.1 s of imports at every start (markdown
     # included) and its markup ate bracketed words such as [metrics].
     rich_markup_mode=None,
@@ -53,16 +55,22 @@ def main() -> None:
         # One line instead of click's usage box: `--seed abc` -> what, which option, what is allowed.
         command = e.ctx.command_path.split(" ", 1)[1] if e.ctx is not None and " " in e.ctx.command_path else ""
         where = f"{command}: " if command else ""
-        sys.stderr.write(f"lossy: {where}{usage_message(e)}\n")
+        sys.stderr.write(f"lossy: {one_line(where + usage_message(e))}\n")
         code = 2
-    except click.Exit as e:
+    # typer.Exit and typer.Abort, not click's: typer 0.2x vendors click without them (the
+    # catch-all below once named `click.Exit` and itself died of an AttributeError).
+    except typer.Exit as e:
         code = e.exit_code
-    except click.Abort:
+    except typer.Abort:
         sys.stderr.write("lossy: interrupted\n")
         code = 130
     except click.ClickException as e:
-        sys.stderr.write(f"lossy: {' '.join(e.format_message().split())}\n")
+        sys.stderr.write(f"lossy: {one_line(e.format_message())}\n")
         code = e.exit_code
+    except Exception as e:  # a bug: one line, not a traceback (issue 27)
+        if debugging():
+            raise
+        code = internal_error(e)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -3,34 +3,83 @@ on stderr and exit status 2 (130 for Ctrl-C), never a traceback or click's usage
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 import typer
 
 from ._core import ScenarioError
 
 
+# Issue 27: an error line echoes what was typed, and a 10,000-character value must not come
+# back whole. A word (a value, a path) longer than LONGEST_WORD is cut with an ellipsis;
+# a line still longer than LONGEST_MESSAGE loses its middle, keeping the field in front
+# and what is allowed at the end.
+LONGEST_WORD = 80
+LONGEST_MESSAGE = 360
+
+
+def shorten(value: Any, limit: int = LONGEST_WORD) -> str:
+    """`value` as text, cut to `limit` characters with "…" when longer."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(message: str) -> str:
+    """`message` on one line, over-long words cut and an over-long line cut in the middle."""
+    line = " ".join(shorten(word) for word in str(message).split())
+    if len(line) <= LONGEST_MESSAGE:
+        return line
+    head, tail = LONGEST_MESSAGE * 2 // 3, LONGEST_MESSAGE // 3 - 3
+    return f"{line[:head]} … {line[-tail:]}"
+
+
 def one_line_warning(message: Any, category: Any, filename: str, lineno: int,
                      file: Any = None, line: Optional[str] = None) -> None:
     """A warning (an unreadable part set aside, say) as `lossy: warning: ...` on one line,
     not Python's two lines with a source path."""
-    sys.stderr.write(f"lossy: warning: {' '.join(str(message).split())}\n")
+    sys.stderr.write(f"lossy: warning: {one_line(str(message))}\n")
 
 
 def fail(message: str, code: int = 2) -> "typer.Exit":
     sys.stdout.flush()
-    sys.stderr.write(f"lossy: {' '.join(message.split())}\n")
+    sys.stderr.write(f"lossy: {one_line(message)}\n")
     sys.stderr.flush()
     return typer.Exit(code)
 
 
+# An unexpected exception is a bug in lossy, not bad input: one line that says so (BSD's
+# EX_SOFTWARE, 70, as its status), the traceback only when asked for.
+INTERNAL_ERROR = 70
+DEBUG_VARIABLE = "LOSSY_DEBUG"
+
+
+def internal_error(e: BaseException) -> int:
+    """Report an exception nothing else caught: one line, status 70."""
+    summary = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    what = f"{type(e).__name__}: {summary}" if summary else type(e).__name__
+    sys.stdout.flush()
+    sys.stderr.write(f"lossy: {one_line(f'internal error (a bug in lossy): {what}')}; please report it "
+                     f"to the lossy issue tracker with the command and `lossy version`'s output "
+                     f"({DEBUG_VARIABLE}=1 shows the traceback)\n")
+    sys.stderr.flush()
+    return INTERNAL_ERROR
+
+
+def debugging() -> bool:
+    """LOSSY_DEBUG=1 (any value but empty or 0): let a bug's traceback through."""
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn what a user can get wrong into one line and status 2; Ctrl-C into 130."""
+def user_errors(options: Optional[Mapping[str, Any]] = None) -> Iterator[None]:
+    """Turn what a user can get wrong into one line and status 2; Ctrl-C into 130.
+    `options` maps an option to the path it gave (`{"--out": out}`): a system error about
+    that path (or one inside it) names the option."""
     try:
         yield
     except BrokenPipeError:
@@ -42,8 +91,28 @@ def user_errors() -> Iterator[None]:
     except ScenarioError as e:
         raise fail(str(e)) from None
     except OSError as e:
-        where = f"{e.filename}: " if e.filename else ""
-        raise fail(f"{where}{e.strerror or e}") from None
+        raise fail(os_error_message(e, options or {})) from None
+
+
+def os_error_message(e: OSError, options: Mapping[str, Any]) -> str:
+    """`--out /proc/x: No such file or directory`: the option whose path the error is
+    about (that path or one inside it), then the file and the system's words."""
+    name = os.fsdecode(e.filename) if isinstance(e.filename, (str, bytes, os.PathLike)) else ""
+    problem = e.strerror or str(e)
+    hint = "" if e.errno in (errno.ENOSPC, errno.EDQUOT) else "; give a path lossy can create and write"
+    for option, value in options.items():
+        if value is None or not name:
+            continue
+        given = os.fspath(value)
+        if _is_within(name, given):
+            inside = "" if os.path.abspath(name) == os.path.abspath(given) else f"{name}: "
+            return f"{option} {given}: {inside}{problem}{hint}"
+    return f"{name}: {problem}" if name else problem
+
+
+def _is_within(name: str, given: str) -> bool:
+    a, b = os.path.abspath(name), os.path.abspath(given)
+    return a == b or a.startswith(b.rstrip(os.sep) + os.sep)
 
 
 # typer's value checks speak click's type names (typer is pinned below 0.29); a person
