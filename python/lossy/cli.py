@@ -117,23 +117,27 @@ def run(
     lists them)."""
     from .api import run as run_scenario
     from .captures import write_captures
-    from .scenario import parse_assignment
+    from .scenario import apply_overrides, load_scenario, parse_assignment
     from .traces import check_trace_dir, write_traces
 
-    with user_errors():
+    with user_errors({"--out": out, "--pcap": pcap}):
         overrides = dict(parse_assignment(a) for a in set_ or [])
         names = list(dict.fromkeys(trace or []))
         if names and out is None:
             raise ScenarioError("--trace needs --out DIR to say where to write it")
+        doc = apply_overrides(load_scenario(_scenario_file(file)), overrides)
+        if out is not None and not names and not _asks_for_traces(doc):
+            # Issue 27: --out alone wrote nothing, after the whole run.
+            raise ScenarioError(f"--out {out}: no trace to write there; name one with --trace "
+                                "(cwnd, seq or throughput), or turn one on in the scenario's [traces]")
         if out is not None:
             check_trace_dir(out)  # before the run: a bad --out must not cost a finished result
         if pcap is not None:
             check_trace_dir(pcap, "--pcap")
         progress = _core.RunProgress()
         result = interruptible(
-            lambda: run_scenario(_scenario_file(file), seed=seed, replication=replication,
-                                 overrides=overrides, traces=names, progress=progress,
-                                 capture=pcap is not None),
+            lambda: run_scenario(doc, seed=seed, replication=replication, traces=names,
+                                 progress=progress, capture=pcap is not None),
             progress,
         )
     written: List[Path] = []
@@ -173,11 +177,30 @@ def run(
         raise fail(errors[-1])
 
 
+def _asks_for_traces(doc: dict) -> bool:  # type: ignore[type-arg]
+    """Whether the scenario's [traces] table turns on any trace (`cwnd = true`)."""
+    table = doc.get("traces")
+    return isinstance(table, dict) and any(value is True for value in table.values())
+
+
 def _scenario_file(file: str) -> str:
     """FILE as given, or the shipped scenario of that name when no such file exists."""
-    from .shipped import instead_of
+    return _file_or_shipped(file, "scenario")
 
-    return str(instead_of(file, "scenario") or file)
+
+def _file_or_shipped(given: str, kind: str) -> str:
+    """`given` when it exists, else the shipped scenario (`kind` "scenario") or
+    experiment of that name; a bare name that is neither lists the shipped ones."""
+    from .shipped import instead_of, not_found
+
+    shipped = instead_of(given, kind)
+    if shipped is not None:
+        return str(shipped)
+    if not os.path.lexists(given):
+        bare = "/" not in given and os.sep not in given
+        what = "scenario file" if kind == "scenario" else "sweep spec file"
+        raise ScenarioError(not_found(given, kind) if bare else f"{given}: no such {what}")
+    return given
 
 
 scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy.",
@@ -306,7 +329,7 @@ def generate_base_station(
     from .generate import GenerateError, base_station, to_toml
     from .scenario import to_json_text
 
-    with user_errors():
+    with user_errors({"--out": out}):
         try:
             doc = base_station(hosts, loss_p=loss_p, duration=duration, eln=eln)
             # One host checks every value given here, in a millisecond: the full scenario
@@ -379,8 +402,9 @@ def sweep_(
     from .sweep.runner import SweepInterrupted
 
     con = console()
-    with user_errors():
+    with user_errors({"--out": out}):
         target = parse_fraction(until_ci) if until_ci is not None else None
+        _file_or_shipped(spec, "experiment")  # a bare unknown name: list the shipped ones
         try:
             done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
                              until_ci=target, max_replications=max_replications, scheduler=scheduler,
@@ -418,7 +442,7 @@ def results_(
     """Summarize a sweep: per point and metric, n, mean and 95 % confidence interval."""
     from .sweep.commands import print_results
 
-    with user_errors():
+    with user_errors({"--out": out}):
         print_results(target, metric, as_json, out=out, quick=quick, con=console())
 
 
@@ -441,7 +465,7 @@ def plot(
 
     spec = PlotSpec(x=x, y=y, hue=hue, logx=logx, logy=logy, errorbars=errorbars, title=title,
                     xlabel=xlabel, ylabel=ylabel)
-    with user_errors():
+    with user_errors({"--output": output}):
         try:
             path = plot_dir(directory, spec, output)
         except PlotError as e:
@@ -461,7 +485,7 @@ def reproduce(
     when a claim could not be checked or a figure not drawn (a defect, named in the report)."""
     from .papers.cli import reproduce_command
 
-    with user_errors():
+    with user_errors({"--out": out}):
         problem = reproduce_command(name, quick=quick, out=out, only=only, list_=list_, con=console())
     if problem:
         raise fail(problem, 1)

@@ -111,8 +111,10 @@ def os_error_message(e: OSError, options: Mapping[str, Any]) -> str:
 
 
 def _is_within(name: str, given: str) -> bool:
+    """Whether the error's path is the option's, inside it (a file in --out DIR) or on
+    the way to it (the parent of --output FIG that could not be made)."""
     a, b = os.path.abspath(name), os.path.abspath(given)
-    return a == b or a.startswith(b.rstrip(os.sep) + os.sep)
+    return a == b or a.startswith(b.rstrip(os.sep) + os.sep) or b.startswith(a.rstrip(os.sep) + os.sep)
 
 
 # typer's value checks speak click's type names (typer is pinned below 0.29); a person

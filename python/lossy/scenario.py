@@ -63,10 +63,15 @@ def load_scenario(source: ScenarioSource, base_dir: Union[str, "os.PathLike[str]
     return doc
 
 
+# The largest scenario file read, as for a data file (crates/lossy-core/src/data_file.rs,
+# MAX_DATA_FILE_BYTES): a generated scenario of 65,533 hosts is about 9 MiB.
+MAX_SCENARIO_BYTES = 64 << 20
+
+
 def _load_file(path: Path) -> Scenario:
     # ScenarioError, as every other bad input (the README promises it): a caller catches one type.
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_regular_file(path)
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such scenario file") from None
     except IsADirectoryError:
@@ -75,9 +80,54 @@ def _load_file(path: Path) -> Scenario:
         raise ScenarioError(f"{path}: permission denied") from None
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise ScenarioError(f"{path}: {e.strerror or e}") from None
     doc = _parse_toml(text, origin=str(path))
+    _check_is_a_scenario(doc, path)
     resolve_data_files(doc, path.parent)
     return doc
+
+
+def _read_regular_file(path: Path) -> str:
+    """The text of `path`, a regular file of at most MAX_SCENARIO_BYTES. Issue 27: a
+    scenario path of /dev/zero was read until the process was killed at 2 GiB; a device,
+    a pipe or a socket is refused before a byte is read, and the read stops at the limit."""
+    import stat
+
+    # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(mode):
+            raise ScenarioError(f"{path}: not a regular file (a device, pipe or socket); "
+                                "a scenario is a TOML file")
+        # The size first (nothing read), then a read that stops at the limit (a file
+        # that grows meanwhile).
+        size = os.fstat(fd).st_size
+        data = f.read(MAX_SCENARIO_BYTES + 1) if size <= MAX_SCENARIO_BYTES else b""
+    if size > MAX_SCENARIO_BYTES or len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{path}: {max(size, len(data)):,} B is over the limit of "
+                            f"{MAX_SCENARIO_BYTES >> 20} MiB for a scenario file; use flow_groups "
+                            "for many flows")
+    return data.decode("utf-8")
+
+
+# Keys of a sweep spec that no scenario has: a spec given where a scenario goes.
+_SWEEP_SPEC_KEYS = ("scenario", "grid", "zip", "variants", "replications", "metrics")
+
+
+def _check_is_a_scenario(doc: Scenario, path: Path) -> None:
+    """An empty file, or a sweep spec, named as such (issue 27: both said only
+    "nodes: missing", without the file's name)."""
+    if not doc:
+        raise ScenarioError(f"{path}: the file is empty (or has only comments); a scenario needs "
+                            "nodes, links and flows (`lossy scenarios show last-hop` prints one)")
+    if "nodes" not in doc and "scenario" in doc:
+        found = ", ".join(k for k in _SWEEP_SPEC_KEYS if k in doc)
+        raise ScenarioError(f"{path}: a sweep spec (it has {found}), not a scenario; run it with "
+                            f"`lossy sweep {path}` (lossy.sweep in Python)")
 
 
 def _parse_toml(text: str, origin: str) -> Scenario:

@@ -128,7 +128,7 @@ def summary_table(summary: "pd.DataFrame", axes: List[str], failed: Dict[Tuple[A
     """Means and intervals in the metric's unit (goodput in Mb/s, times in ms), which its
     summary key names by suffix (`_bps`, `_s`); an alias takes its key's unit."""
     table = Table(title=title, title_justify="left",
-                  caption="95 % confidence interval of the mean (Student t), ok runs only",
+                  caption="95 % confidence interval of the mean (Student t; a count's cut at 0), ok runs only",
                   caption_justify="left")
     for a in axes:
         table.add_column(a, no_wrap=True)
