@@ -125,6 +125,9 @@ def run(
         names = list(dict.fromkeys(trace or []))
         if names and out is None:
             raise ScenarioError("--trace needs --out DIR to say where to write it")
+        for option, value in (("--seed", seed), ("--replication", replication)):
+            if not 0 <= value < 2**64:  # the API would name its own argument, `seed`
+                raise ScenarioError(f"{option}: {value} is out of range; use a whole number from 0 to 2^64-1")
         doc = apply_overrides(load_scenario(_scenario_file(file)), overrides)
         if out is not None and not names and not _asks_for_traces(doc):
             # Issue 27: --out alone wrote nothing, after the whole run.
