@@ -247,9 +247,9 @@ def scenarios_show(
 
 def _description(path: Path) -> str:
     """The `description` field of a shipped TOML file."""
-    from .scenario import load_scenario
+    from .scenario import read_toml
 
-    return " ".join(str(load_scenario(path).get("description", "")).split())
+    return " ".join(str(read_toml(path).get("description", "")).split())
 @app.command()
 def schema() -> None:
     """Print the scenario JSON Schema (for editors that complete TOML)."""

@@ -19,8 +19,8 @@ from ._core import ScenarioError
 # back whole. A word (a value, a path) longer than LONGEST_WORD is cut with an ellipsis;
 # a line still longer than LONGEST_MESSAGE loses its middle, keeping the field in front
 # and what is allowed at the end.
-LONGEST_WORD = 80
-LONGEST_MESSAGE = 360
+LONGEST_WORD = 200
+LONGEST_MESSAGE = 390
 
 
 def shorten(value: Any, limit: int = LONGEST_WORD) -> str:

@@ -69,26 +69,33 @@ MAX_SCENARIO_BYTES = 64 << 20
 
 
 def _load_file(path: Path) -> Scenario:
+    doc = read_toml(path)
+    _check_is_a_scenario(doc, path)
+    resolve_data_files(doc, path.parent)
+    return doc
+
+
+def read_toml(path: Path, what: str = "scenario file") -> Scenario:
+    """A TOML file (a scenario, or a sweep spec: `what` names it in messages) as a dict:
+    a regular file of at most MAX_SCENARIO_BYTES; what is wrong raises ScenarioError
+    naming the file."""
     # ScenarioError, as every other bad input (the README promises it): a caller catches one type.
     try:
-        text = _read_regular_file(path)
+        text = _read_regular_file(path, what)
     except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such scenario file") from None
+        raise ScenarioError(f"{path}: no such {what}") from None
     except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, not a scenario file") from None
+        raise ScenarioError(f"{path}: is a directory, not a {what}") from None
     except PermissionError:
         raise ScenarioError(f"{path}: permission denied") from None
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:
         raise ScenarioError(f"{path}: {e.strerror or e}") from None
-    doc = _parse_toml(text, origin=str(path))
-    _check_is_a_scenario(doc, path)
-    resolve_data_files(doc, path.parent)
-    return doc
+    return _parse_toml(text, origin=str(path))
 
 
-def _read_regular_file(path: Path) -> str:
+def _read_regular_file(path: Path, what: str) -> str:
     """The text of `path`, a regular file of at most MAX_SCENARIO_BYTES. Issue 27: a
     scenario path of /dev/zero was read until the process was killed at 2 GiB; a device,
     a pipe or a socket is refused before a byte is read, and the read stops at the limit."""
@@ -102,15 +109,14 @@ def _read_regular_file(path: Path) -> str:
             raise IsADirectoryError(path)
         if not stat.S_ISREG(mode):
             raise ScenarioError(f"{path}: not a regular file (a device, pipe or socket); "
-                                "a scenario is a TOML file")
+                                f"a {what} is a TOML file")
         # The size first (nothing read), then a read that stops at the limit (a file
         # that grows meanwhile).
         size = os.fstat(fd).st_size
         data = f.read(MAX_SCENARIO_BYTES + 1) if size <= MAX_SCENARIO_BYTES else b""
     if size > MAX_SCENARIO_BYTES or len(data) > MAX_SCENARIO_BYTES:
         raise ScenarioError(f"{path}: {max(size, len(data)):,} B is over the limit of "
-                            f"{MAX_SCENARIO_BYTES >> 20} MiB for a scenario file; use flow_groups "
-                            "for many flows")
+                            f"{MAX_SCENARIO_BYTES >> 20} MiB for a {what}")
     return data.decode("utf-8")
 
 
