@@ -130,11 +130,32 @@ def usage_message(e: Any) -> str:
     param = getattr(e, "param", None)
     opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
     plain = _TYPE_WORDS.get(getattr(getattr(param, "type", None), "name", ""))
-    if not (opts and plain and "Invalid value" in message) or "not in the range" in message:
-        # click's own wording minus its prefix: `--repeat: 0 is not in the range x>=1.`
+    if "not in the range" in message:
+        return _range_message(message)
+    if not (opts and plain and "Invalid value" in message):
+        # click's own wording minus its prefix.
         return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
     value = _argument_after(opts[0])
     return f"{opts[0]} {value!r} {plain}" if value is not None else f"{opts[0]} {plain}"
+
+
+def _range_message(message: str) -> str:
+    """click's `Invalid value for '--repeat': 0 is not in the range x>=1.` in words:
+    `--repeat: 0 is out of range; use 1 or more`."""
+    match = re.match(r"^Invalid value for '([^']+)': (.+?) is not in the range (.+?)\.?$", message)
+    if match is None:
+        return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
+    option, value, bounds = match.groups()
+    words = {
+        r"^x>=(-?[\d.]+)$": "{0} or more", r"^x>(-?[\d.]+)$": "more than {0}",
+        r"^x<=(-?[\d.]+)$": "{0} or less", r"^x<(-?[\d.]+)$": "less than {0}",
+        r"^(-?[\d.]+)<=x<=(-?[\d.]+)$": "{0} to {1}",
+    }
+    for pattern, text in words.items():
+        found = re.match(pattern, bounds)
+        if found:
+            return f"{option}: {value} is out of range; use {text.format(*found.groups())}"
+    return f"{option}: {value} is out of range; use {bounds}"
 
 
 def _argument_after(option: str) -> Optional[str]:

@@ -32,7 +32,8 @@ def parse_fraction(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (0 < value < 1):
-        raise ScenarioError(f"--until-ci {text!r}: expected a precision such as 5% or 0.05")
+        raise ScenarioError(f"--until-ci {text!r} is not a precision; use a fraction of the mean above 0 "
+                            "and below 1, e.g. 5% or 0.05")
     return value
 
 

@@ -22,4 +22,7 @@ CASES = [
                                                  "--logy", "-o", "f.png"),
              says=("--logy: timeouts is 0 or below at 1 of 2 points, left out",), warning=True,
              source="silent: --logy on a count with zeros draws a band that fills the axes"),
+    BadInput("plot-output-format", argv=("plot", "{store}", "--x", "wireless.p", "--y", "goodput", "-o", "f.jpg"),
+             says=("--output f.jpg: cannot tell the figure format", ".png, .svg or .pdf"),
+             source="weak: the message did not name --output"),
 ]
