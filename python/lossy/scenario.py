@@ -64,7 +64,7 @@ def load_scenario(source: ScenarioSource, base_dir: Union[str, "os.PathLike[str]
 
 
 # The largest scenario file read, as for a data file (crates/lossy-core/src/data_file.rs,
-# MAX_DATA_FILE_BYTES): a generated scenario of 65,533 hosts is about 9 MiB.
+# MAX_DATA_FILE_BYTES): a generated scenario of 65,533 hosts is about 11 MiB.
 MAX_SCENARIO_BYTES = 64 << 20
 
 
