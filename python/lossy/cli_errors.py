@@ -13,6 +13,7 @@ from typing import Any, Iterator, Mapping, Optional
 import typer
 
 from ._core import ScenarioError
+from .ellipsis import shorten
 
 
 # Issue 27: an error line echoes what was typed, and a 10,000-character value must not come
@@ -23,15 +24,9 @@ LONGEST_WORD = 200
 LONGEST_MESSAGE = 390
 
 
-def shorten(value: Any, limit: int = LONGEST_WORD) -> str:
-    """`value` as text, cut to `limit` characters with "…" when longer."""
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def one_line(message: str) -> str:
     """`message` on one line, over-long words cut and an over-long line cut in the middle."""
-    line = " ".join(shorten(word) for word in str(message).split())
+    line = " ".join(shorten(word, LONGEST_WORD) for word in str(message).split())
     if len(line) <= LONGEST_MESSAGE:
         return line
     head, tail = LONGEST_MESSAGE * 2 // 3, LONGEST_MESSAGE // 3 - 3

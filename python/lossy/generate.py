@@ -13,6 +13,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Union
 
+from .ellipsis import short_repr
+
 Scenario = Dict[str, Any]
 
 # A duration as the core reads it: a number and an optional unit. Only the number is
@@ -106,7 +108,7 @@ def _hosts(value: Any) -> int:
             raise TypeError
         hosts = operator.index(value)
     except TypeError:
-        raise GenerateError("hosts", f"{value!r} is not an integer; use 1 to {max_hosts():,}") from None
+        raise GenerateError("hosts", f"{short_repr(value)} is not an integer; use 1 to {max_hosts():,}") from None
     if hosts < 1:
         raise GenerateError("hosts", f"{hosts} is not allowed; use 1 to {max_hosts():,}")
     if hosts > max_hosts():
@@ -118,7 +120,7 @@ def _hosts(value: Any) -> int:
 
 def _probability(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise GenerateError(name, f"{value!r} is not a number; use a probability from 0 to 1")
+        raise GenerateError(name, f"{short_repr(value)} is not a number; use a probability from 0 to 1")
     if not (math.isfinite(value) and 0 <= value <= 1):
         raise GenerateError(name, f"{value:g} is not allowed; use a probability from 0 to 1")
     return float(value)
@@ -134,5 +136,5 @@ def _duration(name: str, value: Union[str, float]) -> tuple[Decimal, str]:
     except InvalidOperation:
         number = Decimal("NaN")
     if not number.is_finite() or number < 0:
-        raise GenerateError(name, f"{value!r} is not a duration; use e.g. \"1 ms\" or 0")
+        raise GenerateError(name, f"{short_repr(value)} is not a duration; use e.g. \"1 ms\" or 0")
     return number.copy_abs(), match.group(2) if match else ""  # no "-0 ms"

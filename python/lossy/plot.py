@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import (EngFormatter, FixedLocator, FuncFormatter, LogLocator, NullFormatter,
                                NullLocator)
 
+from .ellipsis import short_path, short_repr
 from .formatting import label, prefix_for, unit_of
 from .hiding import coinciding, hidden_points
 from .summary import ok_rows, summarize
@@ -98,7 +99,7 @@ def check_output(out: Union[str, Path]) -> Path:
     path = Path(out)
     ext = path.suffix.lower().lstrip(".")
     if ext not in FORMATS:
-        raise PlotError(f"{path}: cannot tell the figure format; end the name in .png, .svg or .pdf")
+        raise PlotError(f"{short_path(path)}: cannot tell the figure format; end the name in .png, .svg or .pdf")
     return path
 
 
@@ -142,7 +143,7 @@ def summarize_for_plot(df: pd.DataFrame, spec: PlotSpec, sweep_axes: Optional[Se
     if ok.empty:
         raise PlotError("no finished (ok) runs to plot")
     if not pd.api.types.is_numeric_dtype(ok[spec.y]):
-        raise PlotError(f"{spec.y!r} is not a number column, so it cannot go on the y axis")
+        raise PlotError(f"{short_repr(spec.y)} is not a number column, so it cannot go on the y axis")
     if sweep_axes is not None:
         pooled = [a for a in sweep_axes if a not in axes and a in ok.columns and ok[a].nunique(dropna=False) > 1]
     else:
@@ -399,15 +400,15 @@ def check_columns(df: pd.DataFrame, spec: PlotSpec, sweep_axes: Optional[Sequenc
             continue
         if sweep_axes is not None:
             known = ", ".join(sweep_axes) or "none (the sweep has a single point)"
-            raise PlotError(f"{option} {column!r}: no such axis in the results{_close(column, df)}; "
+            raise PlotError(f"{option} {short_repr(column)}: no such axis in the results{_close(column, df)}; "
                             f"the sweep's axes: {known}")
-        raise PlotError(f"{option} {column!r}: no such column in the results{_close(column, df)}; "
+        raise PlotError(f"{option} {short_repr(column)}: no such column in the results{_close(column, df)}; "
                         f"columns: {_some_columns(df)}")
     if spec.y not in df.columns:
         known = ", ".join(aliases or []) or "none"
         keys = [k for k in ("goodput_mean_bps", "flows.0.goodput_bps", "flows.0.timeouts") if k in df.columns]
         example = f" such as {', '.join(keys)}" if keys else ""
-        raise PlotError(f"--y {spec.y!r}: no such metric in the results{_close(spec.y, df)}; use a metric "
+        raise PlotError(f"--y {short_repr(spec.y)}: no such metric in the results{_close(spec.y, df)}; use a metric "
                         f"alias ({known}) or a summary key{example}")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ._core import ScenarioError
+from .ellipsis import shorten
 
 
 def _data_dir(name: str) -> Path:
@@ -63,7 +64,7 @@ def _find(directory: Path, name: str, what: str, known: List[str]) -> Path:
     stem = name[:-5] if name.endswith(".toml") else name
     path = directory / f"{stem}.toml"
     if stem not in known:
-        raise ScenarioError(f"{name}: no shipped {what} of that name; {listing(stem, known)}")
+        raise ScenarioError(f"{shorten(name)}: no shipped {what} of that name; {listing(stem, known)}")
     return path
 
 
@@ -91,11 +92,11 @@ def not_found(given: str, kind: str) -> str:
     command that runs it."""
     stem = given[:-5] if given.endswith(".toml") else given
     if kind == "scenario" and stem in experiment_names():
-        return (f"{given}: a shipped experiment (a sweep spec), not a scenario; "
+        return (f"{shorten(given)}: a shipped experiment (a sweep spec), not a scenario; "
                 f"run it with `lossy sweep {stem}`")
     if kind == "experiment" and stem in scenario_names():
-        return (f"{given}: a shipped scenario, not a sweep spec (an experiment); "
+        return (f"{shorten(given)}: a shipped scenario, not a sweep spec (an experiment); "
                 f"run it with `lossy run {stem}`")
     names = scenario_names() if kind == "scenario" else experiment_names()
     file = "scenario file" if kind == "scenario" else "sweep spec file"
-    return f"{given}: no such {file}, nor a shipped {kind} of that name; {listing(stem, names)}"
+    return f"{shorten(given)}: no such {file}, nor a shipped {kind} of that name; {listing(stem, names)}"
