@@ -472,6 +472,11 @@ def results_(
     with user_errors({"--out": out}):
         if out is None:
             _check_results_target(target)
+        if os.path.isdir(target) and (quick or out is not None):
+            # Issue 27: `lossy results DIR --quick` ignored --quick; both options find SPEC's store.
+            option = "--quick" if quick else f"--out {out}"
+            raise ScenarioError(f"{option}: {target} is a results directory, read as it is; {option.split()[0]} "
+                                "only says where a sweep spec's results are: leave it out, or give the spec")
         print_results(target, metric, as_json, out=out, quick=quick, con=console())
 
 

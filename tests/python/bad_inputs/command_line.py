@@ -83,4 +83,7 @@ CASES = [
     BadInput("cli-results-neither-spec-nor-directory", argv=("results", "reno-vs-eln2"),
              says=("reno-vs-eln2: no such sweep spec or results directory", "shipped: reno-vs-eln"),
              source="weak: results passed the raw OS error"),
+    BadInput("cli-results-dir-with-quick", argv=("results", "{tmp}", "--quick"),
+             says=("--quick: ", "is a results directory, read as it is", "give the spec"),
+             source="silent: lossy results DIR --quick ignores --quick"),
 ]
