@@ -58,7 +58,7 @@ def internal_error(e: BaseException) -> int:
     summary = str(e).strip().splitlines()[0] if str(e).strip() else ""
     what = f"{type(e).__name__}: {summary}" if summary else type(e).__name__
     sys.stdout.flush()
-    sys.stderr.write(f"lossy: {one_line(f'internal error (a bug in lossy): {what}')}; please report it "
+    sys.stderr.write(f"lossy: internal error (a bug in lossy): {shorten(one_line(what), 160)}; please report it "
                      f"to the lossy issue tracker with the command and `lossy version`'s output "
                      f"({DEBUG_VARIABLE}=1 shows the traceback)\n")
     sys.stderr.flush()

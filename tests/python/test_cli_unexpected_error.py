@@ -47,3 +47,14 @@ def test_a_usage_error_still_gets_status_2(monkeypatch, capsys) -> None:
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "--seed" in err and "…" in err, err
     assert len(err) < 400
+
+
+def test_a_long_exception_message_is_cut(monkeypatch, capsys) -> None:
+    def boom() -> str:
+        raise ValueError("v" * 10_000)
+
+    monkeypatch.delenv("LOSSY_DEBUG", raising=False)
+    monkeypatch.setattr(cli._core, "schema", boom)
+    assert _run_main(monkeypatch, "schema") == 70
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 400 and "…" in err, err[:500]
