@@ -117,6 +117,7 @@ def run(
     lists them)."""
     from .api import run as run_scenario
     from .captures import write_captures
+    from .cli_checks import run_numbers, traces_asked
     from .scenario import apply_overrides, load_scenario, parse_assignment
     from .traces import check_trace_dir, write_traces
 
@@ -125,15 +126,9 @@ def run(
         names = list(dict.fromkeys(trace or []))
         if names and out is None:
             raise ScenarioError("--trace needs --out DIR to say where to write it")
-        _check_trace_names(names)
-        for option, value in (("--seed", seed), ("--replication", replication)):
-            if not 0 <= value < 2**64:  # the API would name its own argument, `seed`
-                raise ScenarioError(f"{option}: {value} is out of range; use a whole number from 0 to 2^64-1")
+        run_numbers(seed, replication)
         doc = apply_overrides(load_scenario(_scenario_file(file)), overrides)
-        if out is not None and not names and not _asks_for_traces(doc):
-            # Issue 27: --out alone wrote nothing, after the whole run.
-            raise ScenarioError(f"--out {out}: no trace to write there; name one with --trace "
-                                f"({', '.join(_trace_names())}), or turn one on in the scenario's [traces]")
+        traces_asked(names, out, doc)
         if out is not None:
             check_trace_dir(out)  # before the run: a bad --out must not cost a finished result
         if pcap is not None:
@@ -181,46 +176,11 @@ def run(
         raise fail(errors[-1])
 
 
-def _trace_names() -> List[str]:
-    """The traces a run can record: the [traces] table's on/off fields in the core's schema."""
-    schema = json.loads(_core.schema())
-    fields = schema.get("$defs", {}).get("TraceConfig", {}).get("properties", {})
-    return [name for name, field in fields.items() if field.get("type") == "boolean"]
-
-
-def _check_trace_names(names: List[str]) -> None:
-    """`--trace nope` named as the option it is (the core would say `traces.nope: unknown
-    field`, throughput_interval among the choices)."""
-    known = _trace_names()
-    for name in names:
-        if known and name not in known:
-            raise ScenarioError(f"--trace {name!r} is not a trace; use {', '.join(known[:-1])} or {known[-1]}")
-
-
-def _asks_for_traces(doc: dict) -> bool:  # type: ignore[type-arg]
-    """Whether the scenario's [traces] table turns on any trace (`cwnd = true`)."""
-    table = doc.get("traces")
-    return isinstance(table, dict) and any(value is True for value in table.values())
-
-
 def _scenario_file(file: str) -> str:
     """FILE as given, or the shipped scenario of that name when no such file exists."""
-    return _file_or_shipped(file, "scenario")
+    from .cli_checks import file_or_shipped
 
-
-def _file_or_shipped(given: str, kind: str) -> str:
-    """`given` when it exists, else the shipped scenario (`kind` "scenario") or
-    experiment of that name; a bare name that is neither lists the shipped ones."""
-    from .shipped import instead_of, not_found
-
-    shipped = instead_of(given, kind)
-    if shipped is not None:
-        return str(shipped)
-    if not os.path.lexists(given):
-        bare = "/" not in given and os.sep not in given
-        what = "scenario file" if kind == "scenario" else "sweep spec file"
-        raise ScenarioError(not_found(given, kind) if bare else f"{given}: no such {what}")
-    return given
+    return file_or_shipped(file, "scenario")
 
 
 scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy.",
@@ -420,18 +380,16 @@ def sweep_(
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
+    from .cli_checks import file_or_shipped, scheduler_with_dask
     from .sweep import sweep as run_sweep
     from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
     from .sweep.runner import SweepInterrupted
 
     con = console()
     with user_errors({"--out": out}):
-        if scheduler is not None and executor != "dask":
-            # Issue 27's rule for silent acceptances: without Dask the address went unused.
-            raise ScenarioError(f"--scheduler {scheduler}: only a Dask cluster has a scheduler; "
-                                "add --executor dask, or leave --scheduler out")
+        scheduler_with_dask(scheduler, executor)
         target = parse_fraction(until_ci) if until_ci is not None else None
-        _file_or_shipped(spec, "experiment")  # a bare unknown name: list the shipped ones
+        file_or_shipped(spec, "experiment")  # a bare unknown name: list the shipped ones
         try:
             done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
                              until_ci=target, max_replications=max_replications, scheduler=scheduler,
@@ -467,30 +425,12 @@ def results_(
     quick: Annotated[bool, typer.Option(help="The results of `lossy sweep SPEC --quick`.")] = False,
 ) -> None:
     """Summarize a sweep: per point and metric, n, mean and 95 % confidence interval."""
+    from .cli_checks import results_target
     from .sweep.commands import print_results
 
     with user_errors({"--out": out}):
-        if out is None:
-            _check_results_target(target)
-        if os.path.isdir(target) and (quick or out is not None):
-            # Issue 27: `lossy results DIR --quick` ignored --quick; both options find SPEC's store.
-            option = "--quick" if quick else f"--out {out}"
-            raise ScenarioError(f"{option}: {target} is a results directory, read as it is; {option.split()[0]} "
-                                "only says where a sweep spec's results are: leave it out, or give the spec")
+        results_target(target, out is not None, quick)
         print_results(target, metric, as_json, out=out, quick=quick, con=console())
-
-
-def _check_results_target(target: str) -> None:
-    """SPEC|DIR that is neither, nor a shipped experiment: said as such, not as a
-    missing sweep spec alone."""
-    from .shipped import experiment_names, instead_of, listing
-
-    if os.path.lexists(target) or instead_of(target, "experiment") is not None:
-        return
-    bare = "/" not in target and os.sep not in target
-    stem = target[:-5] if target.endswith(".toml") else target
-    shipped = f"; {listing(stem, experiment_names())}" if bare else ""
-    raise ScenarioError(f"{target}: no such sweep spec or results directory{shipped}")
 
 
 @app.command()

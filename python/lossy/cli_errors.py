@@ -18,10 +18,10 @@ from .ellipsis import shorten
 
 # Issue 27: an error line echoes what was typed, and a 10,000-character value must not come
 # back whole. A word (a value, a path) longer than LONGEST_WORD is cut with an ellipsis;
-# a line still longer than LONGEST_MESSAGE loses its middle, keeping the field in front
-# and what is allowed at the end.
+# a line still longer than LONGEST_MESSAGE (a long value with spaces; a list of what is
+# allowed may be long) loses its middle, keeping the field in front and the end.
 LONGEST_WORD = 200
-LONGEST_MESSAGE = 390
+LONGEST_MESSAGE = 1000
 
 
 def one_line(message: str) -> str:

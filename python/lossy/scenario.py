@@ -110,7 +110,7 @@ def _read_regular_file(path: Path, what: str) -> str:
             raise IsADirectoryError(path)
         if not stat.S_ISREG(mode):
             raise ScenarioError(f"{short_path(path)}: not a regular file (a device, pipe or socket); "
-                                f"a {what} is a TOML file")
+                                f"give a {what} in TOML")
         # The size first (nothing read), then a read that stops at the limit (a file
         # that grows meanwhile).
         size = os.fstat(fd).st_size

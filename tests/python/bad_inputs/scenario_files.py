@@ -30,7 +30,7 @@ app = { kind = "bulk" }
 
 CASES = [
     BadInput("scenario-dev-zero", argv=("run", "/dev/zero"),
-             says=("/dev/zero: not a regular file", "a scenario is a TOML file"),
+             says=("/dev/zero: not a regular file", "give a scenario file in TOML"),
              source="fuzz: a scenario path of /dev/zero is read until the process is killed at 2 GiB"),
     BadInput("scenario-empty-file", argv=("run", "my.toml"), files={"my.toml": ""},
              says=("my.toml: the file is empty (or has only comments); a scenario needs nodes, links and flows",),
