@@ -4,7 +4,10 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BchCode", "RunProgress", "ScenarioError", "build_commit", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "MAX_NODES", "RunProgress", "ScenarioError", "build_commit", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
+
+MAX_NODES: int
+"""The most nodes a scenario may name (node ids are 16 bits)."""
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""

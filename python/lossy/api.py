@@ -14,6 +14,7 @@ from typing import Any, Optional, Sequence, Tuple, Union
 from . import _core, scenario as _scenario
 from ._core import ScenarioError
 from .result import RunResult
+from .ellipsis import short_repr, shorten
 from .scenario import Scenario, ScenarioSource, apply_overrides, to_json_text
 from .shipped import resolve
 
@@ -88,7 +89,7 @@ def _as_mapping(overrides: Overrides) -> Mapping[str, Any]:
         return overrides
     pairs = list(overrides) if not isinstance(overrides, (str, bytes)) else None
     if pairs is None or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
-        raise ScenarioError(f"overrides: {overrides!r} is not a mapping of dotted paths to values "
+        raise ScenarioError(f"overrides: {short_repr(overrides)} is not a mapping of dotted paths to values "
                             "(or a list of (path, value) pairs), e.g. {\"links.1.loss.p\": 0.02}")
     return dict(pairs)
 
@@ -99,7 +100,7 @@ def _non_negative(name: str, value: Any) -> int:
             raise TypeError
         number = operator.index(value)
     except TypeError:
-        raise ScenarioError(f"{name}: {value!r} is not an integer; use an integer >= 0") from None
+        raise ScenarioError(f"{name}: {short_repr(value)} is not an integer; use an integer >= 0") from None
     if number < 0 or number >= 2**64:
-        raise ScenarioError(f"{name}: {number} is out of range; use an integer from 0 to 2^64-1")
+        raise ScenarioError(f"{name}: {shorten(number)} is out of range; use an integer from 0 to 2^64-1")
     return number

@@ -6,26 +6,40 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Dict, List, MutableMapping, Tuple
+from typing import Any, Dict, List, MutableMapping, Optional, Tuple
 
 from .atomic import atomic_write
 from .result import RunResult
 
 
-def directions(doc: MutableMapping[str, Any]) -> List[str]:
-    """Every link direction of a scenario, named as the results' links table names them."""
+def directions(doc: MutableMapping[str, Any]) -> Optional[List[str]]:
+    """Every link direction of a scenario, named as the results' links table names them;
+    None when `links` is not a list of tables whose `between` is two names: the core
+    then says what is wrong with them (issue 27: this ran before validation and raised a
+    raw TypeError or KeyError on malformed links)."""
+    links = doc.get("links", [])
+    if not isinstance(links, list):
+        return None
     names: List[str] = []
-    for link in doc.get("links", []):
-        a, b = link["between"]
+    for link in links:
+        between = link.get("between") if isinstance(link, dict) else None
+        if not (isinstance(between, list) and len(between) == 2
+                and all(isinstance(end, str) for end in between)):
+            return None
+        a, b = between
         names += [f"{a}->{b}", f"{b}->{a}"]
     return names
 
 
 def capture_everything(doc: MutableMapping[str, Any]) -> None:
-    """Capture every direction, unless the scenario's `capture.links` names some."""
+    """Capture every direction, unless the scenario's `capture.links` names some. A
+    scenario whose links or capture table are malformed is left as it is, for the core
+    to reject with the field's path."""
     table = doc.setdefault("capture", {})
     if isinstance(table, dict) and not table.get("links"):
-        table["links"] = directions(doc)
+        every = directions(doc)
+        if every is not None:
+            table["links"] = every
 
 
 def file_name(link: str) -> str:

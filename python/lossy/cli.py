@@ -2,7 +2,8 @@
 
 Bad input (a scenario the core rejects, a missing file, bad TOML, a bad --set, a usage
 mistake such as `--seed abc`) prints one line, `lossy: <message>`, on stderr and exits
-with status 2; Ctrl-C exits with 130.
+with status 2; Ctrl-C exits with 130. A bug (an exception nothing expected) prints one
+line that says so and exits with 70; LOSSY_DEBUG=1 shows its traceback instead.
 
 Start-up time is part of the interface (`lossy bench` measures it): this module imports
 only typer and the core at the top; every command imports what it needs (rich tables,
@@ -24,7 +25,8 @@ import typer
 from . import _core
 from ._core import ScenarioError
 from .cli_help import HELP_OPTIONS, FullHelpGroup
-from .cli_errors import click_exceptions, fail, one_line_warning, usage_message, user_errors
+from .cli_errors import (click_exceptions, debugging, fail, internal_error, one_line, one_line_warning,
+                         usage_message, user_errors)
 from .cli_progress import interruptible
 
 if TYPE_CHECKING:
@@ -36,7 +38,7 @@ app = typer.Typer(
          "command does and which options it takes.",
     add_completion=False,
     no_args_is_help=True,
-    pretty_exceptions_enable=False,  # a bug shows a plain traceback; bad input never does
+    pretty_exceptions_enable=False,  # a bug shows one line (a traceback with LOSSY_DEBUG=1)
     # Plain help: rich's help costs 0.1 s of imports at every start (markdown
     # included) and its markup ate bracketed words such as [metrics].
     rich_markup_mode=None,
@@ -57,16 +59,22 @@ def main() -> None:
         # One line instead of click's usage box: `--seed abc` -> what, which option, what is allowed.
         command = e.ctx.command_path.split(" ", 1)[1] if e.ctx is not None and " " in e.ctx.command_path else ""
         where = f"{command}: " if command else ""
-        sys.stderr.write(f"lossy: {where}{usage_message(e)}\n")
+        sys.stderr.write(f"lossy: {one_line(where + usage_message(e))}\n")
         code = 2
-    except click.Exit as e:
+    # typer.Exit and typer.Abort, not click's: typer 0.2x vendors click without them (the
+    # catch-all below once named `click.Exit` and itself died of an AttributeError).
+    except typer.Exit as e:
         code = e.exit_code
-    except click.Abort:
+    except typer.Abort:
         sys.stderr.write("lossy: interrupted\n")
         code = 130
     except click.ClickException as e:
-        sys.stderr.write(f"lossy: {' '.join(e.format_message().split())}\n")
+        sys.stderr.write(f"lossy: {one_line(e.format_message())}\n")
         code = e.exit_code
+    except Exception as e:  # a bug: one line, not a traceback (issue 27)
+        if debugging():
+            raise
+        code = internal_error(e)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -113,23 +121,26 @@ def run(
     lists them)."""
     from .api import run as run_scenario
     from .captures import write_captures
-    from .scenario import parse_assignment
+    from .cli_checks import run_numbers, traces_asked
+    from .scenario import apply_overrides, load_scenario, parse_assignment
     from .traces import check_trace_dir, write_traces
 
-    with user_errors():
+    with user_errors({"--out": out, "--pcap": pcap}):
         overrides = dict(parse_assignment(a) for a in set_ or [])
         names = list(dict.fromkeys(trace or []))
         if names and out is None:
             raise ScenarioError("--trace needs --out DIR to say where to write it")
+        run_numbers(seed, replication)
+        doc = apply_overrides(load_scenario(_scenario_file(file)), overrides)
+        traces_asked(names, out, doc)
         if out is not None:
             check_trace_dir(out)  # before the run: a bad --out must not cost a finished result
         if pcap is not None:
             check_trace_dir(pcap, "--pcap")
         progress = _core.RunProgress()
         result = interruptible(
-            lambda: run_scenario(_scenario_file(file), seed=seed, replication=replication,
-                                 overrides=overrides, traces=names, progress=progress,
-                                 capture=pcap is not None),
+            lambda: run_scenario(doc, seed=seed, replication=replication, traces=names,
+                                 progress=progress, capture=pcap is not None),
             progress,
         )
     written: List[Path] = []
@@ -171,9 +182,9 @@ def run(
 
 def _scenario_file(file: str) -> str:
     """FILE as given, or the shipped scenario of that name when no such file exists."""
-    from .shipped import instead_of
+    from .cli_checks import file_or_shipped
 
-    return str(instead_of(file, "scenario") or file)
+    return file_or_shipped(file, "scenario")
 
 
 scenarios_app = typer.Typer(help="The scenarios and sweep specs shipped with lossy: alone, the command lists "
@@ -219,9 +230,9 @@ def scenarios_show(
 
 def _description(path: Path) -> str:
     """The `description` field of a shipped TOML file."""
-    from .scenario import load_scenario
+    from .scenario import read_toml
 
-    return " ".join(str(load_scenario(path).get("description", "")).split())
+    return " ".join(str(read_toml(path).get("description", "")).split())
 @app.command()
 def schema() -> None:
     """Print the scenario JSON Schema (for editors that complete TOML)."""
@@ -320,7 +331,7 @@ def generate_base_station(
     from .generate import GenerateError, base_station, to_toml
     from .scenario import to_json_text
 
-    with user_errors():
+    with user_errors({"--out": out}):
         try:
             doc = base_station(hosts, loss_p=loss_p, duration=duration, eln=eln)
             # One host checks every value given here, in a millisecond: the full scenario
@@ -328,6 +339,9 @@ def generate_base_station(
             _core.validate(to_json_text(base_station(1, loss_p=loss_p, duration=duration, eln=eln)))
         except GenerateError as e:
             raise fail(f"--{e.argument.replace('_', '-')}: {e.problem}") from None
+        except ScenarioError as e:  # the scenario's `duration` is --duration here
+            message = str(e)
+            raise fail("--" + message if message.startswith("duration:") else message) from None
         header = (f"Generated by: lossy generate base-station --hosts {hosts} "
                   f"--loss-p {loss_p:g} --duration {shlex.quote(duration)}{'' if eln else ' --no-eln'}")
         text = to_toml(doc, header=header)
@@ -389,8 +403,10 @@ def sweep_(
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
+    from .cli_checks import file_or_shipped, scheduler_with_dask
+
     con = console()
-    with user_errors():  # a Ctrl-C while these load is "lossy: interrupted" too
+    with user_errors({"--out": out}):  # a Ctrl-C while these load is "lossy: interrupted" too
         from .sweep import sweep as run_sweep
         from .sweep.commands import closing_table, parse_fraction, print_errors, print_results
         from .sweep.executors import release_before_exit
@@ -398,7 +414,9 @@ def sweep_(
         from .sweep.runner import SweepInterrupted
 
         exit_on_second()  # a second Ctrl-C ends the command, whatever is still closing
+        scheduler_with_dask(scheduler, executor)
         target = parse_fraction(until_ci) if until_ci is not None else None
+        file_or_shipped(spec, "experiment")  # a bare unknown name: list the shipped ones
         try:
             done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
                              until_ci=target, max_replications=max_replications, scheduler=scheduler,
@@ -436,9 +454,11 @@ def results_(
     quick: Annotated[bool, typer.Option(help="The results of `lossy sweep SPEC --quick`.")] = False,
 ) -> None:
     """Summarize a sweep: per point and metric, n, mean and 95 % confidence interval."""
+    from .cli_checks import results_target
     from .sweep.commands import print_results
 
-    with user_errors():
+    with user_errors({"--out": out}):
+        results_target(target, out is not None, quick)
         print_results(target, metric, as_json, out=out, quick=quick, con=console())
 
 
@@ -461,11 +481,12 @@ def plot(
 
     spec = PlotSpec(x=x, y=y, hue=hue, logx=logx, logy=logy, errorbars=errorbars, title=title,
                     xlabel=xlabel, ylabel=ylabel)
-    with user_errors():
+    with user_errors({"--output": output}):
         try:
             path = plot_dir(directory, spec, output)
         except PlotError as e:
-            raise fail(str(e)) from None
+            message = str(e)  # the figure's name is --output's value here
+            raise fail(f"--output {message}" if message.startswith(f"{output}:") else message) from None
     console().print(f"wrote {path}")
 
 
@@ -481,7 +502,7 @@ def reproduce(
     when a claim could not be checked or a figure not drawn (a defect, named in the report)."""
     from .papers.cli import reproduce_command
 
-    with user_errors():
+    with user_errors({"--out": out}):
         problem = reproduce_command(name, quick=quick, out=out, only=only, list_=list_, console=console)
     if problem:
         raise fail(problem, 1)

@@ -3,34 +3,78 @@ on stderr and exit status 2 (130 for Ctrl-C), never a traceback or click's usage
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 import typer
 
 from ._core import ScenarioError
+from .ellipsis import shorten
+
+
+# Issue 27: an error line echoes what was typed, and a 10,000-character value must not come
+# back whole. A word (a value, a path) longer than LONGEST_WORD is cut with an ellipsis;
+# a line still longer than LONGEST_MESSAGE (a long value with spaces; a list of what is
+# allowed may be long) loses its middle, keeping the field in front and the end.
+LONGEST_WORD = 200
+LONGEST_MESSAGE = 1000
+
+
+def one_line(message: str) -> str:
+    """`message` on one line, over-long words cut and an over-long line cut in the middle."""
+    line = " ".join(shorten(word, LONGEST_WORD) for word in str(message).split())
+    if len(line) <= LONGEST_MESSAGE:
+        return line
+    head, tail = LONGEST_MESSAGE * 2 // 3, LONGEST_MESSAGE // 3 - 3
+    return f"{line[:head]} … {line[-tail:]}"
 
 
 def one_line_warning(message: Any, category: Any, filename: str, lineno: int,
                      file: Any = None, line: Optional[str] = None) -> None:
     """A warning (an unreadable part set aside, say) as `lossy: warning: ...` on one line,
     not Python's two lines with a source path."""
-    sys.stderr.write(f"lossy: warning: {' '.join(str(message).split())}\n")
+    sys.stderr.write(f"lossy: warning: {one_line(str(message))}\n")
 
 
 def fail(message: str, code: int = 2) -> "typer.Exit":
     sys.stdout.flush()
-    sys.stderr.write(f"lossy: {' '.join(message.split())}\n")
+    sys.stderr.write(f"lossy: {one_line(message)}\n")
     sys.stderr.flush()
     return typer.Exit(code)
 
 
+# An unexpected exception is a bug in lossy, not bad input: one line that says so (BSD's
+# EX_SOFTWARE, 70, as its status), the traceback only when asked for.
+INTERNAL_ERROR = 70
+DEBUG_VARIABLE = "LOSSY_DEBUG"
+
+
+def internal_error(e: BaseException) -> int:
+    """Report an exception nothing else caught: one line, status 70."""
+    summary = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    what = f"{type(e).__name__}: {summary}" if summary else type(e).__name__
+    sys.stdout.flush()
+    sys.stderr.write(f"lossy: internal error (a bug in lossy): {shorten(one_line(what), 160)}; please report it "
+                     f"to the lossy issue tracker with the command and `lossy version`'s output "
+                     f"({DEBUG_VARIABLE}=1 shows the traceback)\n")
+    sys.stderr.flush()
+    return INTERNAL_ERROR
+
+
+def debugging() -> bool:
+    """LOSSY_DEBUG=1 (any value but empty or 0): let a bug's traceback through."""
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn what a user can get wrong into one line and status 2; Ctrl-C into 130."""
+def user_errors(options: Optional[Mapping[str, Any]] = None) -> Iterator[None]:
+    """Turn what a user can get wrong into one line and status 2; Ctrl-C into 130.
+    `options` maps an option to the path it gave (`{"--out": out}`): a system error about
+    that path (or one inside it) names the option."""
     try:
         yield
     except BrokenPipeError:
@@ -42,8 +86,30 @@ def user_errors() -> Iterator[None]:
     except ScenarioError as e:
         raise fail(str(e)) from None
     except OSError as e:
-        where = f"{e.filename}: " if e.filename else ""
-        raise fail(f"{where}{e.strerror or e}") from None
+        raise fail(os_error_message(e, options or {})) from None
+
+
+def os_error_message(e: OSError, options: Mapping[str, Any]) -> str:
+    """`--out /proc/x: No such file or directory`: the option whose path the error is
+    about (that path or one inside it), then the file and the system's words."""
+    name = os.fsdecode(e.filename) if isinstance(e.filename, (str, bytes, os.PathLike)) else ""
+    problem = e.strerror or str(e)
+    hint = "" if e.errno in (errno.ENOSPC, errno.EDQUOT) else "; give a path lossy can create and write"
+    for option, value in options.items():
+        if value is None or not name:
+            continue
+        given = os.fspath(value)
+        if _is_within(name, given):
+            inside = "" if os.path.abspath(name) == os.path.abspath(given) else f"{name}: "
+            return f"{option} {given}: {inside}{problem}{hint}"
+    return f"{name}: {problem}" if name else problem
+
+
+def _is_within(name: str, given: str) -> bool:
+    """Whether the error's path is the option's, inside it (a file in --out DIR) or on
+    the way to it (the parent of --output FIG that could not be made)."""
+    a, b = os.path.abspath(name), os.path.abspath(given)
+    return a == b or a.startswith(b.rstrip(os.sep) + os.sep) or b.startswith(a.rstrip(os.sep) + os.sep)
 
 
 # typer's value checks speak click's type names (typer is pinned below 0.29); a person
@@ -59,11 +125,32 @@ def usage_message(e: Any) -> str:
     param = getattr(e, "param", None)
     opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
     plain = _TYPE_WORDS.get(getattr(getattr(param, "type", None), "name", ""))
-    if not (opts and plain and "Invalid value" in message) or "not in the range" in message:
-        # click's own wording minus its prefix: `--repeat: 0 is not in the range x>=1.`
+    if "not in the range" in message:
+        return _range_message(message)
+    if not (opts and plain and "Invalid value" in message):
+        # click's own wording minus its prefix.
         return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
     value = _argument_after(opts[0])
     return f"{opts[0]} {value!r} {plain}" if value is not None else f"{opts[0]} {plain}"
+
+
+def _range_message(message: str) -> str:
+    """click's `Invalid value for '--repeat': 0 is not in the range x>=1.` in words:
+    `--repeat: 0 is out of range; use 1 or more`."""
+    match = re.match(r"^Invalid value for '([^']+)': (.+?) is not in the range (.+?)\.?$", message)
+    if match is None:
+        return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
+    option, value, bounds = match.groups()
+    words = {
+        r"^x>=(-?[\d.]+)$": "{0} or more", r"^x>(-?[\d.]+)$": "more than {0}",
+        r"^x<=(-?[\d.]+)$": "{0} or less", r"^x<(-?[\d.]+)$": "less than {0}",
+        r"^(-?[\d.]+)<=x<=(-?[\d.]+)$": "{0} to {1}",
+    }
+    for pattern, text in words.items():
+        found = re.match(pattern, bounds)
+        if found:
+            return f"{option}: {value} is out of range; use {text.format(*found.groups())}"
+    return f"{option}: {value} is out of range; use {bounds}"
 
 
 def _argument_after(option: str) -> Optional[str]:

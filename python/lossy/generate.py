@@ -13,6 +13,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Union
 
+from .ellipsis import short_repr
+
 Scenario = Dict[str, Any]
 
 # A duration as the core reads it: a number and an optional unit. Only the number is
@@ -86,21 +88,39 @@ def to_toml(doc: Scenario, header: str = "") -> str:
     return comments + tomli_w.dumps(doc)
 
 
+# Nodes besides the mobile hosts: the server and the base station.
+_OTHER_NODES = 2
+
+
+def max_hosts() -> int:
+    """The most hosts a scenario the core accepts can hold: its node limit (read from the
+    core, not copied) less the server and the base station. Checked before any work:
+    issue 27 found --hosts 70000 written and then rejected, and --hosts 2000000 spending
+    6.5 minutes and 2.9 GB first."""
+    from . import _core
+
+    return int(_core.MAX_NODES) - _OTHER_NODES
+
+
 def _hosts(value: Any) -> int:
     try:
         if isinstance(value, bool):
             raise TypeError
         hosts = operator.index(value)
     except TypeError:
-        raise GenerateError("hosts", f"{value!r} is not an integer; use 1 or more") from None
+        raise GenerateError("hosts", f"{short_repr(value)} is not an integer; use 1 to {max_hosts():,}") from None
     if hosts < 1:
-        raise GenerateError("hosts", f"{hosts} is not allowed; use 1 or more")
+        raise GenerateError("hosts", f"{hosts} is not allowed; use 1 to {max_hosts():,}")
+    if hosts > max_hosts():
+        raise GenerateError("hosts", f"{hosts:,} is too many; a scenario holds at most "
+                                     f"{max_hosts() + _OTHER_NODES:,} nodes, so use 1 to {max_hosts():,} "
+                                     "hosts (the server and the base station are the other two)")
     return hosts
 
 
 def _probability(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise GenerateError(name, f"{value!r} is not a number; use a probability from 0 to 1")
+        raise GenerateError(name, f"{short_repr(value)} is not a number; use a probability from 0 to 1")
     if not (math.isfinite(value) and 0 <= value <= 1):
         raise GenerateError(name, f"{value:g} is not allowed; use a probability from 0 to 1")
     return float(value)
@@ -116,5 +136,5 @@ def _duration(name: str, value: Union[str, float]) -> tuple[Decimal, str]:
     except InvalidOperation:
         number = Decimal("NaN")
     if not number.is_finite() or number < 0:
-        raise GenerateError(name, f"{value!r} is not a duration; use e.g. \"1 ms\" or 0")
+        raise GenerateError(name, f"{short_repr(value)} is not a duration; use e.g. \"1 ms\" or 0")
     return number.copy_abs(), match.group(2) if match else ""  # no "-0 ms"

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import (EngFormatter, FixedLocator, FuncFormatter, LogLocator, NullFormatter,
                                NullLocator)
 
+from .ellipsis import short_path, short_repr
 from .formatting import label, prefix_for, unit_of
 from .hiding import coinciding, hidden_points
 from .summary import ok_rows, summarize
@@ -98,7 +99,7 @@ def check_output(out: Union[str, Path]) -> Path:
     path = Path(out)
     ext = path.suffix.lower().lstrip(".")
     if ext not in FORMATS:
-        raise PlotError(f"{path}: cannot tell the figure format; end the name in .png, .svg or .pdf")
+        raise PlotError(f"{short_path(path)}: cannot tell the figure format; end the name in .png, .svg or .pdf")
     return path
 
 
@@ -115,33 +116,34 @@ def plot_dir(directory: Union[str, Path], spec: PlotSpec, out: Union[str, Path])
     if spec.unit is None and spec.ylabel is None:
         spec.unit = unit_of(str(meta.get("metrics", {}).get(spec.y, spec.y)))
     runs = load(directory)  # says so when no runs are stored, or DIR is not a store
-    plot_runs(runs, spec, path, axes=axes)
+    plot_runs(runs, spec, path, axes=axes, aliases=list(meta.get("metrics", {})))
     return path
 
 
 def plot_runs(df: pd.DataFrame, spec: PlotSpec, out: Union[str, Path],
-              axes: Optional[Sequence[str]] = None) -> pd.DataFrame:
+              axes: Optional[Sequence[str]] = None,
+              aliases: Optional[Sequence[str]] = None) -> pd.DataFrame:
     """Summarize the runs of `df` per (x, hue) and draw them to `out`; returns the summary."""
     path = check_output(out)
-    summary = summarize_for_plot(df, spec, axes)
+    summary = summarize_for_plot(df, spec, axes, aliases)
     draw(summary, spec, path)
     return summary
 
 
-def summarize_for_plot(df: pd.DataFrame, spec: PlotSpec, sweep_axes: Optional[Sequence[str]] = None) -> pd.DataFrame:
+def summarize_for_plot(df: pd.DataFrame, spec: PlotSpec, sweep_axes: Optional[Sequence[str]] = None,
+                       aliases: Optional[Sequence[str]] = None) -> pd.DataFrame:
     """Check the columns and the data, then summarize `spec.y` per (x, hue). `sweep_axes`
-    (from the store's sweep.json) names the axes; without it they are guessed."""
+    (from the store's sweep.json) names the axes; without it they are guessed. `aliases`
+    (the sweep's metric aliases) are named when --y is unknown."""
     if spec.hue == spec.x:
         raise PlotError(f"--hue {spec.hue} is already --x; choose another axis for the lines")
     axes = [spec.x] + ([spec.hue] if spec.hue else [])
-    for column in axes + [spec.y]:
-        if column not in df.columns:
-            raise PlotError(f"no column {column!r} in the results; columns: {_some_columns(df)}")
+    check_columns(df, spec, sweep_axes, aliases)
     ok = ok_rows(df)
     if ok.empty:
         raise PlotError("no finished (ok) runs to plot")
     if not pd.api.types.is_numeric_dtype(ok[spec.y]):
-        raise PlotError(f"{spec.y!r} is not a number column, so it cannot go on the y axis")
+        raise PlotError(f"{short_repr(spec.y)} is not a number column, so it cannot go on the y axis")
     if sweep_axes is not None:
         pooled = [a for a in sweep_axes if a not in axes and a in ok.columns and ok[a].nunique(dropna=False) > 1]
     else:
@@ -179,6 +181,9 @@ def draw_on(ax: Any, summary: pd.DataFrame, spec: PlotSpec) -> None:
     own, or one panel of several). A line that hides another at every point is drawn
     hollow and dashed over it, and a note above the axes says so; where it hides only
     some of another's points, its markers there are rings."""
+    floor = None
+    if spec.logy:
+        summary, floor = positive_for_log(summary, spec)
     groups = [(None, summary)] if not spec.hue else list(summary.groupby(spec.hue, sort=False))
     if spec.hue_order:
         rank = {v: i for i, v in enumerate(spec.hue_order)}
@@ -204,21 +209,51 @@ def draw_on(ax: Any, summary: pd.DataFrame, spec: PlotSpec) -> None:
         elif hidden[i].any():  # a ring where it would cover another's marker
             style["markevery"] = [int(k) for k in np.flatnonzero(~hidden[i])]
             ax.plot(xs[hidden[i]], mean[hidden[i]], linestyle="none", **{**style, **HOLLOW, "markevery": None})
-        if spec.errorbars:
-            ax.errorbar(xs, mean, yerr=np.nan_to_num(g["half_width"].to_numpy(dtype=float)),
-                        capsize=3, label=label, **style)
+        low, high = g["ci_low"].to_numpy(dtype=float), g["ci_high"].to_numpy(dtype=float)
+        if floor is not None:  # a bound at 0 or below runs off the bottom of a log axis
+            low = np.where(low > 0, low, floor / 10)
+        if spec.errorbars:  # (a count's interval is cut at 0: not symmetric)
+            yerr = np.nan_to_num(np.vstack([mean - low, high - mean]))
+            ax.errorbar(xs, mean, yerr=yerr, capsize=3, label=label, **style)
         else:
             (line,) = ax.plot(xs, mean, label=label, **style)
-            ax.fill_between(xs, g["ci_low"].to_numpy(dtype=float), g["ci_high"].to_numpy(dtype=float),
-                            color=line.get_color(), alpha=0.2, linewidth=0)
+            ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     for curve in spec.curves:
         ax.plot(curve.xs, curve.ys, curve.style, linewidth=1.2, label=curve.label, **_curve_colour(curve, spec))
     _style_axes(ax, summary, spec, numeric_x)
+    if floor is not None:
+        ax.set_ylim(bottom=floor)
     if notes:  # above the axes, right: it covers no data, and panels keep one legend
         ax.set_title("\n".join(notes), loc="right", fontsize=8, color="0.25")
     if groups and (groups[0][0] is not None or spec.curves):
         title = spec.hue if spec.legend_title is None else spec.legend_title
         ax.legend(frameon=False, title=title or None)
+
+
+def positive_for_log(summary: pd.DataFrame, spec: PlotSpec) -> Tuple[pd.DataFrame, Optional[float]]:
+    """The points a log y axis can show (mean above 0), with a warning naming the metric
+    and how many were left out (issue 27: a count with zeros drew a band that filled the
+    axes); and, when some interval reaches 0 or below, the axis bottom its band runs
+    off (half the lowest positive value drawn), else None."""
+    means = summary["mean"].to_numpy(dtype=float)
+    keep = ~(means <= 0)  # NaN (no ok run) is not drawn anyway
+    dropped = int((~keep).sum())
+    if dropped == len(summary) and dropped:
+        raise PlotError(f"--logy: {spec.y} is 0 or below at every point; a log axis cannot show it, "
+                        "plot without --logy")
+    if dropped:
+        import warnings
+
+        warnings.warn(f"--logy: {spec.y} is 0 or below at {dropped} of {len(summary)} points, left out "
+                      "(a log axis cannot show them); plot without --logy to see them", stacklevel=2)
+    kept = summary[keep]
+    lows = kept["ci_low"].to_numpy(dtype=float)
+    if not (lows <= 0).any():
+        return kept, None
+    values = [kept["mean"].to_numpy(dtype=float), lows,
+              *(np.asarray(c.ys, dtype=float) for c in spec.curves)]
+    positive = np.concatenate([v[v > 0] for v in values])
+    return kept, float(positive.min()) / 2
 
 
 def _curve_colour(curve: Curve, spec: PlotSpec) -> Dict[str, Any]:
@@ -353,6 +388,37 @@ def _pooled_axes(ok: pd.DataFrame, axes: List[str]) -> List[str]:
         if per_point.max() <= 1 and per_cell.max() > 1:
             found.append(str(column))
     return found or ["another axis"]
+
+
+def check_columns(df: pd.DataFrame, spec: PlotSpec, sweep_axes: Optional[Sequence[str]],
+                  aliases: Optional[Sequence[str]]) -> None:
+    """An unknown --x, --hue or --y named with what a user can give instead: the sweep's
+    axes, its metric aliases and a few summary keys (issue 27: the message listed
+    internal columns, run_id and point, "and 157 more")."""
+    for option, column in (("--x", spec.x), ("--hue", spec.hue)):
+        if column is None or column in df.columns:
+            continue
+        if sweep_axes is not None:
+            known = ", ".join(sweep_axes) or "none (the sweep has a single point)"
+            raise PlotError(f"{option} {short_repr(column)}: no such axis in the results{_close(column, df)}; "
+                            f"the sweep's axes: {known}")
+        raise PlotError(f"{option} {short_repr(column)}: no such column in the results{_close(column, df)}; "
+                        f"columns: {_some_columns(df)}")
+    if spec.y not in df.columns:
+        known = ", ".join(aliases or []) or "none"
+        keys = [k for k in ("goodput_mean_bps", "flows.0.goodput_bps", "flows.0.timeouts") if k in df.columns]
+        example = f" such as {', '.join(keys)}" if keys else ""
+        raise PlotError(f"--y {short_repr(spec.y)}: no such metric in the results{_close(spec.y, df)}; use a metric "
+                        f"alias ({known}) or a summary key{example}")
+
+
+def _close(given: str, df: pd.DataFrame) -> str:
+    """` (did you mean X?)` for the closest column a user could mean, else ""."""
+    import difflib
+
+    names = [str(c) for c in df.columns if c not in _NOT_AXES]
+    close = difflib.get_close_matches(given, names, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _some_columns(df: pd.DataFrame, limit: int = 12) -> str:

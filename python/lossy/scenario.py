@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Tuple, Union
 
 from ._core import ScenarioError
+from .ellipsis import short_path, short_repr, shorten
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -63,21 +64,77 @@ def load_scenario(source: ScenarioSource, base_dir: Union[str, "os.PathLike[str]
     return doc
 
 
+# The largest scenario file read, as for a data file (crates/lossy-core/src/data_file.rs,
+# MAX_DATA_FILE_BYTES): a generated scenario of 65,533 hosts is about 11 MiB.
+MAX_SCENARIO_BYTES = 64 << 20
+
+
 def _load_file(path: Path) -> Scenario:
-    # ScenarioError, as every other bad input (the README promises it): a caller catches one type.
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such scenario file") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, not a scenario file") from None
-    except PermissionError:
-        raise ScenarioError(f"{path}: permission denied") from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    doc = _parse_toml(text, origin=str(path))
+    doc = read_toml(path)
+    _check_is_a_scenario(doc, path)
     resolve_data_files(doc, path.parent)
     return doc
+
+
+def read_toml(path: Path, what: str = "scenario file") -> Scenario:
+    """A TOML file (a scenario, or a sweep spec: `what` names it in messages) as a dict:
+    a regular file of at most MAX_SCENARIO_BYTES; what is wrong raises ScenarioError
+    naming the file."""
+    # ScenarioError, as every other bad input (the README promises it): a caller catches one type.
+    try:
+        text = _read_regular_file(path, what)
+    except FileNotFoundError:
+        raise ScenarioError(f"{short_path(path)}: no such {what}") from None
+    except IsADirectoryError:
+        raise ScenarioError(f"{short_path(path)}: is a directory, not a {what}") from None
+    except PermissionError:
+        raise ScenarioError(f"{short_path(path)}: permission denied") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{short_path(path)}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise ScenarioError(f"{short_path(path)}: {e.strerror or e}") from None
+    return _parse_toml(text, origin=str(path))
+
+
+def _read_regular_file(path: Path, what: str) -> str:
+    """The text of `path`, a regular file of at most MAX_SCENARIO_BYTES. Issue 27: a
+    scenario path of /dev/zero was read until the process was killed at 2 GiB; a device,
+    a pipe or a socket is refused before a byte is read, and the read stops at the limit."""
+    import stat
+
+    # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(mode):
+            raise ScenarioError(f"{short_path(path)}: not a regular file (a device, pipe or socket); "
+                                f"give a {what} in TOML")
+        # The size first (nothing read), then a read that stops at the limit (a file
+        # that grows meanwhile).
+        size = os.fstat(fd).st_size
+        data = f.read(MAX_SCENARIO_BYTES + 1) if size <= MAX_SCENARIO_BYTES else b""
+    if size > MAX_SCENARIO_BYTES or len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{short_path(path)}: {max(size, len(data)):,} B is over the limit of "
+                            f"{MAX_SCENARIO_BYTES >> 20} MiB for a {what}")
+    return data.decode("utf-8")
+
+
+# Keys of a sweep spec that no scenario has: a spec given where a scenario goes.
+_SWEEP_SPEC_KEYS = ("scenario", "grid", "zip", "variants", "replications", "metrics")
+
+
+def _check_is_a_scenario(doc: Scenario, path: Path) -> None:
+    """An empty file, or a sweep spec, named as such (issue 27: both said only
+    "nodes: missing", without the file's name)."""
+    if not doc:
+        raise ScenarioError(f"{short_path(path)}: the file is empty (or has only comments); a scenario needs "
+                            "nodes, links and flows (`lossy scenarios show last-hop` prints one)")
+    if "nodes" not in doc and "scenario" in doc:
+        found = ", ".join(k for k in _SWEEP_SPEC_KEYS if k in doc)
+        raise ScenarioError(f"{short_path(path)}: a sweep spec (it has {found}), not a scenario; run it with "
+                            f"`lossy sweep {short_path(path)}` (lossy.sweep in Python)")
 
 
 def _parse_toml(text: str, origin: str) -> Scenario:
@@ -85,7 +142,7 @@ def _parse_toml(text: str, origin: str) -> Scenario:
         doc: Scenario = tomllib.loads(text)
         return doc
     except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{origin}: invalid TOML: {_one_line(str(e))}") from None
+        raise ScenarioError(f"{short_path(origin)}: invalid TOML: {shorten(_one_line(str(e)), 200)}") from None
 
 
 def _one_line(message: str) -> str:
@@ -174,7 +231,7 @@ def set_path(doc: Scenario, path: str, value: Any) -> None:
     path = re.sub(r"\[(\d+)\]", r".\1", path)
     keys = path.split(".")
     if not path or any(k == "" for k in keys):
-        raise ScenarioError(f"{path!r}: not a dotted path; use e.g. flows.0.tcp.variant")
+        raise ScenarioError(f"{short_repr(path)}: not a dotted path; use e.g. flows.0.tcp.variant")
     node: Any = doc
     for depth, key in enumerate(keys):
         last = depth == len(keys) - 1
@@ -195,7 +252,8 @@ def set_path(doc: Scenario, path: str, value: Any) -> None:
         else:
             parent = ".".join(keys[:depth])
             raise ScenarioError(
-                f"{where}: {parent} is {_describe(node)}, not a table or a list, so it has no {key!r}"
+                f"{shorten(where)}: {shorten(parent)} is {_describe(node)}, not a table or a list, "
+                f"so it has no {short_repr(key)}"
             )
 
 
@@ -207,7 +265,8 @@ def _list_index(items: list[Any], key: str, where: str, parent: str) -> int:
     if not key.isdigit() or not 0 <= index < len(items):
         allowed = f"0 to {len(items) - 1}" if items else "none, the list is empty"
         raise ScenarioError(
-            f"{where}: {parent} is a list of {len(items)}; {key!r} is not an index in it (allowed: {allowed})"
+            f"{shorten(where)}: {shorten(parent)} is a list of {len(items)}; {short_repr(key)} is not an index "
+            f"in it (allowed: {allowed})"
         )
     return index
 
@@ -216,9 +275,9 @@ def _describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"a boolean ({str(value).lower()})"
     if isinstance(value, (int, float)):
-        return f"a number ({value})"
+        return f"a number ({shorten(value)})"
     if isinstance(value, str):
-        return f"a string ({value!r})"
+        return f"a string ({short_repr(value)})"
     return f"a {type(value).__name__}"
 
 
@@ -228,9 +287,9 @@ def parse_assignment(text: str) -> Tuple[str, Any]:
     path, sep, raw = text.partition("=")
     path, raw = path.strip(), raw.strip()
     if not sep or not path:
-        raise ScenarioError(f"--set {text!r}: expected PATH=VALUE, e.g. flows.0.tcp.variant=newreno")
+        raise ScenarioError(f"--set {short_repr(text)}: expected PATH=VALUE, e.g. flows.0.tcp.variant=newreno")
     if not raw:
-        raise ScenarioError(f"--set {text!r}: no value after '='")
+        raise ScenarioError(f"--set {short_repr(text)}: no value after '='")
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
@@ -278,4 +337,4 @@ def _check_finite(value: Any, where: str) -> None:
             _check_finite(v, f"{where}.{i}")
     elif (isinstance(value, float) or (_is_numpy_scalar(value) and value.dtype.kind == "f")) \
             and not math.isfinite(float(value)):
-        raise ScenarioError(f"{where}: {value} is not a finite number; use a finite value (see `lossy schema` for its range)")
+        raise ScenarioError(f"{shorten(where)}: {value} is not a finite number; use a finite value (see `lossy schema` for its range)")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ._core import ScenarioError
+from .ellipsis import shorten
 
 
 def _data_dir(name: str) -> Path:
@@ -86,5 +87,39 @@ def _find(directory: Path, name: str, what: str, known: List[str]) -> Path:
     stem = name[:-5] if name.endswith(".toml") else name
     path = directory / f"{stem}.toml"
     if stem not in known:
-        raise ScenarioError(f"{name}: no shipped {what} of that name; shipped: {', '.join(known) or 'none'}")
+        raise ScenarioError(f"{shorten(name)}: no shipped {what} of that name; {listing(stem, known)}")
     return path
+
+
+# Up to this many shipped names are listed whole; beyond, the closest few (issue 27: an
+# unknown name did not list the shipped ones).
+_LIST_WHOLE = 12
+_CLOSEST = 5
+
+
+def listing(given: str, known: List[str]) -> str:
+    """`shipped: a, b, c` (every name, or the closest few to `given`)."""
+    if not known:
+        return "none is shipped"
+    if len(known) <= _LIST_WHOLE:
+        return f"shipped: {', '.join(known)}"
+    import difflib
+
+    close = difflib.get_close_matches(given, known, n=_CLOSEST, cutoff=0.4) or known[:_CLOSEST]
+    return f"closest shipped: {', '.join(close)} (`lossy scenarios` lists all {len(known)})"
+
+
+def not_found(given: str, kind: str) -> str:
+    """Why `given` (`lossy run` FILE, kind "scenario"; `lossy sweep` SPEC, "experiment")
+    is neither a file nor a shipped name; a shipped name of the other kind gets the
+    command that runs it."""
+    stem = given[:-5] if given.endswith(".toml") else given
+    if kind == "scenario" and stem in experiment_names():
+        return (f"{shorten(given)}: a shipped experiment (a sweep spec), not a scenario; "
+                f"run it with `lossy sweep {stem}`")
+    if kind == "experiment" and stem in scenario_names():
+        return (f"{shorten(given)}: a shipped scenario, not a sweep spec (an experiment); "
+                f"run it with `lossy run {stem}`")
+    names = scenario_names() if kind == "scenario" else experiment_names()
+    file = "scenario file" if kind == "scenario" else "sweep spec file"
+    return f"{shorten(given)}: no such {file}, nor a shipped {kind} of that name; {listing(stem, names)}"

@@ -52,16 +52,30 @@ def ok_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 def summarize(df: pd.DataFrame, axes: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
     """One row per (point, metric): the axes, then metric, n, mean, sd, ci_low, ci_high,
-    half_width. A point is a unique combination of the axis values among ok runs."""
+    half_width. A point is a unique combination of the axis values among ok runs. A
+    count's interval is truncated at 0 (`is_count`); ci_high - mean is half_width."""
     axes, metrics = list(axes), list(metrics)
     _require(df, axes + metrics)
+    counts = {metric for metric in metrics if is_count(df[metric])}
     rows: List[Dict[str, Any]] = []
     for key, group in _groups(ok_rows(df), axes):
         for metric in metrics:
             n, mean, sd, half = t_interval(_numeric(group[metric], metric))
+            low = max(mean - half, 0.0) if metric in counts else mean - half
             rows.append({**dict(zip(axes, key)), "metric": metric, "n": n, "mean": mean, "sd": sd,
-                         "ci_low": mean - half, "ci_high": mean + half, "half_width": half})
+                         "ci_low": low, "ci_high": mean + half, "half_width": half})
     return pd.DataFrame(rows, columns=axes + SUMMARY_COLUMNS)
+
+
+def is_count(column: pd.Series[Any]) -> bool:
+    """A count (timeouts, retransmits): whole numbers the core stores as integers, none
+    negative. Its mean cannot be below 0, so summarize truncates the interval to
+    [0, ∞): the Student-t interval mean ± half-width reached below 0 for a count that
+    is mostly 0 (issue 27: timeouts [-1.1, 1.77]); cutting off values the mean cannot
+    take loses no coverage. half_width stays the t interval's (the --until-ci test)."""
+    if not pd.api.types.is_integer_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
+        return False
+    return bool((column.dropna() >= 0).all())
 
 
 def paired(

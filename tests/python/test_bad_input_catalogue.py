@@ -42,15 +42,52 @@ except lossy.ScenarioError as e:
 """
 
 
-def _run(case: BadInput, tmp: Path) -> subprocess.CompletedProcess[str]:
+# `{store}` in a case's argv: a small sweep's results directory (two loss rates, three
+# replications, timeouts 0 at p = 0), made once per session for the cases that need one.
+STORE_SPEC = """\
+name = "catalogue"
+scenario = "last-hop"
+replications = 3
+seed = 1
+duration = "2 s"
+
+[grid]
+"wireless.p" = { path = "links.1.loss.p", values = [0.0, 0.05] }
+
+[metrics]
+goodput = "flows.0.goodput_bps"
+timeouts = "flows.0.timeouts"
+"""
+
+
+@pytest.fixture(scope="session")
+def results_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("catalogue-store")
+    (root / "spec.toml").write_text(STORE_SPEC, encoding="utf-8")
+    proc = subprocess.run([*lossy_command(), "sweep", str(root / "spec.toml"), "--out", str(root / "results")],
+                          cwd=root, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    return root / "results"
+
+
+def _run(case: BadInput, tmp: Path, request: pytest.FixtureRequest) -> subprocess.CompletedProcess[str]:
     for name, text in case.files.items():
         (tmp / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp / name).write_text(text, encoding="utf-8")
+    places = {"{tmp}": str(tmp)}
+    if any("{store}" in arg for arg in case.argv):
+        places["{store}"] = str(request.getfixturevalue("results_store"))
+
+    def filled(text: str) -> str:
+        for mark, value in places.items():
+            text = text.replace(mark, value)
+        return text
+
     if case.python:
-        body = textwrap.indent(textwrap.dedent(case.python).replace("{tmp}", str(tmp)), "    ")
+        body = textwrap.indent(filled(textwrap.dedent(case.python)), "    ")
         command = [sys.executable, "-c", _API_WRAPPER.format(body=body)]
     else:
-        command = [*lossy_command(), *(arg.replace("{tmp}", str(tmp)) for arg in case.argv)]
+        command = [*lossy_command(), *map(filled, case.argv)]
     return subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
 
@@ -65,8 +102,8 @@ def test_the_catalogue_names_each_case_once() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_bad_input_gets_the_ideal_answer(case: BadInput, tmp_path: Path) -> None:
-    proc = _run(case, tmp_path)
+def test_bad_input_gets_the_ideal_answer(case: BadInput, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    proc = _run(case, tmp_path, request)
     everything = proc.stdout + proc.stderr
     assert "Traceback" not in everything and "panicked" not in everything, everything[-3000:]
     lines = proc.stderr.splitlines()

@@ -5,7 +5,7 @@ import sys
 import pytest
 
 import lossy
-from lossy.generate import GenerateError, base_station, to_toml
+from lossy.generate import GenerateError, base_station, max_hosts, to_toml
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -57,6 +57,8 @@ def test_flows_start_i_times_the_stagger_apart():
     ({"hosts": -3}, "hosts"),
     ({"hosts": 2.5}, "hosts"),
     ({"hosts": True}, "hosts"),
+    ({"hosts": 65_534}, "hosts"),  # with the server and the base station, one node too many
+    ({"hosts": 2_000_000}, "hosts"),  # refused at once, not after minutes and gigabytes
     ({"loss_p": -0.1}, "loss_p"),
     ({"loss_p": 1.5}, "loss_p"),
     ({"loss_p": float("nan")}, "loss_p"),
@@ -68,6 +70,14 @@ def test_bad_arguments_name_themselves(kwargs, argument):
     with pytest.raises(ValueError, match=f"^{argument}: ") as info:
         base_station(**{"hosts": 2, **kwargs})
     assert isinstance(info.value, GenerateError) and info.value.argument == argument
+
+
+def test_the_host_limit_is_the_cores_node_limit():
+    # The largest scenario base_station allows is one the core accepts (issue 27: 70,000
+    # hosts were written, then rejected by the core).
+    assert max_hosts() + 2 == lossy._core.MAX_NODES
+    doc = base_station(max_hosts(), eln=False, duration="1 ms")
+    assert len(doc["nodes"]) == lossy._core.MAX_NODES
 
 
 def test_toml_round_trips():
@@ -92,7 +102,7 @@ def test_cli_writes_to_stdout(cli):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--hosts", "0"], "lossy: --hosts: 0 is not allowed; use 1 or more"),
+    (["--hosts", "0"], "lossy: --hosts: 0 is not allowed; use 1 to 65,533"),
     (["--loss-p", "1.5"], "lossy: --loss-p: 1.5 is not allowed; use a probability from 0 to 1"),
 ])
 def test_cli_rejects_bad_arguments(cli, tmp_path, args, message):

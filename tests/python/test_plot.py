@@ -70,8 +70,9 @@ def test_vector_formats_and_error_bars(tmp_path: Path, ext: str, magic: bytes) -
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--x", "nope", "--y", "goodput"], "no column 'nope'"),
-    (["--x", "wireless.p", "--y", "goodput", "--hue", "colour"], "no column 'colour'"),
+    (["--x", "nope", "--y", "goodput"], "--x 'nope': no such axis in the results; the sweep's axes: wireless.p, scheme"),
+    (["--x", "wireless.p", "--y", "goodput", "--hue", "colour"], "--hue 'colour': no such axis"),
+    (["--x", "wireless.p", "--y", "goodptu", "--hue", "scheme"], "--y 'goodptu': no such metric in the results (did you mean goodput?)"),
     (["--x", "wireless.p", "--y", "scheme"], "not a number column"),
     (["--x", "wireless.p", "--y", "goodput"], "they differ in scheme; put it on --hue"),
 ])
@@ -175,3 +176,35 @@ def test_swept_ticks_too_close_to_read_are_dropped_on_a_linear_axis() -> None:
     assert spaced(inv_sqrt_p) == [3.16, 7.07, 10.0, 14.1, 22.4, 31.6]
     assert spaced([0.0, 1.0, 2.0]) == [0.0, 1.0, 2.0]
     assert spaced([0.0, 9.9, 10.0]) == [0.0, 10.0], "the last value is always ticked"
+
+
+def count_runs() -> pd.DataFrame:
+    """Timeouts (a count, stored as integers) that are all 0 at the lowest loss rate."""
+    rows = []
+    for p, counts in [(0.001, [0, 0, 0]), (0.01, [0, 0, 1]), (0.02, [1, 2, 4]), (0.05, [3, 5, 9])]:
+        for rep, n in enumerate(counts):
+            rows.append({"point": f"p={p}", "wireless.p": p, "replication": rep, "status": "ok", "timeouts": n})
+    return pd.DataFrame(rows).astype({"timeouts": "Int64"})
+
+
+def test_logy_leaves_out_zeros_with_a_warning_and_keeps_the_band_in_the_axes(tmp_path: Path) -> None:
+    # Issue 27: --logy on a count with zeros drew a band (its CI reached below 0) that
+    # filled the axes down to ~1e-300.
+    from matplotlib.figure import Figure
+
+    from lossy.plot import draw_on
+
+    spec = PlotSpec(x="wireless.p", y="timeouts", logy=True)
+    summary = summarize_for_plot(count_runs(), spec)
+    assert (summary["ci_low"] >= 0).all()  # a count's interval is cut at 0
+    ax = Figure().add_subplot()
+    with pytest.warns(UserWarning, match=r"^--logy: timeouts is 0 or below at 1 of 4 points, left out"):
+        draw_on(ax, summary, spec)
+    bottom, top = ax.get_ylim()
+    assert 0.1 <= bottom <= 1 / 6 and top < 100, (bottom, top)  # half the lowest value drawn (1/3)
+
+
+def test_logy_with_nothing_above_zero_is_refused(tmp_path: Path) -> None:
+    df = count_runs().assign(timeouts=0).astype({"timeouts": "Int64"})
+    with pytest.raises(PlotError, match="--logy: timeouts is 0 or below at every point"):
+        plot_runs(df, PlotSpec(x="wireless.p", y="timeouts", logy=True), tmp_path / "fig.png")

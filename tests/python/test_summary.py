@@ -117,3 +117,23 @@ def test_ci_satisfied() -> None:
     s.loc[1, "half_width"] = float("nan")  # n = 1: not enough runs yet
     assert not ci_satisfied(s, 0.05)
     assert not ci_satisfied(s.iloc[0:0], 0.05)
+
+
+def test_a_counts_interval_is_cut_at_zero() -> None:
+    # Issue 27: timeouts 0, 0, 1 gave [-1.1, 1.77]; a count's mean cannot be negative.
+    df = pd.DataFrame({"p": [0.1] * 3, "status": ["ok"] * 3,
+                       "timeouts": pd.array([0, 0, 1], dtype="Int64"),
+                       "goodput": [-1.0, 0.0, 1.0]})
+    s = summarize(df, ["p"], ["timeouts", "goodput"]).set_index("metric")
+    half = T975_2 * math.sqrt(1 / 3) / math.sqrt(3)
+    assert s.loc["timeouts", "ci_low"] == 0.0
+    assert s.loc["timeouts", "ci_high"] == pytest.approx(1 / 3 + half)
+    assert s.loc["timeouts", "half_width"] == pytest.approx(half)
+    # A real-valued metric (it may be negative) keeps its t interval.
+    assert s.loc["goodput", "ci_low"] < 0
+
+
+def test_an_integer_metric_with_negative_values_is_not_a_count() -> None:
+    df = pd.DataFrame({"p": [0.1] * 3, "status": ["ok"] * 3, "delta": [-2, 0, 1]})
+    s = summarize(df, ["p"], ["delta"])
+    assert s["ci_low"].iloc[0] < -2

@@ -197,7 +197,7 @@ def test_missing_scenario_file_is_a_scenario_error(tmp_path):
         doc.write_text(f'scenario = "{name}"\n')
         message = error(doc)
         assert message.startswith(f"scenario: '{name}': {what}") and str(tmp_path) in message
-    assert "no such file" in error(tmp_path / "missing-spec.toml").lower()
+    assert "no such sweep spec file" in error(tmp_path / "missing-spec.toml").lower()
 
 
 def test_planning_a_big_sweep_reports_progress():

@@ -236,6 +236,9 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    // The most nodes a scenario may name (node ids are u16): `lossy generate` bounds its
+    // input by it before any work (issue 27), read from here rather than copied.
+    m.add("MAX_NODES", lossy_core::packet::NodeId::MAX)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_class::<RunProgress>()?;
     m.add_class::<coding::BchCode>()?;

@@ -32,7 +32,8 @@ def parse_fraction(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (0 < value < 1):
-        raise ScenarioError(f"--until-ci {text!r}: expected a precision such as 5% or 0.05")
+        raise ScenarioError(f"--until-ci {text!r} is not a precision; use a fraction of the mean above 0 "
+                            "and below 1, e.g. 5% or 0.05")
     return value
 
 
@@ -136,7 +137,7 @@ def summary_table(summary: "pd.DataFrame", axes: List[str], failed: Dict[Tuple[A
     """Means and intervals in the metric's unit (goodput in Mb/s, times in ms), which its
     summary key names by suffix (`_bps`, `_s`); an alias takes its key's unit."""
     table = Table(title=title, title_justify="left",
-                  caption="95 % confidence interval of the mean (Student t), ok runs only",
+                  caption="95 % confidence interval of the mean (Student t; a count's cut at 0), ok runs only",
                   caption_justify="left")
     for a in axes:
         table.add_column(a, no_wrap=True)

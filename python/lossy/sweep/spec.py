@@ -13,24 +13,18 @@ import copy
 import json
 import os
 import re
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
-from ..scenario import Scenario, load_scenario
+from ..scenario import Scenario, load_scenario, read_toml
 from ..shipped import instead_of, resolve
 from .expand import expand, point_id
 from .model import Axis, Point, Run, SweepSpec, canonical_json, run_id, scenario_hash
 
 __all__ = ["MAX_POINTS", "MAX_REPLICATIONS", "MAX_RUNS", "RESERVED_COLUMNS", "Axis", "Point", "Run",
            "SpecSource", "SweepSpec", "canonical_json", "load_spec", "point_id", "run_id", "scenario_hash"]
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
 
 SpecSource = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -158,16 +152,8 @@ def _read(source: SpecSource) -> Tuple[Mapping[str, Any], Optional[Path]]:
     if isinstance(source, Mapping):
         return copy.deepcopy(dict(source)), None
     path = resolve(os.fspath(source), "experiment")  # `lossy sweep reno-vs-eln`; an unknown name lists them
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(f"{path}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    try:
-        return tomllib.loads(text), path
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{path}: invalid TOML: {' '.join(str(e).split())}") from None
+    # A regular file of bounded size, as a scenario (issue 27: /dev/zero was read to 2 GiB).
+    return read_toml(path, what="sweep spec file"), path
 
 
 def _apply_quick(doc: Mapping[str, Any]) -> Dict[str, Any]:

@@ -24,11 +24,12 @@ def check_until_ci(spec: SweepSpec, until_ci: Optional[float], chosen: Optional[
         return []
     if max_replications < spec.replications:
         raise ScenarioError(f"--max-replications: {max_replications} is below the spec's "
-                            f"replications ({spec.replications})")
+                            f"replications ({spec.replications}); use {spec.replications} to {MAX_REPLICATIONS:,}")
     if not (0 < until_ci < 1):
         raise ScenarioError(f"--until-ci: {until_ci!r} is not a fraction of the mean; use e.g. 5% or 0.05")
     if max_replications > MAX_REPLICATIONS:
-        raise ScenarioError(f"--max-replications: {max_replications:,} is more than {MAX_REPLICATIONS:,}")
+        raise ScenarioError(f"--max-replications: {max_replications:,} is more than {MAX_REPLICATIONS:,}; "
+                            f"use {spec.replications} to {MAX_REPLICATIONS:,}")
     if max_replications * len(spec.points) > MAX_RUNS:
         raise ScenarioError(f"--max-replications: {max_replications:,} replications of {len(spec.points):,} "
                             f"points is more than {MAX_RUNS:,} runs; ask for fewer")
