@@ -18,7 +18,8 @@ export PIP_NO_INPUT := 1
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 
 RUST_INPUTS := Cargo.toml Cargo.lock $(shell find crates \( -name '*.rs' -o -name Cargo.toml \) -not -path '*/target/*' 2>/dev/null)
-DEPS  := $(VENV)/.lossy-deps
+# (Named for what it holds since uv joined maturin: an older .venv installs uv on its next make.)
+DEPS  := $(VENV)/.lossy-build-tools
 BUILT := $(VENV)/.lossy-built
 # The test and docs extras: only `make test`, `make docs` and their kin install them.
 TEST_TOOLS := $(VENV)/.lossy-test-tools
