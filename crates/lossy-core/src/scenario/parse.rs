@@ -59,8 +59,8 @@ mod tests {
             (F, r#""from": "a", "app": {"kind": "ftp"}"#, r#"flows.0.app.kind: "ftp" is not allowed; use one of: bulk, file, cbr"#),
             (F, r#""from": "a", "app": "bulk""#, r#"flows.0.app: "bulk" is not allowed; use a table with kind = one of: bulk, file, cbr"#),
             (F, r#""from": "a", "app": {"kind": "file", "size": "lots"}"#, r#"flows.0.app.size: "lots" is not a size in bytes; use e.g. "1000 B""#),
-            (F, r#""from": "a", "tcp": {"dupack_threshold": "x"}"#, r#"flows.0.tcp.dupack_threshold: "x" is not allowed; use a whole number from 0 to 4,294,967,295"#),
-            (F, r#""from": "a", "tcp": {"dupack_threshold": -1}"#, "flows.0.tcp.dupack_threshold: -1 is not allowed; use a whole number from 0 to 4,294,967,295"),
+            (F, r#""from": "a", "tcp": {"dupack_threshold": "x"}"#, r#"flows.0.tcp.dupack_threshold: "x" is not allowed; use a whole number from 1 to 4,294,967,295"#),
+            (F, r#""from": "a", "tcp": {"dupack_threshold": -1}"#, "flows.0.tcp.dupack_threshold: -1 is not allowed; use a whole number from 1 to 4,294,967,295"),
             (F, r#""from": "a", "tcp": {"limited_transmit": 1}"#, "flows.0.tcp.limited_transmit: 1 is not allowed; use true or false"),
             (F, r#""from": "a", "tcp": {"syndrome": "mobile"}"#, r#"flows.0.tcp.syndrome: "mobile" is not allowed; use one of: downlink, uplink"#),
             (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno, sack, sack1"#),
@@ -83,7 +83,7 @@ mod tests {
             (F, r#""from": "a", "tcp": {"header": "1e19 B"}"#, "flows.0.tcp.header: 1e19 B is out of range; use 0 B to 65,535 B"),
             (F, r#""from": "a", "tcp": {"ack_size": "1e30 B"}"#, "flows.0.tcp.ack_size: 1e30 B is out of range; use 1 B to 65,535 B"),
             (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "header": "1e19 B"}"#, "flows.0.app.header: 1e19 B is out of range; use 0 B to 65,535 B"),
-            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "packets": 1.5}"#, "flows.0.app.packets: 1.5 is not allowed; use a whole number >= 0"),
+            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "packets": 1.5}"#, "flows.0.app.packets: 1.5 is not allowed; use a whole number >= 1"),
             (L, r#""delay": "5 ms", "queue": "1e10 packets""#, "links.0.queue: 1e10 packets is out of range; use 1 to 1,000,000,000 packets"),
             (r#"{"nodes""#, r#"{"flows": {}, "nodes""#, "flows: a table is not allowed; use a list"),
             ("2 Mbps", "1e30 bps", "links.0.rate: 1e30 bps is out of range; use 1 bps to 1 Tbps"),
@@ -177,6 +177,14 @@ mod tests {
         let start = r#"{"name": "g", "count": 1, "from": "a", "to": "b", "start": {"every": 1, "zzz": 1}}"#;
         let e = serde_json::from_str::<crate::scenario::FlowGroupConfig>(start).unwrap_err().to_string();
         assert!(e.contains("unknown field `zzz`"), "{e}");
+    }
+
+    #[test]
+    fn an_empty_scenario_says_it_is_empty() {
+        let e = parse_json("{}").unwrap_err().to_string();
+        assert_eq!(e, "nodes: missing: the scenario is empty; give nodes = [...], at least one [[links]] and one [[flows]] table");
+        let e = parse_json(r#"{"links": []}"#).unwrap_err().to_string();
+        assert_eq!(e, "nodes: missing; this key is required");
     }
 
     #[test]
