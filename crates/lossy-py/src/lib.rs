@@ -201,9 +201,18 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
 }
 
 /// Each warning as a `ScenarioWarning` (Python's filters decide what is shown; the CLI
-/// prints `lossy: warning: ...`).
+/// prints `lossy: warning: ...`), each distinct one once per process: a sweep checks its
+/// points again after running them, and a loop of runs need not repeat it either.
 fn issue_warnings(py: Python<'_>, warnings: Vec<String>) -> PyResult<()> {
+    static ISSUED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     for w in warnings {
+        {
+            let mut issued = ISSUED.lock().unwrap_or_else(|e| e.into_inner());
+            if issued.contains(&w) {
+                continue;
+            }
+            issued.push(w.clone());
+        }
         let message = std::ffi::CString::new(w).map_err(|e| PyValueError::new_err(e.to_string()))?;
         PyErr::warn(py, &py.get_type::<ScenarioWarning>(), &message, 1)?;
     }
