@@ -14,7 +14,7 @@ impl Error {
     /// Every scenario error is made here, so every value it echoes is cut to a bounded
     /// length ([`shorten`]): a 10,000-character node name comes back as 60 and "…".
     pub fn scenario(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Error::Scenario { path: shorten(&path.into()), message: shorten(&message.into()) }
+        Error::Scenario { path: shorten(&path.into()), message: bounded(&shorten(&message.into())) }
     }
 
     /// A message from a nested `validate()` that starts with its own field name
@@ -82,6 +82,22 @@ pub fn shorten(text: &str) -> String {
     out
 }
 
+/// The longest message after the path, in characters: with a path (one dotted word, at
+/// most [`LONGEST_ECHO`] + 1) and "lossy: ", a line stays under the catalogue's 400.
+pub const LONGEST_MESSAGE: usize = 320;
+
+/// `message` cut to [`LONGEST_MESSAGE`] characters and "…": what is wrong and what is
+/// allowed come first in every message, so only the tail of a long list (many values,
+/// each already cut by [`shorten`]) goes.
+fn bounded(message: &str) -> String {
+    if message.chars().count() <= LONGEST_MESSAGE {
+        return message.to_string();
+    }
+    let mut cut: String = message.chars().take(LONGEST_MESSAGE).collect();
+    cut.push('…');
+    cut
+}
+
 /// A word of a message, bounded: a number Rust wrote out in full (`1e300` as 301
 /// digits, from `{}` of an f64) in short scientific form, "1e300"; any other word longer
 /// than [`LONGEST_ECHO`] cut with an ellipsis. Brackets and punctuation around a number
@@ -124,6 +140,12 @@ mod tests {
         assert_eq!(e.to_string(), format!("flows.0.{}…: unknown field `{}…`; use one of: name, from", "x".repeat(LONGEST_ECHO - 8), "x".repeat(LONGEST_ECHO)));
         let words = "a b ".repeat(100);
         assert_eq!(shorten(&words), words, "many short words stay whole");
+        // ... but a message of many long values stays bounded as a whole.
+        let names: Vec<String> = (0..12).map(|i| format!("{i}{}", "n".repeat(100))).collect();
+        let e = Error::scenario("flows.0.to", format!("\"x\" is not a node; nodes are {}", names.join(", ")));
+        let text = e.to_string();
+        assert!(text.chars().count() <= "flows.0.to: ".len() + LONGEST_MESSAGE + 1, "{text}");
+        assert!(text.starts_with("flows.0.to: \"x\" is not a node; nodes are 0nnn") && text.ends_with('…'), "{text}");
         assert_eq!(shorten("é".repeat(61).as_str()), format!("{}…", "é".repeat(60)));
         // An f64 written out by `{}` comes back in short form, whatever its field.
         let e = Error::scenario("links.1.loss.p", format!("{} is not a probability; use a number in [0, 1]", 1e300));

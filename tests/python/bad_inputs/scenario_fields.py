@@ -132,6 +132,16 @@ CASES = [
              says=("links.0.delay:", "…", "is not a duration"),
              source="fuzz: a 10,000-character value comes back whole in the error line"),
 
+    BadInput("scenario_fields-many-long-node-names", argv=("run", "long.toml"),
+             files={"long.toml": "nodes = [" + ", ".join(f'"{i}{"n" * 1000}"' for i in range(12))
+                    + ']\n\n[[links]]\nbetween = ["0' + "n" * 1000 + '", "1' + "n" * 1000 + '"]\n'
+                    'rate = "1 Mbps"\ndelay = "1 ms"\n\n[[flows]]\nfrom = "0' + "n" * 1000 + '"\nto = "x"\n'},
+             says=('flows.0.to: "x" is not a node; nodes are 0' + "n" * 59 + "…", "…"),
+             source="fuzz: a 10,000-character value comes back whole in the error line"),
+    BadInput("scenario_fields-huge-count", argv=_run("flows.0.tcp.dupack_threshold=1e300"),
+             says=("flows.0.tcp.dupack_threshold: 1e300 is not allowed; use a whole number from 1 to 4,294,967,295",),
+             source="weak: 1e300 prints as a 301-digit number (or as 1e+300)"),
+
     # Sizes bounded up front by the memory they imply.
     BadInput("scenario_fields-five-groups-of-a-million", argv=("run", "many.toml"),
              files={"many.toml": _NET + "".join(

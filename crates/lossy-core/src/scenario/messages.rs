@@ -131,7 +131,8 @@ fn found_value(f: &str) -> String {
         return s.to_string();
     }
     if let Some(v) = f.split('`').nth(1) {
-        return v.to_string();
+        // serde writes a float as "1e+300": the user wrote "1e300".
+        return v.replace("e+", "e");
     }
     match f {
         "map" => "a table".into(),
