@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 /// (a generated scenario with thousands of links must not print thousands of lines).
 const MOST_WARNINGS: usize = 5;
 
-fn schema() -> &'static Value {
+pub(super) fn schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| serde_json::to_value(schemars::schema_for!(Scenario)).expect("the schema is JSON"))
 }
@@ -91,7 +91,7 @@ fn walk(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<Strin
 
 /// Whether alternative `alt` of a tagged table is the one `v` picks: every property
 /// `alt` fixes (`kind = "arq"`, `model = "bernoulli"`) has that value in `v`.
-fn tag_matches(root: &Value, alt: &Value, v: &Value) -> bool {
+pub(super) fn tag_matches(root: &Value, alt: &Value, v: &Value) -> bool {
     let alt = match alt.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
         Some(name) => root.get("$defs").and_then(|d| d.get(name)).unwrap_or(alt),
         None => alt,

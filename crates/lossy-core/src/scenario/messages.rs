@@ -87,6 +87,10 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
     let Some(found) = found else { return (leaf, raw.to_string()) };
     let allowed = match count_range(&leaf) {
         Some(range) if expected.starts_with('u') => range.to_string(),
+        // A plain number with bounds in the schema (`p` in [0, 1]) says them.
+        _ if matches!(expected.as_str(), "f64" | "f32") => {
+            doc.and_then(|d| super::field_schema::number_range(d, &leaf)).unwrap_or_else(|| expected_words(&expected, path))
+        }
         _ => expected_words(&expected, path),
     };
     (leaf, format!("{found} is not allowed; use {allowed}"))

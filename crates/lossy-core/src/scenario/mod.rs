@@ -7,6 +7,7 @@ mod agents;
 mod bare_numbers;
 mod build;
 mod checks;
+mod field_schema;
 mod flows;
 mod groups;
 mod limits;
