@@ -16,7 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _core
-from ._core import ScenarioError
+from ._core import ScenarioError, ScenarioWarning
 
 # Eager, because the subpackage `lossy.sweep` and the function `lossy.sweep` share a
 # name: importing the subpackage later would rebind `lossy.sweep` to it. It is light
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __version__: str = _core.version()
 
-__all__ = ["RunResult", "ScenarioError", "Sweep", "__version__", "load_scenario", "results", "run", "sweep"]
+__all__ = ["RunResult", "ScenarioError", "ScenarioWarning", "Sweep", "__version__", "load_scenario", "results", "run", "sweep"]
 
 # name -> (module, attribute); None: the module itself.
 _LAZY = {

@@ -4,13 +4,17 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BchCode", "MAX_NODES", "RunProgress", "ScenarioError", "build_commit", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
+__all__ = ["BchCode", "MAX_NODES", "RunProgress", "ScenarioError", "ScenarioWarning", "build_commit", "build_info", "capture_example", "fec_stream", "fit_markov", "loss_closed_form", "loss_sequence", "parse_rate", "rateless_overhead", "rateless_plan", "rateless_rate", "run", "schema", "trace_legend", "validate", "version"]
 
 MAX_NODES: int
 """The most nodes a scenario may name (node ids are 16 bits)."""
 
 class ScenarioError(ValueError):
     """A scenario the core cannot run; the message is one line: `<field path>: <what is wrong>`."""
+
+class ScenarioWarning(UserWarning):
+    """A scenario that runs but almost surely not as meant (a bare number in a unit field,
+    read in base units); the message is one line: `<field path>: <what it is read as>`."""
 
 @final
 class RunProgress:
@@ -57,21 +61,23 @@ class BchCode:
         with weight random bit errors each (GIL released)."""
 
 def run(scenario_json: str, seed: int = 1, replication: int = 0,
-        progress: RunProgress | None = None) -> dict[str, Any]:
+        progress: RunProgress | None = None, warn: bool = True) -> dict[str, Any]:
     """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
     goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
     name -> 1-D NumPy array, int64 or float64 with NaN for a missing value, or a list of
     str for text), "agents" (a list of dicts), "notes" (a list of str: one-line remarks
     on a valid run), "traces" (name -> column -> array) and
     "captures" (a list of {"link": str, "packets": int, "pcap": bytes}, one per link
-    direction in the scenario's capture.links)."""
+    direction in the scenario's capture.links). With `warn`, a scenario that runs but
+    almost surely not as meant issues ScenarioWarning first."""
 
 def capture_example() -> dict[str, Any]:
     """A capture of hand-made packets setting every field a capture shows, as
     {"link", "packets", "pcap"}: for tests of pcap readers."""
 
 def validate(scenario_json: str) -> None:
-    """Check a scenario without running it; raises ScenarioError if it cannot run."""
+    """Check a scenario without running it; raises ScenarioError if it cannot run, and
+    issues ScenarioWarning for one that runs but almost surely not as meant."""
 
 def schema() -> str:
     """The scenario JSON Schema, as JSON text."""

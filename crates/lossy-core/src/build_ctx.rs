@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::packet::NodeId;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// The id of node `name`, or an error at `path` listing the nodes.
@@ -22,13 +23,42 @@ pub struct BuildCtx<'a> {
     /// Every pair of neighbours as (smaller id, larger id), built once: "is linked to"
     /// costs one look-up, not a scan of every link (10,000 hosts: 10^8 comparisons).
     linked: HashSet<(NodeId, NodeId)>,
+    /// The pairs across a wireless hop (a link with a loss model or a link layer, a
+    /// WLAN), the same way round.
+    wireless: HashSet<(NodeId, NodeId)>,
     n_flows: usize,
+    /// Legal but almost surely mistaken choices, one line each (`take_warnings`).
+    warnings: RefCell<Vec<String>>,
 }
 
 impl<'a> BuildCtx<'a> {
     pub fn new(nodes: &'a [String], names: &'a HashMap<&'a str, NodeId>, neighbours: &[(NodeId, NodeId)], n_flows: usize) -> Self {
         let linked = neighbours.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
-        BuildCtx { nodes, names, linked, n_flows }
+        BuildCtx { nodes, names, linked, wireless: HashSet::new(), n_flows, warnings: RefCell::default() }
+    }
+
+    /// Which neighbour pairs are across a wireless hop: a named wireless neighbour must
+    /// be one of them when its node has any.
+    pub fn with_wireless(mut self, pairs: &[(NodeId, NodeId)]) -> Self {
+        self.wireless = pairs.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        self
+    }
+
+    /// The warnings the agents' configs gave while building.
+    pub fn take_warnings(&self) -> Vec<String> {
+        self.warnings.take()
+    }
+
+    /// `node`'s neighbours across a wireless hop, by name.
+    fn wireless_of(&self, node: NodeId) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .wireless
+            .iter()
+            .filter_map(|&(a, b)| if a == node { Some(b) } else if b == node { Some(a) } else { None })
+            .map(|n| self.nodes[n as usize].as_str())
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     pub fn n_nodes(&self) -> usize {
@@ -59,6 +89,20 @@ impl<'a> BuildCtx<'a> {
             let id = self.node(&path, w)?;
             if !self.linked.contains(&(node.min(id), node.max(id))) {
                 return Err(Error::scenario(path, format!("\"{w}\" is not linked to \"{}\"; name a neighbour of the agent's node", self.nodes[node as usize])));
+            }
+            // A wired neighbour named where the node has a wireless one: the agent would
+            // watch the wired side and act on no wireless loss (ELN would mark nothing).
+            // A warning, not an error: it runs, and the test suite's golden random
+            // networks do it on purpose.
+            let across = self.wireless_of(node);
+            if !across.is_empty() && !self.wireless.contains(&(node.min(id), node.max(id))) {
+                let shown: Vec<String> = across.iter().take(8).map(|n| format!("\"{n}\"")).collect();
+                let more = if across.len() > 8 { ", ..." } else { "" };
+                self.warnings.borrow_mut().push(crate::error::shorten(&format!(
+                    "{path}: \"{w}\" is on the wired side of \"{}\" (no loss model or link layer on their link), so the agent would act on no wireless loss; name a wireless neighbour: {}{more}",
+                    self.nodes[node as usize],
+                    shown.join(", ")
+                )));
             }
             wireless.push(id);
         }

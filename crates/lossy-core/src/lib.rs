@@ -40,7 +40,7 @@ mod world_tables;
 
 pub use error::{Error, Result};
 pub use result::RunResult;
-pub use run::{run, run_json, run_json_reporting, run_reporting};
+pub use run::{prepare_json, run, run_json, run_json_reporting, run_prepared, run_reporting, Prepared};
 pub use world::Progress;
 pub use scenario::{parse_json, schema_json, Scenario};
 

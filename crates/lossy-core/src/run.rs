@@ -26,7 +26,35 @@ pub fn run(s: &Scenario, seed: u64, replication: u64) -> Result<RunResult> {
 }
 
 pub fn run_reporting(s: &Scenario, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
-    let mut world = build_world(s, seed, replication)?;
+    let world = build_world(s, seed, replication)?;
+    run_world(s, world, seed, replication, progress)
+}
+
+/// A scenario checked and built, ready to run, with the warnings on it (a bare number
+/// in a unit field, an agent's wireless neighbour on the wired side): a caller shows them before the run, and only for a scenario that
+/// can run, so a refused one gets its one error line alone.
+pub struct Prepared {
+    scenario: Scenario,
+    world: World,
+    seed: u64,
+    replication: u64,
+    pub warnings: Vec<String>,
+}
+
+/// Parses and builds scenario `json` for (`seed`, `replication`), without running it.
+pub fn prepare_json(json: &str, seed: u64, replication: u64) -> Result<Prepared> {
+    let scenario = parse_json(json)?;
+    let (world, mut warnings) = crate::scenario::build_world_warned(&scenario, seed, replication)?;
+    warnings.extend(crate::scenario::bare_number_warnings(json));
+    Ok(Prepared { scenario, world, seed, replication, warnings })
+}
+
+/// Runs what [`prepare_json`] built, as [`run_reporting`] does.
+pub fn run_prepared(p: Prepared, progress: Option<&Progress>) -> Result<RunResult> {
+    run_world(&p.scenario, p.world, p.seed, p.replication, progress)
+}
+
+fn run_world(s: &Scenario, mut world: World, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
     let wall = Instant::now();
     let end = world.run_loop_reporting(progress);
     let wall_s = wall.elapsed().as_secs_f64();

@@ -24,24 +24,42 @@ fn split_number(text: &str) -> Option<(f64, &str)> {
     Some((value, unit.trim()))
 }
 
-/// Why a quantity was refused.
+/// Why a quantity was refused. Each out-of-range answer carries the range the type
+/// allows, so the message says what is allowed (issue 27: "-1 s must be ≥ 0 s", not
+/// "is not a duration").
 enum Bad {
     /// Not a quantity of this kind.
     NotA,
-    /// Outside what the type can hold: "0 s to 1,000,000 s".
+    /// Below the least value: (least value, range), "-1 s must be ≥ 0 s".
+    Below(&'static str, &'static str),
+    /// Above what the type can hold: "0 s to 1,000,000 s".
     Range(&'static str),
+    /// NaN or infinite ("inf s"), with the range.
+    NotFinite(&'static str),
+    /// A size or count that is not whole ("3 bits"): the unit it must be whole in.
+    NotWhole(&'static str),
 }
 
 impl Bad {
-    /// `"5 parsecs" is not a duration; use e.g. "5 ms"`, or `1e300 s is out of range;
-    /// use 0 s to 1,000,000 s` (the range of a narrower field replaces this one; see
-    /// scenario/messages.rs).
+    /// `"5 parsecs" is not a duration; use e.g. "5 ms"`, `-1 s must be ≥ 0 s; use 0 s to
+    /// 1,000,000 s` or `1e300 s is out of range; use 0 s to 1,000,000 s` (the range of a
+    /// narrower field replaces this one; see scenario/messages.rs).
     fn message(&self, quoted: &str, plain: &str, what: &str, example: &str) -> String {
         match self {
             Bad::NotA => format!("{quoted} is not {what}; use e.g. \"{example}\""),
+            Bad::Below(lo, range) => format!("{plain} must be ≥ {lo}; use {range}"),
             Bad::Range(range) => format!("{plain} is out of range; use {range}"),
+            Bad::NotFinite(range) => format!("{plain} is not a finite number; use {range}"),
+            Bad::NotWhole(unit) => format!("{quoted} is not a whole number of {unit}; use e.g. \"{example}\""),
         }
     }
+}
+
+/// "nan", "inf", "-infinity" (any case, any unit after): Rust parses these as numbers,
+/// and a unit field must name its range for them, not call them "not a duration".
+fn is_not_finite(text: &str) -> bool {
+    let t = text.trim().trim_start_matches(['+', '-']).to_ascii_lowercase();
+    t.starts_with("nan") || t.starts_with("inf")
 }
 
 /// A number as a person writes it: "1e300", not 301 digits.
@@ -153,7 +171,12 @@ pub struct Duration(pub SimDuration);
 /// longer than this is a typo, not an experiment: it bounds the work of any run.
 pub const MAX_DURATION: SimDuration = SimDuration::from_secs(1_000_000);
 
+const DURATION_RANGE: &str = "0 s to 1,000,000 s";
+
 fn parse_duration(s: &str) -> Result<Duration, Bad> {
+    if is_not_finite(s) {
+        return Err(Bad::NotFinite(DURATION_RANGE));
+    }
     let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     let scale = match unit {
         "" | "s" | "sec" | "secs" => 1e9,
@@ -163,14 +186,22 @@ fn parse_duration(s: &str) -> Result<Duration, Bad> {
         "min" => 60e9,
         _ => return Err(Bad::NotA),
     };
-    if v.is_nan() || v < 0.0 {
+    if v.is_nan() {
         return Err(Bad::NotA);
+    }
+    if v < 0.0 {
+        return Err(Bad::Below("0 s", DURATION_RANGE));
     }
     let ns = (v * scale).round();
     if ns > MAX_DURATION.as_nanos() as f64 {
-        return Err(Bad::Range("0 s to 1,000,000 s"));
+        return Err(Bad::Range(DURATION_RANGE));
     }
     Ok(Duration(SimDuration(ns as u64)))
+}
+
+/// `ns` nanoseconds in the largest unit that shows them exactly ("4 us"), for messages.
+pub fn duration_text(ns: u64) -> String {
+    show_duration(&Duration(SimDuration(ns)))
 }
 
 /// The largest unit that shows the value exactly ("60 s", "500 ms", "3750 us").
@@ -203,7 +234,12 @@ pub struct Rate(pub u64);
 /// picoseconds' worth of nanoseconds apart, and no wireless link comes near.
 pub const MAX_RATE: u64 = 1_000_000_000_000;
 
+const RATE_RANGE: &str = "1 bps to 1 Tbps";
+
 fn parse_rate(s: &str) -> Result<Rate, Bad> {
+    if is_not_finite(s) {
+        return Err(Bad::NotFinite(RATE_RANGE));
+    }
     let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     let scale = match unit {
         "" | "bps" | "b/s" | "bit/s" => 1.0,
@@ -214,8 +250,14 @@ fn parse_rate(s: &str) -> Result<Rate, Bad> {
         _ => return Err(Bad::NotA),
     };
     let bps = (v * scale).round();
-    if bps.is_nan() || bps < 1.0 || bps > MAX_RATE as f64 {
-        return Err(if bps > 0.0 { Bad::Range("1 bps to 1 Tbps") } else { Bad::NotA });
+    if bps.is_nan() {
+        return Err(Bad::NotA);
+    }
+    if bps < 1.0 {
+        return Err(Bad::Below("1 bps", RATE_RANGE));
+    }
+    if bps > MAX_RATE as f64 {
+        return Err(Bad::Range(RATE_RANGE));
     }
     Ok(Rate(bps as u64))
 }
@@ -231,7 +273,12 @@ human_unit!(Rate, "a bit rate", "2 Mbps", r"^\s*[0-9.eE+-]+\s*(bps|b/s|bit/s|kbp
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Bytes(pub u64);
 
+const SIZE_RANGE: &str = "0 B to 1,000,000,000,000,000 B";
+
 fn parse_bytes(s: &str) -> Result<Bytes, Bad> {
+    if is_not_finite(s) {
+        return Err(Bad::NotFinite(SIZE_RANGE));
+    }
     let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     let scale = match unit {
         "" | "B" | "bytes" | "byte" => 1.0,
@@ -245,11 +292,17 @@ fn parse_bytes(s: &str) -> Result<Bytes, Bad> {
         _ => return Err(Bad::NotA),
     };
     let b = v * scale;
-    if v.is_nan() || v < 0.0 || b.fract() != 0.0 {
+    if v.is_nan() {
         return Err(Bad::NotA);
     }
+    if v < 0.0 {
+        return Err(Bad::Below("0 B", SIZE_RANGE));
+    }
     if b > ANY_SIZE.hi as f64 {
-        return Err(Bad::Range("0 B to 1,000,000,000,000,000 B"));
+        return Err(Bad::Range(SIZE_RANGE));
+    }
+    if b.fract() != 0.0 {
+        return Err(Bad::NotWhole("bytes"));
     }
     Ok(Bytes(b as u64))
 }
@@ -271,21 +324,36 @@ pub enum QueueLimit {
 /// storage is allocated as packets arrive, not up front.
 pub const MAX_QUEUE_PACKETS: u64 = 1_000_000_000;
 
+const QUEUE_PACKETS_RANGE: &str = "1 to 1,000,000,000 packets";
+const QUEUE_BYTES_RANGE: &str = "1 B to 1,000,000,000,000,000 B (or 1 to 1,000,000,000 packets)";
+
 fn parse_queue_limit(s: &str) -> Result<QueueLimit, Bad> {
+    if is_not_finite(s) {
+        return Err(Bad::NotFinite(QUEUE_PACKETS_RANGE));
+    }
     let (v, unit) = split_number(s).ok_or(Bad::NotA)?;
     match unit {
         "packets" | "packet" | "pkts" | "p" => {
-            if v.is_nan() || v < 1.0 || v.fract() != 0.0 {
+            if v.is_nan() {
                 return Err(Bad::NotA);
             }
+            if v < 1.0 {
+                return Err(Bad::Below("1 packet", QUEUE_PACKETS_RANGE));
+            }
             if v > MAX_QUEUE_PACKETS as f64 {
-                return Err(Bad::Range("1 to 1,000,000,000 packets"));
+                return Err(Bad::Range(QUEUE_PACKETS_RANGE));
+            }
+            if v.fract() != 0.0 {
+                return Err(Bad::NotWhole("packets"));
             }
             Ok(QueueLimit::Packets(v as u64))
         }
-        _ => match parse_bytes(s)? {
-            Bytes(0) => Err(Bad::NotA),
-            b => Ok(QueueLimit::Bytes(b.0)),
+        _ => match parse_bytes(s) {
+            Ok(Bytes(0)) => Err(Bad::Below("1 B", QUEUE_BYTES_RANGE)),
+            Ok(b) => Ok(QueueLimit::Bytes(b.0)),
+            Err(Bad::Below(_, _)) => Err(Bad::Below("1 B", QUEUE_BYTES_RANGE)),
+            Err(Bad::Range(_)) => Err(Bad::Range(QUEUE_BYTES_RANGE)),
+            Err(other) => Err(other),
         },
     }
 }
@@ -298,6 +366,29 @@ fn show_queue_limit(q: &QueueLimit) -> String {
 }
 
 human_unit!(QueueLimit, "a queue limit", "100 packets", r"^\s*[0-9.eE+-]+\s*(packets|packet|pkts|p|B|bytes|KB|kB|MB|KiB|MiB)?\s*$", parse_queue_limit, show_queue_limit);
+
+/// What a bare number in a unit field of type `unit_type` (the schema's name:
+/// "Duration", "Rate", "Bytes", "QueueLimit") is read as, for a warning:
+/// `5 is read as 5 s; write "5 s" (or "5 ms")`. None for other types, and for 0,
+/// which means the same in every unit. A bare number is legal (sweeps set numbers), but
+/// `delay = 5` meaning five seconds is almost surely a mistake (issue 27).
+pub fn bare_number_note(unit_type: &str, v: f64) -> Option<String> {
+    if v == 0.0 {
+        return None;
+    }
+    let n = number_text(v);
+    // The unit it is read in, and the one a small number more likely meant (a rate of
+    // 2 is 2 bps, not 2 Mbps); past 1000 a rate or size in base units is plausible.
+    let (unit, other) = match unit_type {
+        "Duration" => ("s", Some("ms")),
+        "Rate" => ("bps", (v < 1000.0).then_some("Mbps")),
+        "Bytes" => ("B", (v < 1000.0).then_some("kB")),
+        "QueueLimit" => ("B", Some("packets")),
+        _ => return None,
+    };
+    let or = other.map_or_else(String::new, |o| format!(" (or \"{n} {o}\")"));
+    Some(format!("{n} is read as {n} {unit}; write \"{n} {unit}\"{or}"))
+}
 
 #[cfg(test)]
 mod tests {
@@ -315,7 +406,31 @@ mod tests {
         assert_eq!(de::<Duration>("\"200 us\"").unwrap().0, SimDuration::from_micros(200));
         let e = de::<Duration>("\"5 parsecs\"").unwrap_err();
         assert!(e.contains("\"5 parsecs\" is not a duration; use e.g. \"5 ms\""), "{e}");
-        assert!(de::<Duration>("\"-1 s\"").is_err());
+        let cut = |e: String| e.split(" at line").next().unwrap_or("").to_string();
+        assert_eq!(de::<Duration>("\"-1 s\"").map_err(cut).unwrap_err(), "-1 s must be ≥ 0 s; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("-1").map_err(cut).unwrap_err(), "-1 must be ≥ 0 s; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("\"inf s\"").map_err(cut).unwrap_err(), "inf s is not a finite number; use 0 s to 1,000,000 s");
+        assert_eq!(de::<Duration>("\"NaN\"").map_err(cut).unwrap_err(), "NaN is not a finite number; use 0 s to 1,000,000 s");
+    }
+
+    #[test]
+    fn negatives_name_the_least_value_and_the_range() {
+        let cut = |e: String| e.split(" at line").next().unwrap_or("").to_string();
+        assert_eq!(de::<Rate>("\"-5 Mbps\"").map_err(cut).unwrap_err(), "-5 Mbps must be ≥ 1 bps; use 1 bps to 1 Tbps");
+        assert_eq!(de::<Rate>("0").map_err(cut).unwrap_err(), "0 must be ≥ 1 bps; use 1 bps to 1 Tbps");
+        assert_eq!(de::<Bytes>("-1").map_err(cut).unwrap_err(), "-1 must be ≥ 0 B; use 0 B to 1,000,000,000,000,000 B");
+        assert_eq!(de::<Bytes>("\"3 bits\"").map_err(cut).unwrap_err(), "\"3 bits\" is not a whole number of bytes; use e.g. \"1000 B\"");
+        assert_eq!(de::<QueueLimit>("\"0 packets\"").map_err(cut).unwrap_err(), "0 packets must be ≥ 1 packet; use 1 to 1,000,000,000 packets");
+        assert_eq!(de::<QueueLimit>("-5").map_err(cut).unwrap_err(), "-5 must be ≥ 1 B; use 1 B to 1,000,000,000,000,000 B (or 1 to 1,000,000,000 packets)");
+        assert_eq!(de::<QueueLimit>("\"inf packets\"").map_err(cut).unwrap_err(), "inf packets is not a finite number; use 1 to 1,000,000,000 packets");
+    }
+
+    #[test]
+    fn a_bare_number_is_read_in_base_units_and_noted() {
+        assert_eq!(bare_number_note("Duration", 5.0).unwrap(), "5 is read as 5 s; write \"5 s\" (or \"5 ms\")");
+        assert_eq!(bare_number_note("QueueLimit", 100.0).unwrap(), "100 is read as 100 B; write \"100 B\" (or \"100 packets\")");
+        assert_eq!(bare_number_note("Duration", 0.0), None);
+        assert_eq!(bare_number_note("TcpConfig", 5.0), None);
     }
 
     #[test]

@@ -145,7 +145,10 @@ fn a_flow_whose_link_comes_up_later_is_valid_and_delivers() {
 #[test]
 fn a_flow_that_never_has_a_route_is_an_error_naming_it() {
     let msg = r#"flows.0.to: no route from "A" to "B" at any time; connect them with links"#;
-    assert_eq!(run_error(&two_nodes(false)), msg);
+    // The only path is a link that starts down and never comes up: that link's `up` is
+    // the cause, and is named (issue 27).
+    let down = r#"links.0.up: false leaves flows.0 ("A" to "B") no route at any time: the link between "A" and "B" is its only path and never comes up; set up = true or add a link_up action"#;
+    assert_eq!(run_error(&two_nodes(false)), down);
     // B is linked to nothing.
     let mut v = two_nodes(true);
     v["nodes"] = json!(["A", "B", "C"]);
@@ -325,6 +328,8 @@ fn two_different_agents_on_one_node_see_packets_in_scenario_order() {
     v["duration"] = json!("20 s");
     let snoop = json!({"kind": "snoop", "node": "BS", "wireless_neighbor": "MH"});
     let syndrome = json!({"kind": "syndrome", "node": "BS", "wireless_neighbor": "MH"});
+    // A Syndrome agent needs a receiver that reads it (a scenario without one is refused).
+    v["flows"][0]["tcp"]["syndrome"] = json!("downlink");
     v["agents"] = json!([snoop, syndrome]);
     let first = run_value(&v, 4);
     v["agents"] = json!([syndrome, snoop]);

@@ -113,7 +113,7 @@ fn bad_wlan_fields_say_what_is_allowed() {
         (with("stations", json!(["MH", "MH"])), r#"wlans.0.stations.1: "MH" is listed twice; a station joins a WLAN once"#),
         (with("rate", json!("3 Mbps")), "wlans.0.rate: 3 Mbps is not an 802.11b rate; use 1, 2, 5.5 or 11 Mbps"),
         (with("basic_rate", json!("54 Mbps")), "wlans.0.basic_rate: 54 Mbps is not an 802.11b rate; use 1, 2, 5.5 or 11 Mbps"),
-        (with("rate", json!("NaN Mbps")), r#"wlans.0.rate: "NaN Mbps" is not a bit rate; use e.g. "2 Mbps""#),
+        (with("rate", json!("NaN Mbps")), r#"wlans.0.rate: NaN Mbps is not a finite number; use 1 bps to 1 Tbps"#),
         (with("loss", json!({"model": "ber", "ber": f64::NAN})), "wlans.0.loss: nothing is not allowed; use a number"),
         // (JSON has no NaN: serde_json writes null, and the path stops at the tagged table, as for links.)
         (with("loss", json!({"model": "bernoulli", "p": 1.5})), "wlans.0.loss.p: 1.5 is not a probability; use a number in [0, 1]"),

@@ -17,13 +17,19 @@ use lossy_core::{Error, Progress};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use numpy::PyArray1;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde::Serialize;
 use serde_json::Value;
 
 pyo3::create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot be run; the message names the field.");
+pyo3::create_exception!(
+    _core,
+    ScenarioWarning,
+    PyUserWarning,
+    "A scenario that runs but almost surely not as meant (a bare number in a unit field); the message names the field."
+);
 
 fn to_py_err(e: Error) -> PyErr {
     match e {
@@ -99,23 +105,29 @@ fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
 /// direction in `capture.links`).
 /// With `progress`, the run stores how far it has got there while it runs (read it
 /// from another thread: the GIL is released for the whole run).
+/// With `warn` (the default), the warnings on a scenario that runs (a bare number in a
+/// unit field) are issued as `ScenarioWarning` before the run; a sweep's workers pass
+/// False, the sweep having warned once per point when it checked them (`validate`).
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed = 1, replication = 0, progress = None))]
+#[pyo3(signature = (scenario_json, seed = 1, replication = 0, progress = None, warn = true))]
 fn run<'py>(
     py: Python<'py>,
     scenario_json: &str,
     seed: u64,
     replication: u64,
     progress: Option<PyRef<'py, RunProgress>>,
+    warn: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let text = scenario_json.to_owned();
     let cell = progress.map(|p| Arc::clone(&p.cell));
-    let result = py
-        .detach(move || match cell {
-            Some(cell) => lossy_core::run_json_reporting(&text, seed, replication, &cell),
-            None => lossy_core::run_json(&text, seed, replication),
-        })
-        .map_err(to_py_err)?;
+    // Built first, so the warnings on a scenario that runs come before its run (and a
+    // refused one gets its error alone); Python shows each as a ScenarioWarning.
+    let mut prepared = py.detach(move || lossy_core::prepare_json(&text, seed, replication)).map_err(to_py_err)?;
+    let warnings = std::mem::take(&mut prepared.warnings);
+    if warn {
+        issue_warnings(py, warnings)?;
+    }
+    let result = py.detach(move || lossy_core::run_prepared(prepared, cell.as_deref())).map_err(to_py_err)?;
     let out = PyDict::new(py);
     out.set_item("summary", to_py(py, &result.summary)?)?;
     out.set_item("flows", columns_to_py(py, &result.flows)?)?;
@@ -178,11 +190,33 @@ impl RunProgress {
     }
 }
 
-/// Checks a scenario without running it; raises ScenarioError if it cannot run.
+/// Checks a scenario without running it; raises ScenarioError if it cannot run, and
+/// issues the warnings on one that can (as `run` does).
 #[pyfunction]
-fn validate(scenario_json: &str) -> PyResult<()> {
+fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
     let s = lossy_core::parse_json(scenario_json).map_err(to_py_err)?;
-    lossy_core::scenario::build_world(&s, 0, 0).map(|_| ()).map_err(to_py_err)
+    let (_, mut warnings) = lossy_core::scenario::build_world_warned(&s, 0, 0).map_err(to_py_err)?;
+    warnings.extend(lossy_core::scenario::bare_number_warnings(scenario_json));
+    issue_warnings(py, warnings)
+}
+
+/// Each warning as a `ScenarioWarning` (Python's filters decide what is shown; the CLI
+/// prints `lossy: warning: ...`), each distinct one once per process: a sweep checks its
+/// points again after running them, and a loop of runs need not repeat it either.
+fn issue_warnings(py: Python<'_>, warnings: Vec<String>) -> PyResult<()> {
+    static ISSUED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    for w in warnings {
+        {
+            let mut issued = ISSUED.lock().unwrap_or_else(|e| e.into_inner());
+            if issued.contains(&w) {
+                continue;
+            }
+            issued.push(w.clone());
+        }
+        let message = std::ffi::CString::new(w).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        PyErr::warn(py, &py.get_type::<ScenarioWarning>(), &message, 1)?;
+    }
+    Ok(())
 }
 
 /// What the codes of coded trace columns mean: {trace: {column: [name of code 0, 1, ...]}},
@@ -239,6 +273,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The most nodes a scenario may name (node ids are u16): `lossy generate` bounds its
     // input by it before any work (issue 27), read from here rather than copied.
     m.add("MAX_NODES", lossy_core::packet::NodeId::MAX)?;
+    m.add("ScenarioWarning", m.py().get_type::<ScenarioWarning>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_class::<RunProgress>()?;
     m.add_class::<coding::BchCode>()?;

@@ -83,7 +83,11 @@ def _point(base: Scenario, coords: Dict[str, Any], overrides: List[Tuple[str, st
         message = str(e)
         field_path = _unknown_field(message)
         if field_path is not None:
-            raise ScenarioError(f"{_blame(field_path, overrides)}: {message}") from None
+            where = _blame(field_path, overrides)
+            # `variants.scheme.reno.links.1.loss.q` names the field already: the core's
+            # own `links.1.loss.q: ` is not repeated after it.
+            core_path, _, rest = message.partition(": ")
+            raise ScenarioError(f"{where}: {rest if where.endswith(core_path) else message}") from None
         error = message
     canonical = canonical_json(identity(doc))  # a data file's content names the scenario
     prefix = hashlib.sha256(f"[{canonical},".encode())

@@ -60,7 +60,7 @@ def check_metric_names(spec: SweepSpec, metrics: Sequence[str]) -> None:
         probe = copy.deepcopy(point.scenario)
         probe["duration"] = "1 ns"
         try:
-            keys.update(flatten_result(_core.run(to_json_text(probe), seed=spec.seed, replication=0)))
+            keys.update(flatten_result(_core.run(to_json_text(probe), seed=spec.seed, replication=0, warn=False)))
         except ScenarioError:
             continue
         unknown = [m for m in unknown if m not in keys]

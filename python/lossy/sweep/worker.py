@@ -67,7 +67,8 @@ def execute(job: PointJob, run_id: str, seed: int, replication: int) -> Row:
     try:
         if job.scenario_json is None:
             raise ScenarioError(job.error or "the scenario cannot be written as JSON")
-        raw = _core.run(job.scenario_json, seed=seed, replication=replication)
+        # The sweep warned once per point when it checked them (expand.py): not per run.
+        raw = _core.run(job.scenario_json, seed=seed, replication=replication, warn=False)
         summary = flatten_result(raw)
     except ScenarioError as e:
         row.update(status="failed", error=str(e))

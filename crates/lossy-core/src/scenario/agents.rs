@@ -11,10 +11,17 @@ use crate::packet::NodeId;
 use crate::world::AgentSlot;
 use std::collections::HashMap;
 
-/// The agents in chain order per node: (agents, chain_start, chain). `neighbours` are
-/// the node pairs a link or a WLAN joins.
-pub(super) fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, neighbours: &[(NodeId, NodeId)], n_flows: usize) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>)> {
-    let ctx = BuildCtx::new(&s.nodes, names, neighbours, n_flows);
+/// The agents in chain order per node: (agents, chain_start, chain), and the warnings
+/// their configs gave. `neighbours` are the node pairs a link or a WLAN joins,
+/// `wireless` those across a lossy hop.
+pub(super) fn build_agents(
+    s: &Scenario,
+    names: &HashMap<&str, NodeId>,
+    neighbours: &[(NodeId, NodeId)],
+    wireless: &[(NodeId, NodeId)],
+    n_flows: usize,
+) -> Result<(Vec<AgentSlot>, Vec<u32>, Vec<u32>, Vec<String>)> {
+    let ctx = BuildCtx::new(&s.nodes, names, neighbours, n_flows).with_wireless(wireless);
     let mut agents = Vec::with_capacity(s.agents.len());
     for (i, ac) in s.agents.iter().enumerate() {
         let node = ctx.node(&format!("agents.{i}.node"), ac.node())?;
@@ -31,5 +38,5 @@ pub(super) fn build_agents(s: &Scenario, names: &HashMap<&str, NodeId>, neighbou
     for n in 0..s.nodes.len() {
         chain_start[n + 1] += chain_start[n];
     }
-    Ok((agents, chain_start, order))
+    Ok((agents, chain_start, order, ctx.take_warnings()))
 }

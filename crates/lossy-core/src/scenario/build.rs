@@ -93,6 +93,14 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     Ok(PointToPoint::new([dir(a, b, "loss", &l.loss, &l.impair, &l.link_layer)?, dir(b, a, "reverse_loss", &l.reverse_loss, &l.reverse_impair, &l.reverse_link_layer)?], l.up))
 }
 
+/// A link whose loss model or link layer says it is the wireless hop (an agent's
+/// `wireless_neighbor` must be across one when the node has one).
+fn is_wireless(l: &LinkConfig) -> bool {
+    // The default loss table is no loss (a model of its own, not named here).
+    let lossless = LossConfig::default();
+    l.loss != lossless || l.reverse_loss != lossless || !l.link_layer.is_plain() || !l.reverse_link_layer.is_plain()
+}
+
 /// The flow's two endpoints, built by the transport that carries it.
 fn build_endpoints(f: u32, fc: &FlowSpec, seed: u64, replication: u64) -> Result<[AnyEndpoint; 2]> {
     let path = |field: &str| fc.origin.path(field);
@@ -134,11 +142,24 @@ fn build_links(s: &Scenario, names: &HashMap<&str, NodeId>, streams: &dyn Fn(&st
     let capture: HashSet<&str> = s.capture.links.iter().map(String::as_str).collect();
     let n = s.links.len();
     let mut out = Links { segments: Vec::with_capacity(n), ports: Vec::new(), hops: Vec::new(), ends: Vec::with_capacity(n) };
+    // Routes take one link per pair of nodes, and a link direction is named by its two
+    // nodes: a second link between them would carry nothing and print under the same
+    // name, so it is refused (the simulator has no parallel links).
+    let mut joined: HashMap<(NodeId, NodeId), usize> = HashMap::with_capacity(n);
     for (i, l) in s.links.iter().enumerate() {
         let a = lookup(names, &format!("links.{i}.between.0"), &l.between[0], s)?;
         let b = lookup(names, &format!("links.{i}.between.1"), &l.between[1], s)?;
         if a == b {
             return Err(Error::scenario(format!("links.{i}.between"), format!("\"{}\" is linked to itself; use two different nodes", l.between[0])));
+        }
+        if let Some(first) = joined.insert((a.min(b), a.max(b)), i) {
+            return Err(Error::scenario(
+                format!("links.{i}.between"),
+                format!(
+                    "\"{}\" and \"{}\" are already joined by links.{first}; the simulator has one link per pair of nodes (a second would carry nothing), so remove one or join other nodes",
+                    l.between[0], l.between[1]
+                ),
+            ));
         }
         let seg = build_link(s, i, l, (a, b), streams, &capture, largest_segment)?;
         out.ends.push((a, b));
@@ -189,6 +210,12 @@ fn build_flows(s: &Scenario, specs: Vec<FlowSpec>, seed: u64, replication: u64) 
 
 /// Builds the world for replication `replication` of master seed `seed`.
 pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
+    build_world_warned(s, seed, replication).map(|(world, _)| world)
+}
+
+/// [`build_world`], with the warnings on a scenario that builds but almost surely not as
+/// meant (an agent's wireless neighbour on the wired side), one line each.
+pub fn build_world_warned(s: &Scenario, seed: u64, replication: u64) -> Result<(World, Vec<String>)> {
     let names = check_nodes(s)?;
     let streams = |name: &str| RngStream::new(seed, replication, name);
     let specs = flows::expand(s, &names, seed, replication)?;
@@ -199,21 +226,27 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
     check_capture(s, &links)?;
     check_link_payloads(s, &specs)?;
     check_adaptive_fec(s, &specs)?;
+    let flow_reads_syndrome = specs.iter().any(|f| f.carrier().reads_tcp_options() && f.tcp.syndrome.is_some());
+    super::limits::check_verified_files(&specs)?;
     let Flows { flows, origins, endpoints, acted_on } = build_flows(s, specs, seed, replication)?;
 
-    let neighbours: Vec<(NodeId, NodeId)> = links.iter().copied().chain(wlan_pairs).collect();
-    let (agents, chain_start, chain) = build_agents(s, &names, &neighbours, flows.len())?;
+    let neighbours: Vec<(NodeId, NodeId)> = links.iter().copied().chain(wlan_pairs.iter().copied()).collect();
+    // Wireless hops: a link with a loss model or a link layer, and every WLAN pair.
+    let wireless: Vec<(NodeId, NodeId)> =
+        links.iter().zip(&s.links).filter(|(_, l)| is_wireless(l)).map(|(&p, _)| p).chain(wlan_pairs).collect();
+    let (agents, chain_start, chain, warnings) = build_agents(s, &names, &neighbours, &wireless, flows.len())?;
     let changes = actions::compile(s, &Names { nodes: &names, links: &links })?;
     check_routes(s, &flows, &origins, &ports, &hops, &changes)?;
     check_agents_on_paths(s, &agents, &flows, &acted_on, &ports, &hops, &changes)?;
+    check_syndrome_receivers(s, &flow_reads_syndrome)?;
     let routes = Routes::build(s.nodes.len(), &hops);
 
     let unfinished = flows.iter().filter(|f| f.total_bytes.is_some()).count();
     let sample_interval = s.traces.throughput_interval.0;
-    if s.traces.throughput && sample_interval.as_nanos() == 0 {
-        return Err(Error::scenario("traces.throughput_interval", "0 s is not an interval; use e.g. \"100 ms\""));
+    if s.traces.throughput {
+        super::limits::check_throughput_rows(s, flows.len())?;
     }
-    Ok(World {
+    let world = World {
         now: SimTime::ZERO,
         queue: EventQueue::new(),
         node_names: s.nodes.clone(),
@@ -237,5 +270,6 @@ pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
         traces: TraceRecorder::new(&s.traces),
         sample_interval,
         unfinished,
-    })
+    };
+    Ok((world, warnings))
 }

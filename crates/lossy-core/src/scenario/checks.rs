@@ -116,6 +116,11 @@ pub(super) fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], por
         }
     });
     let Some(f) = from_start.iter().position(|&o| !o) else { return Ok(()) };
+    if !ever[f] {
+        if let Some(e) = down_link_on_path(s, &flows[f], origins[f], ports, hops) {
+            return Err(e);
+        }
+    }
     let (when, fix) = if ever[f] {
         (format!("at or after its start at {} s", super::secs(flows[f].start.0)), "connect them with links or start the flow earlier")
     } else {
@@ -125,6 +130,58 @@ pub(super) fn check_routes(s: &Scenario, flows: &[Flow], origins: &[Origin], por
         origins[f].path("to"),
         format!("no route from \"{}\" to \"{}\"{} {when}; {fix}", s.nodes[flows[f].src as usize], s.nodes[flows[f].dst as usize], origins[f].which()),
     ))
+}
+
+/// The root cause when a flow never has a route but would with every link up: the
+/// first link on that path that starts down (`up = false`) and no action brings up.
+/// Its field is named, not the flow's `to` (issue 27: "links.1.up = false" was reported
+/// as "flows.0.to: no route").
+fn down_link_on_path(s: &Scenario, flow: &Flow, origin: Origin, ports: &[Port], hops: &[Hop]) -> Option<Error> {
+    let all_up: Vec<Hop> = hops.iter().map(|h| Hop { up: true, ..*h }).collect();
+    let routes = Routes::build(s.nodes.len(), &all_up);
+    // Both ways, as check_routes asks: the data's path, then the ACKs'.
+    for (from, to) in [(flow.src, flow.dst), (flow.dst, flow.src)] {
+        let mut at = from;
+        for _ in 0..s.nodes.len() {
+            let p = routes.next_hop(at, to, &all_up)? as usize;
+            let link = ports[p].segment as usize;
+            if !hops[p].up && link < s.links.len() {
+                let l = &s.links[link];
+                return Some(Error::scenario(
+                    format!("links.{link}.up"),
+                    format!(
+                        "false leaves {} (\"{}\" to \"{}\"){} no route at any time: the link between \"{}\" and \"{}\" is its only path and never comes up; set up = true or add a link_up action",
+                        origin.path("to").trim_end_matches(".to"),
+                        s.nodes[flow.src as usize],
+                        s.nodes[flow.dst as usize],
+                        origin.which(),
+                        l.between[0],
+                        l.between[1]
+                    ),
+                ));
+            }
+            at = all_up[p].to;
+            if at == to {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// A Syndrome agent stamps counts that only a receiver with `tcp.syndrome` reads; with
+/// none, every flow runs as plain TCP and the experiment measures nothing of Syndrome.
+pub(super) fn check_syndrome_receivers(s: &Scenario, any_reader: &bool) -> Result<()> {
+    if *any_reader {
+        return Ok(());
+    }
+    match s.agents.iter().position(|a| a.kind() == "syndrome") {
+        None => Ok(()),
+        Some(i) => Err(Error::scenario(
+            format!("agents.{i}.kind"),
+            "\"syndrome\" stamps counts that only a receiver with tcp.syndrome reads, and no flow has one, so every flow would run as plain TCP; give the flows tcp.syndrome = \"downlink\" (or \"uplink\")",
+        )),
+    }
 }
 
 /// A link packet larger than every TCP segment the flows send is a mistake: ARQ's link
@@ -201,3 +258,88 @@ pub(super) fn check_capture(s: &Scenario, links: &[(NodeId, NodeId)]) -> Result<
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::{build_world, parse_json};
+    use serde_json::{json, Value};
+
+    /// S —wired— BS —lossy— MH, one Reno flow S → MH and an ELN agent at BS.
+    fn last_hop() -> Value {
+        json!({
+            "duration": "10 s",
+            "nodes": ["S", "BS", "MH"],
+            "links": [
+                {"between": ["S", "BS"], "rate": "10 Mbps", "delay": "20 ms"},
+                {"between": ["BS", "MH"], "rate": "2 Mbps", "delay": "5 ms", "loss": {"model": "bernoulli", "p": 0.01}}
+            ],
+            "flows": [{"from": "S", "to": "MH"}],
+            "agents": [{"kind": "eln", "node": "BS", "wireless_neighbor": "MH"}]
+        })
+    }
+
+    fn error(v: &Value) -> String {
+        let s = parse_json(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+        build_world(&s, 1, 0).err().map(|e| e.to_string()).unwrap_or_else(|| "accepted".into())
+    }
+
+    #[test]
+    fn the_base_scenario_is_accepted() {
+        assert_eq!(error(&last_hop()), "accepted");
+    }
+
+    #[test]
+    fn a_syndrome_agent_needs_a_receiver_that_reads_it() {
+        let mut v = last_hop();
+        v["agents"][0]["kind"] = json!("syndrome");
+        assert!(error(&v).starts_with(r#"agents.0.kind: "syndrome" stamps counts that only a receiver with tcp.syndrome reads"#), "{}", error(&v));
+        v["flows"][0]["tcp"] = json!({"syndrome": "downlink"});
+        assert_eq!(error(&v), "accepted");
+    }
+
+    fn warnings(v: &Value) -> Vec<String> {
+        let s = parse_json(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+        crate::scenario::build_world_warned(&s, 1, 0).unwrap_or_else(|e| panic!("{e}")).1
+    }
+
+    #[test]
+    fn a_wireless_neighbour_on_the_wired_side_is_warned_about_naming_the_wireless_ones() {
+        let mut v = last_hop();
+        assert!(warnings(&v).is_empty());
+        v["agents"][0]["wireless_neighbor"] = json!("S");
+        assert_eq!(
+            warnings(&v),
+            [r#"agents.0.wireless_neighbor: "S" is on the wired side of "BS" (no loss model or link layer on their link), so the agent would act on no wireless loss; name a wireless neighbour: "MH""#]
+        );
+        // With no lossy hop at the node there is nothing to tell the sides apart by.
+        v["links"][1]["loss"] = json!({"model": "none"});
+        assert!(warnings(&v).is_empty());
+    }
+
+    #[test]
+    fn a_second_link_between_the_same_nodes_is_refused_naming_both() {
+        let mut v = last_hop();
+        v["links"].as_array_mut().unwrap().push(json!({"between": ["MH", "BS"], "rate": "1 Mbps", "delay": "1 ms"}));
+        assert!(error(&v).starts_with(r#"links.2.between: "MH" and "BS" are already joined by links.1;"#), "{}", error(&v));
+    }
+
+    #[test]
+    fn a_flow_starting_at_or_after_the_end_is_refused() {
+        let mut v = last_hop();
+        v["flows"][0]["start"] = json!("10 s");
+        assert_eq!(error(&v), "flows.0.start: 10 s is at or after the run's end at 10 s; start it earlier or lengthen the run (duration)");
+        v["flows"][0]["start"] = json!("9.5 s");
+        assert_eq!(error(&v), "accepted");
+        v["flows"] = json!([]);
+        v["flow_groups"] = json!([{"name": "g", "count": 3, "from": "S", "to": "MH", "start": {"uniform": ["0 s", "20 s"], "stream": "s"}}]);
+        assert!(error(&v).starts_with("flow_groups.0.start.uniform: [0 s, 20 s] reaches the run's end at 10 s"), "{}", error(&v));
+    }
+
+    #[test]
+    fn a_link_that_is_down_for_good_on_the_only_path_is_named() {
+        let mut v = last_hop();
+        v["links"][1]["up"] = json!(false);
+        v["agents"] = json!([]);
+        assert!(error(&v).starts_with(r#"links.1.up: false leaves flows.0 ("S" to "MH") no route at any time"#), "{}", error(&v));
+    }
+}

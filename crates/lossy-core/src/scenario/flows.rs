@@ -2,7 +2,7 @@
 //! group's flows in index order, with node ids, start times and unique names.
 
 use super::build::lookup;
-use super::groups::{start_times, Pattern, MAX_GROUP_FLOWS};
+use super::groups::{start_times, Pattern, StartConfig, MAX_GROUP_FLOWS};
 use super::Scenario;
 use crate::apps::AppConfig;
 use crate::error::{Error, Result};
@@ -112,6 +112,7 @@ pub(crate) fn expand<'s>(s: &'s Scenario, names: &HashMap<&str, NodeId>, seed: u
             return Err(Error::scenario(format!("flow_groups.{g}.count"), format!("{} is out of range; use 1 to 1,000,000", grp.count)));
         }
     }
+    super::limits::check_flow_count(s)?;
     let total: u64 = s.flows.len() as u64 + s.flow_groups.iter().map(|g| g.count).sum::<u64>();
     if total == 0 {
         return Err(Error::scenario("flows", "no flows given; add a [[flows]] or a [[flow_groups]] table"));
@@ -139,7 +140,36 @@ pub(crate) fn expand<'s>(s: &'s Scenario, names: &HashMap<&str, NodeId>, seed: u
         return Err(Error::scenario("flow_groups", format!("{} flows in all; use at most {}", out.len(), u32::MAX / 2)));
     }
     check_unique_names(s, &out)?;
+    check_starts_before_the_end(s, &out)?;
     Ok(out)
+}
+
+/// A flow that starts at or after the run's end sends nothing and reports 0 b/s, which
+/// reads as a result; it is refused, naming the field that sets its start.
+fn check_starts_before_the_end(s: &Scenario, flows: &[FlowSpec]) -> Result<()> {
+    let end = s.duration.0;
+    let Some(f) = flows.iter().find(|f| f.start >= end) else { return Ok(()) };
+    let (t, end_s) = (super::secs(f.start.as_nanos()), super::secs(end.as_nanos()));
+    let fix = "start it earlier or lengthen the run (duration)";
+    let (path, message) = match f.origin {
+        Origin::Flow(i) => (format!("flows.{i}.start"), format!("{t} s is at or after the run's end at {end_s} s; {fix}")),
+        Origin::Group(g, i) => match &s.flow_groups[g].start {
+            StartConfig::At(_) => (format!("flow_groups.{g}.start"), format!("{t} s is at or after the run's end at {end_s} s; {fix}")),
+            StartConfig::Every { .. } => (
+                format!("flow_groups.{g}.start.every"),
+                format!("flow {i} of the group would start at {t} s, at or after the run's end at {end_s} s; use a shorter spacing, fewer flows or a longer run"),
+            ),
+            StartConfig::Uniform { range: [a, b], .. } => (
+                format!("flow_groups.{g}.start.uniform"),
+                format!(
+                    "[{} s, {} s] reaches the run's end at {end_s} s (flow {i} of the group would start at {t} s); end the range before the run ends",
+                    super::secs(a.0.as_nanos()),
+                    super::secs(b.0.as_nanos())
+                ),
+            ),
+        },
+    };
+    Err(Error::scenario(path, message))
 }
 
 /// Flow names and group names must be unique (results are looked up by them).

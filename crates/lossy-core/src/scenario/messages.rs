@@ -35,6 +35,10 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
     }
     if let Some(rest) = raw.strip_prefix("missing field `") {
         let field = rest.split('`').next().unwrap_or(rest);
+        // An empty (or comments-only) file: say so, not only that `nodes` is missing.
+        if path.is_empty() && table.and_then(Value::as_object).is_some_and(|m| m.is_empty()) {
+            return (field.to_string(), "missing: the scenario is empty; give nodes = [...], at least one [[links]] and one [[flows]] table".to_string());
+        }
         let what = match (field, kinds_of(path)) {
             ("kind" | "model", Some(kinds)) => format!("missing; give {field} = one of: {}", kinds.join(", ")),
             _ => "missing; this key is required".to_string(),
@@ -53,10 +57,17 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
         let items = if n == "1" { "item" } else { "items" };
         return (path.to_string(), format!("{n} {items} given; use {}", expected_words(expected, path)));
     }
-    if let Some((value, _)) = raw.split_once(" is out of range; use ") {
+    // A unit's range answer ("is out of range", "must be ≥", "is not a finite number"):
+    // a size field narrower than any size gives its own range instead.
+    for verb in [" is out of range; use ", " must be ≥ ", " is not a finite number; use "] {
+        let Some((value, _)) = raw.split_once(verb) else { continue };
         let leaf = table.map_or_else(|| path.to_string(), |t| find_leaf(t, path, value));
         if let Some(r) = size_range(&leaf) {
-            return (leaf, format!("{value} is out of range; use {}", r.text()));
+            let what = match verb {
+                " must be ≥ " => format!("must be ≥ {} B", crate::units::thousands(r.lo)),
+                other => other.trim_end_matches("; use ").trim().to_string(),
+            };
+            return (leaf, format!("{value} {what}; use {}", r.text()));
         }
         return (leaf, raw.to_string());
     }
@@ -75,7 +86,11 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
     };
     let Some(found) = found else { return (leaf, raw.to_string()) };
     let allowed = match count_range(&leaf) {
-        Some(range) if expected == "u64" => range.to_string(),
+        Some(range) if expected.starts_with('u') => range.to_string(),
+        // A plain number with bounds in the schema (`p` in [0, 1]) says them.
+        _ if matches!(expected.as_str(), "f64" | "f32") => {
+            doc.and_then(|d| super::field_schema::number_range(d, &leaf)).unwrap_or_else(|| expected_words(&expected, path))
+        }
         _ => expected_words(&expected, path),
     };
     (leaf, format!("{found} is not allowed; use {allowed}"))
@@ -120,7 +135,8 @@ fn found_value(f: &str) -> String {
         return s.to_string();
     }
     if let Some(v) = f.split('`').nth(1) {
-        return v.to_string();
+        // serde writes a float as "1e+300": the user wrote "1e300".
+        return v.replace("e+", "e");
     }
     match f {
         "map" => "a table".into(),
@@ -214,6 +230,13 @@ fn count_range(path: &str) -> Option<&'static str> {
     let mut segs = path.rsplit('.').filter(|s| s.parse::<usize>().is_err());
     match (segs.next()?, segs.next()?) {
         ("count", "flow_groups") => Some("a whole number from 1 to 1,000,000"),
+        // 0 is refused by TcpConfig::validate: the range advertised is the one accepted.
+        ("initial_window" | "dupack_threshold" | "eln_dupack_threshold", "tcp") => Some(crate::tcp::config::SEGMENT_COUNT),
+        // Counts whose validate() refuses 0 ("sends nothing") likewise.
+        ("attempts", "link_layer" | "reverse_link_layer") | ("initial_window", "fectcp") | ("window", "adaptive_fec" | "control") => {
+            Some("a whole number from 1 to 4,294,967,295")
+        }
+        ("packets", "app") => Some("a whole number >= 1"),
         _ => None,
     }
 }

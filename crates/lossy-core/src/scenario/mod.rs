@@ -4,18 +4,22 @@
 
 mod actions;
 mod agents;
+mod bare_numbers;
 mod build;
 mod checks;
+mod field_schema;
 mod flows;
 mod groups;
+mod limits;
 mod markov_fit;
 mod messages;
 mod parse;
 mod wlan;
 
 pub use actions::ActionConfig;
+pub use bare_numbers::bare_number_warnings;
 pub use groups::{FlowGroupConfig, StartConfig};
-pub use build::build_world;
+pub use build::{build_world, build_world_warned};
 pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;

@@ -59,12 +59,12 @@ mod tests {
             (F, r#""from": "a", "app": {"kind": "ftp"}"#, r#"flows.0.app.kind: "ftp" is not allowed; use one of: bulk, file, cbr"#),
             (F, r#""from": "a", "app": "bulk""#, r#"flows.0.app: "bulk" is not allowed; use a table with kind = one of: bulk, file, cbr"#),
             (F, r#""from": "a", "app": {"kind": "file", "size": "lots"}"#, r#"flows.0.app.size: "lots" is not a size in bytes; use e.g. "1000 B""#),
-            (F, r#""from": "a", "tcp": {"dupack_threshold": "x"}"#, r#"flows.0.tcp.dupack_threshold: "x" is not allowed; use a whole number from 0 to 4,294,967,295"#),
-            (F, r#""from": "a", "tcp": {"dupack_threshold": -1}"#, "flows.0.tcp.dupack_threshold: -1 is not allowed; use a whole number from 0 to 4,294,967,295"),
+            (F, r#""from": "a", "tcp": {"dupack_threshold": "x"}"#, r#"flows.0.tcp.dupack_threshold: "x" is not allowed; use a whole number from 1 to 4,294,967,295"#),
+            (F, r#""from": "a", "tcp": {"dupack_threshold": -1}"#, "flows.0.tcp.dupack_threshold: -1 is not allowed; use a whole number from 1 to 4,294,967,295"),
             (F, r#""from": "a", "tcp": {"limited_transmit": 1}"#, "flows.0.tcp.limited_transmit: 1 is not allowed; use true or false"),
             (F, r#""from": "a", "tcp": {"syndrome": "mobile"}"#, r#"flows.0.tcp.syndrome: "mobile" is not allowed; use one of: downlink, uplink"#),
             (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno, sack, sack1"#),
-            (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number"#),
+            (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number from 0 to 1"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
             (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, snr, gilbert_elliott, gilbert, markov, rayleigh, neyman, trace"),
             (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
@@ -76,20 +76,20 @@ mod tests {
             (L, r#""delay": "5 ms", "link_layer": {"kind": "arq", "payload": "32 B", "attempts": 4, "nak": {"los": 0.1}}"#,
              "links.0.link_layer.nak.los: unknown field `los`; use one of: delay, loss, bytes, timeout"),
             (L, r#""delay": "5 ms", "link_layer": {"kind": "arq", "payload": "32 B", "attempts": 4, "nak": {"loss": "high"}}"#,
-             r#"links.0.link_layer.nak.loss: "high" is not allowed; use a number"#),
+             r#"links.0.link_layer.nak.loss: "high" is not allowed; use a number from 0 to 1"#),
             (r#""between": ["a", "b"]"#, r#""between": ["a"]"#, "links.0.between: 1 item given; use a list of 2 items"),
             (r#""nodes": ["a", "b"]"#, r#""nodes": "a, b""#, r#"nodes: "a, b" is not allowed; use a list"#),
             (r#"{"nodes""#, r#"{"duration": "1e300 s", "nodes""#, "duration: 1e300 s is out of range; use 0 s to 1,000,000 s"),
             (F, r#""from": "a", "tcp": {"header": "1e19 B"}"#, "flows.0.tcp.header: 1e19 B is out of range; use 0 B to 65,535 B"),
             (F, r#""from": "a", "tcp": {"ack_size": "1e30 B"}"#, "flows.0.tcp.ack_size: 1e30 B is out of range; use 1 B to 65,535 B"),
             (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "header": "1e19 B"}"#, "flows.0.app.header: 1e19 B is out of range; use 0 B to 65,535 B"),
-            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "packets": 1.5}"#, "flows.0.app.packets: 1.5 is not allowed; use a whole number >= 0"),
+            (F, r#""from": "a", "app": {"kind": "cbr", "rate": "1 Mbps", "packet_size": "1000 B", "packets": 1.5}"#, "flows.0.app.packets: 1.5 is not allowed; use a whole number >= 1"),
             (L, r#""delay": "5 ms", "queue": "1e10 packets""#, "links.0.queue: 1e10 packets is out of range; use 1 to 1,000,000,000 packets"),
             (r#"{"nodes""#, r#"{"flows": {}, "nodes""#, "flows: a table is not allowed; use a list"),
             ("2 Mbps", "1e30 bps", "links.0.rate: 1e30 bps is out of range; use 1 bps to 1 Tbps"),
             (F, r#""from": "a", "app": {"kind": 5}"#, "flows.0.app.kind: 5 is not allowed; use one of: bulk, file, cbr"),
             (L, r#""delay": "5 ms", "queue": {"kind": 1}"#, "links.0.queue.kind: 1 is not allowed; use one of: drop_tail, red"),
-            (L, r#""delay": "5 ms", "queue": {"kind": "red", "max_p": "high"}"#, "links.0.queue.max_p: \"high\" is not allowed; use a number"),
+            (L, r#""delay": "5 ms", "queue": {"kind": "red", "max_p": "high"}"#, "links.0.queue.max_p: \"high\" is not allowed; use a number from 0 to 1"),
             (L, r#""delay": "5 ms", "queue": {"kind": "red", "mode": "frames"}"#, "links.0.queue.mode: \"frames\" is not allowed; use one of: packets, bytes"),
             (F, r#""from": "a", "tcp": {"variant": "sack", "sack": false}"#, r#"flows.0.tcp.sack: false contradicts variant = "sack", which recovers from SACK blocks; remove sack or pick tahoe, reno or newreno"#),
             (F, r#""from": "a", "tcp": {"variant": "reno", "sack": true}"#, r#"flows.0.tcp.sack: true has no SACK sender with variant = "reno"; use variant = "sack" (RFC 6675) or "sack1" (ns-2's Sack1)"#),
@@ -177,6 +177,14 @@ mod tests {
         let start = r#"{"name": "g", "count": 1, "from": "a", "to": "b", "start": {"every": 1, "zzz": 1}}"#;
         let e = serde_json::from_str::<crate::scenario::FlowGroupConfig>(start).unwrap_err().to_string();
         assert!(e.contains("unknown field `zzz`"), "{e}");
+    }
+
+    #[test]
+    fn an_empty_scenario_says_it_is_empty() {
+        let e = parse_json("{}").unwrap_err().to_string();
+        assert_eq!(e, "nodes: missing: the scenario is empty; give nodes = [...], at least one [[links]] and one [[flows]] table");
+        let e = parse_json(r#"{"links": []}"#).unwrap_err().to_string();
+        assert_eq!(e, "nodes: missing; this key is required");
     }
 
     #[test]

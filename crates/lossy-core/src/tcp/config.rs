@@ -231,6 +231,9 @@ impl Default for TcpConfig {
     }
 }
 
+/// What `initial_window`, `dupack_threshold` and `eln_dupack_threshold` accept: a u32
+/// that is not 0.
+pub const SEGMENT_COUNT: &str = "a whole number from 1 to 4,294,967,295";
 /// Payload bytes per segment; 65,000 leaves room for headers in IPv4's 65,535.
 pub const MSS: SizeRange = SizeRange { lo: 1, hi: 65_000 };
 /// A pure ACK is one IPv4 packet of at least one byte.
@@ -255,12 +258,13 @@ impl TcpConfig {
     }
 
     /// Checks ranges serde cannot express; errors name the field relative to `tcp`.
+    /// The counts' range (`SEGMENT_COUNT`) is also what a wrong type is told.
     pub fn validate(&self) -> Result<(), String> {
         MSS.check("mss", self.mss)?;
         HEADER_SIZE.check("header", self.header)?;
         ACK_SIZE.check("ack_size", self.ack_size)?;
         if self.initial_window == Some(0) {
-            return Err("initial_window: 0 is not allowed; use 1 or more segments".into());
+            return Err(format!("initial_window: 0 is out of range; use {SEGMENT_COUNT}"));
         }
         if self.max_window.0 < self.mss.0 {
             return Err(format!(
@@ -272,10 +276,10 @@ impl TcpConfig {
             return Err(format!("max_window: {} B is too large; use at most 4 GiB", self.max_window.0));
         }
         if self.dupack_threshold == 0 {
-            return Err("dupack_threshold: 0 is not allowed; use 1 or more".into());
+            return Err(format!("dupack_threshold: 0 is out of range; use {SEGMENT_COUNT}"));
         }
         if self.eln_dupack_threshold == 0 {
-            return Err("eln_dupack_threshold: 0 is not allowed; use 1 or more (ns-2's default is 1)".into());
+            return Err(format!("eln_dupack_threshold: 0 is out of range; use {SEGMENT_COUNT} (ns-2's default is 1)"));
         }
         if self.min_rto > self.max_rto {
             return Err(format!(

@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn bad_queues_say_what_is_allowed() {
-        assert!(de(r#""0 packets""#).unwrap_err().contains("is not a queue limit"));
+        assert!(de(r#""0 packets""#).unwrap_err().contains("0 packets must be ≥ 1 packet"));
         let e = de(r#"{"kind": "drop_tail", "limit": "10 packets", "max_th": 3}"#).unwrap_err();
         assert!(e.contains("unknown field `max_th`"), "{e}");
         let e = de(r#"{"kind": "droptail", "limit": "10 packets"}"#).unwrap_err();
