@@ -3,7 +3,7 @@
 use crate::agents::{Agent, AgentSpec};
 use crate::error::Result;
 use crate::result::{AgentSummary, FlowSummary, RunResult, Summary};
-use crate::scenario::{build_world, parse_json, Scenario};
+use crate::scenario::{build_world_fitting, parse_json, Fits, Scenario};
 use crate::net::Segment;
 use crate::transport::flow_columns::flow_metrics;
 use crate::transport::Endpoint;
@@ -26,7 +26,7 @@ pub fn run(s: &Scenario, seed: u64, replication: u64) -> Result<RunResult> {
 }
 
 pub fn run_reporting(s: &Scenario, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
-    let mut world = build_world(s, seed, replication)?;
+    let mut world = build_world_fitting(s, seed, replication, Fits::Run(progress))?;
     let wall = Instant::now();
     let end = world.run_loop_reporting(progress);
     let wall_s = wall.elapsed().as_secs_f64();

@@ -176,13 +176,27 @@ impl RunProgress {
     fn end_s(&self) -> f64 {
         self.cell.end_ns.load(Ordering::Relaxed) as f64 / 1e9
     }
+
+    /// Link packets the run's Markov fits have sent so far (before the run starts).
+    #[getter]
+    fn fit_packets_done(&self) -> u64 {
+        self.cell.fit_done.load(Ordering::Relaxed)
+    }
+
+    /// Link packets the run's Markov fits send in all (0 when it fits nothing).
+    #[getter]
+    fn fit_packets_total(&self) -> u64 {
+        self.cell.fit_total.load(Ordering::Relaxed)
+    }
 }
 
-/// Checks a scenario without running it; raises ScenarioError if it cannot run.
+/// Checks a scenario without running it (nor its Markov fits, only their fields and
+/// cost); raises ScenarioError if it cannot run.
 #[pyfunction]
 fn validate(scenario_json: &str) -> PyResult<()> {
     let s = lossy_core::parse_json(scenario_json).map_err(to_py_err)?;
-    lossy_core::scenario::build_world(&s, 0, 0).map(|_| ()).map_err(to_py_err)
+    // Checks the Markov fits without running them: accepting a scenario costs no fit.
+    lossy_core::scenario::build_world_fitting(&s, 0, 0, lossy_core::scenario::Fits::CheckOnly).map(|_| ()).map_err(to_py_err)
 }
 
 /// What the codes of coded trace columns mean: {trace: {column: [name of code 0, 1, ...]}},

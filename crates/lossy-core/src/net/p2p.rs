@@ -169,6 +169,12 @@ impl PointToPoint {
         debug_assert!(dirs[0].from == dirs[1].to && dirs[0].to == dirs[1].from);
         PointToPoint { dirs, up }
     }
+
+    /// Puts `channel` on direction `dir` (0 or 1) before the run: a Markov fit's chain,
+    /// fitted after the world was checked (`scenario/build.rs`).
+    pub fn set_channel(&mut self, dir: usize, channel: Channel) {
+        self.dirs[dir].channel = channel;
+    }
 }
 
 impl Segment for PointToPoint {

@@ -15,7 +15,7 @@ mod wlan;
 
 pub use actions::ActionConfig;
 pub use groups::{FlowGroupConfig, StartConfig};
-pub use build::build_world;
+pub use build::{build_world, build_world_fitting, Fits};
 pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;
