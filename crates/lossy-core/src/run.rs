@@ -8,6 +8,7 @@ use crate::net::Segment;
 use crate::transport::flow_columns::flow_metrics;
 use crate::transport::Endpoint;
 use crate::world::{Progress, World};
+use crate::world_checks::check_link_rows;
 use crate::aggregate::FlowAggregates;
 use std::time::Instant;
 
@@ -31,7 +32,9 @@ pub fn run_reporting(s: &Scenario, seed: u64, replication: u64, progress: Option
     let end = world.run_loop_reporting(progress);
     let wall_s = wall.elapsed().as_secs_f64();
     world.check_invariants()?;
-    Ok(summarize(s, world, seed, replication, end.as_secs_f64(), wall_s))
+    let result = summarize(s, world, seed, replication, end.as_secs_f64(), wall_s);
+    check_link_rows(&result.links)?;
+    Ok(result)
 }
 
 /// Goodput aggregates of each flow group, in the scenario's order.

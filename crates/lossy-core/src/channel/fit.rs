@@ -172,9 +172,7 @@ impl FitConfig {
     /// (at most `chunk_periods`/f_d long, at least one bit each).
     pub fn samples_per_packet(&self) -> Result<u64, String> {
         let bits = self.coding()?.coded_bits(8 * self.payload_bytes);
-        let span = self.packet_time()?.as_secs_f64();
-        let chunk_secs = self.rayleigh().chunk_periods / self.doppler_hz;
-        Ok(((span / chunk_secs).ceil() as u64).clamp(1, bits.max(1)))
+        Ok(self.rayleigh().samples_per_frame(self.packet_time()?.as_secs_f64(), bits))
     }
 
     /// The fit's work in sinusoid terms: packets × samples per packet × (sinusoids +
