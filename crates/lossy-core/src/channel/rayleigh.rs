@@ -134,6 +134,10 @@ impl ModelConfig for RayleighConfig {
     fn model_name(&self) -> &'static str {
         "rayleigh"
     }
+    /// A fading sample per chunk, each `sinusoids` terms and its bit error probability.
+    fn frame_work(&self, span_secs: f64, bits: u64) -> Option<f64> {
+        Some(self.samples_per_frame(span_secs, bits) as f64 * (self.sinusoids as u64 + super::fit::SAMPLE_OVERHEAD) as f64)
+    }
     fn build(&self, mut fading: RngStream) -> Channel {
         Rayleigh::new(self, &mut fading).into()
     }

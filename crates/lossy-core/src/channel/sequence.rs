@@ -2,7 +2,7 @@
 //! (Botoș Fig. 1, the distance between losses), and the closed forms of a loss table.
 //! For the Python edge (`lossy.loss`); nothing here runs per packet of a simulation.
 
-use super::fit::{MAX_WORK, SAMPLE_OVERHEAD};
+use super::fit::MAX_WORK;
 use super::{LossConfig, LossProcess, TxSpan};
 use crate::units::thousands;
 use crate::rng::RngStream;
@@ -41,16 +41,15 @@ pub fn loss_sequence(cfg: &LossConfig, packets: u64, packet_bytes: u64, rate_bps
     if rate_bps == 0 {
         return Err("rate_bps: 0 sends nothing; use a rate > 0 in bit/s, e.g. 1000000".into());
     }
-    if let LossConfig::Rayleigh(r) = cfg {
-        // The fading's cost, bounded as a Markov fit's is (`fit.rs`, MAX_WORK).
-        let samples = r.samples_per_frame(serialization_delay(bits, rate_bps).as_secs_f64(), bits);
-        let work = packets as f64 * samples as f64 * (r.sinusoids as u64 + SAMPLE_OVERHEAD) as f64;
+    // A model whose cost grows with its parameters (the Rayleigh fading) is bounded as a
+    // Markov fit is (`fit.rs`, MAX_WORK), before any draw.
+    if let Some(per_packet) = cfg.frame_work(serialization_delay(bits, rate_bps).as_secs_f64(), bits) {
+        let work = packets as f64 * per_packet;
         if work > MAX_WORK {
-            let per_packet = if samples == 1 { String::new() } else { format!(" × {} fading samples", thousands(samples)) };
             return Err(format!(
-                "packets: {} packets{per_packet} × ({} sinusoids + {SAMPLE_OVERHEAD}) is {work:.1e} terms of work, more than the limit of {MAX_WORK:.0e} (a few CPU-minutes); use fewer packets",
+                "packets: {} packets × {} terms each is {work:.1e} terms of work, more than the limit of {MAX_WORK:.0e} (a few CPU-minutes); use fewer packets",
                 thousands(packets),
-                r.sinusoids
+                thousands(per_packet as u64)
             ));
         }
     }
@@ -147,7 +146,7 @@ mod tests {
         let fading = parse_loss(r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10,"sinusoids":1024}"#).unwrap();
         assert_eq!(
             loss_sequence(&fading, 100_000_000, 1500, 1_000_000_000, 1).unwrap_err(),
-            "packets: 100,000,000 packets × (1024 sinusoids + 16) is 1.0e11 terms of work, more than the limit of 2e10 (a few CPU-minutes); use fewer packets"
+            "packets: 100,000,000 packets × 1,040 terms each is 1.0e11 terms of work, more than the limit of 2e10 (a few CPU-minutes); use fewer packets"
         );
     }
 }
