@@ -70,7 +70,7 @@ CASES = [
         "import os\n"
         "os.mkfifo('{tmp}/fifo')\n"
         "lossy.run({'duration': '1 s', 'nodes': ['A', 'B'],\n"
-        "           'links': [{'between': ['A', 'B'], 'loss': {'model': 'trace', 'file': '{tmp}/fifo'}}],\n"
+        "           'links': [{'between': ['A', 'B'], 'rate': '1 Mbps', 'delay': '1 ms', 'loss': {'model': 'trace', 'file': '{tmp}/fifo'}}],\n"
         "           'flows': [{'from': 'A', 'to': 'B'}]})"),
              says=("links.0.loss.file: ", "fifo: is not a regular file"),
              source="fuzz: only regular files are read as scenarios or traces"),
