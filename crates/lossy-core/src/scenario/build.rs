@@ -38,7 +38,9 @@ pub(super) fn lookup(nodes: &HashMap<&str, NodeId>, path: &str, name: &str, s: &
 /// check has passed, or only checks them (`validate`: accepting a scenario fits nothing).
 #[derive(Clone, Copy)]
 pub enum Fits<'a> {
+    /// Fit (cached per process), counting the link packets sent in the progress.
     Run(Option<&'a Progress>),
+    /// Check each fit's fields and cost, and leave the channel lossless.
     CheckOnly,
 }
 
@@ -99,8 +101,8 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
                 LossConfig::Rayleigh(r) if r.markov_fit => {
                     let loss_path = format!("links.{i}.{loss_field}");
                     let cfg = plan(r, ll, largest_packet, l.capacity().nominal_rate_bps()).map_err(|m| Error::nested(&loss_path, m))?;
-                    let dir = usize::from(loss_field != "loss");
-                    fits.push(PendingFit { link: i, dir, loss_path, cfg, fading: streams(&format!("link:{name}:fading")) });
+                    let which = usize::from(loss_field != "loss");
+                    fits.push(PendingFit { link: i, dir: which, loss_path, cfg, fading: streams(&format!("link:{name}:fading")) });
                     LossConfig::default().build(streams(&format!("link:{name}:fading")))
                 }
                 _ => loss.build(streams(&format!("link:{name}:fading"))),
