@@ -27,6 +27,12 @@ class RunProgress:
     @property
     def end_s(self) -> float:
         """The run's stop time in seconds (0 until the run has started)."""
+    @property
+    def fit_packets_done(self) -> int:
+        """Link packets the run's Markov fits have sent so far (before the run starts)."""
+    @property
+    def fit_packets_total(self) -> int:
+        """Link packets the run's Markov fits send in all (0 when it fits nothing)."""
 
 @final
 class BchCode:
@@ -76,8 +82,9 @@ def capture_example() -> dict[str, Any]:
     {"link", "packets", "pcap"}: for tests of pcap readers."""
 
 def validate(scenario_json: str) -> None:
-    """Check a scenario without running it; raises ScenarioError if it cannot run, and
-    issues ScenarioWarning for one that runs but almost surely not as meant."""
+    """Check a scenario without running it (nor its Markov fits, only their fields and
+    cost); raises ScenarioError if it cannot run, and issues ScenarioWarning for one that
+    runs but almost surely not as meant."""
 
 def schema() -> str:
     """The scenario JSON Schema, as JSON text."""

@@ -12,8 +12,10 @@ loses, what is known about it in closed form, and the distances between its loss
 A loss table is what a scenario's `links.<i>.loss` holds, as a dict (or JSON text): the
 same models, fields and checks (see the mechanism pages). The draws come from the
 core (`crates/lossy-core/src/channel/sequence.rs`), from `seed`'s streams
-`loss-sequence:fading` and `loss-sequence:channel`. Bad input raises ValueError with
-one line, `loss.<field>: <what is wrong>`.
+`loss-sequence:fading` and `loss-sequence:channel`. Bad input raises ScenarioError (a
+ValueError) with one line, `loss.<field>: <what is wrong>` or `<argument>: ...`;
+`packets` is bounded up front (at most 10^9, a byte each; a Rayleigh sequence by its
+cost, as a Markov fit is).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import ScenarioError
 
 __all__ = ["LossTable", "closed_form", "loss_distances", "loss_sequence"]
 
@@ -41,12 +44,27 @@ def _json(loss: LossTable) -> str:
     return json.dumps(dict(loss), allow_nan=False)
 
 
-def _whole(name: str, value: int, least: int, example: str) -> int:
-    """`value` as an int, or ValueError `name: value is not allowed; ...` (the core's
-    unsigned arguments would otherwise raise OverflowError)."""
+# The core's unsigned arguments are 64-bit: a bigger int would raise OverflowError.
+_U64_MAX = 2**64 - 1
+# The most packets one sequence holds (`channel/sequence.rs`: a byte of memory each).
+MAX_PACKETS = 1_000_000_000
+
+
+def _whole(name: str, value: int, least: int, example: str, most: int = _U64_MAX, why: str = "") -> int:
+    """`value` as an int, or ScenarioError `name: value is not allowed; ...`, naming the
+    range (issue 27: `packets=10**20` raised a raw OverflowError)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise ValueError(f"{name}: {value!r} is not allowed; use a whole number ≥ {least}, e.g. {example}")
+        raise ScenarioError(f"{name}: {_cut(value)} is not allowed; use a whole number ≥ {least}, e.g. {example}")
+    if value > most:
+        raise ScenarioError(f"{name}: {_cut(value)} is too many; use at most {most:,}{why}")
     return int(value)
+
+
+def _cut(value: object) -> str:
+    """`value` as the message shows it: a whole number with thousands separators, and
+    anything over 40 characters cut with an ellipsis."""
+    text = f"{value:,}" if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def loss_sequence(loss: LossTable, packets: int, packet_bytes: int, seed: int = 1,
@@ -54,7 +72,7 @@ def loss_sequence(loss: LossTable, packets: int, packet_bytes: int, seed: int = 
     """Whether each of `packets` packets of `packet_bytes` bytes is lost (True) under
     the loss table `loss`, the packets sent back to back at `rate_bps` bit/s (only the
     models indexed by time, markov, rayleigh and trace by times, look at the rate)."""
-    return _core.loss_sequence(_json(loss), _whole("packets", packets, 0, "100000"),
+    return _core.loss_sequence(_json(loss), _whole("packets", packets, 0, "100000", MAX_PACKETS, " (a byte of memory each)"),
                                _whole("packet_bytes", packet_bytes, 1, "1500"),
                                _whole("seed", seed, 0, "1"),
                                _whole("rate_bps", rate_bps, 1, "1000000"))

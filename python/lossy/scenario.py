@@ -18,6 +18,7 @@ import json
 import math
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -200,6 +201,8 @@ _DIGESTS: Dict[Tuple[str, int, int], str] = {}
 def _sha256(path: str) -> str:
     # A sweep hashes every point: each file is read once while it stays the same.
     st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):  # /dev/zero, a FIFO: never read (the core refuses them)
+        raise OSError(f"{path}: not a regular file")
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
     if key not in _DIGESTS:
         digest = hashlib.sha256()

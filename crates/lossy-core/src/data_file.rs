@@ -54,15 +54,21 @@ impl DataFile {
 }
 
 fn read_limited(path: &str) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+    let unreadable = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => format!("cannot be read ({e})"),
-    })?;
-    let meta = file.metadata().map_err(|e| format!("cannot be read ({e})"))?;
+    };
+    // Looked at before it is opened: opening a FIFO waits for a writer, and `/dev/zero`
+    // never ends (issue 27: only regular files are read as data files).
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     if meta.is_dir() {
         return Err("is a directory, not a data file".into());
     }
+    if !meta.is_file() {
+        return Err("is not a regular file (a device, FIFO or socket); give a data file".into());
+    }
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     if meta.len() > MAX_DATA_FILE_BYTES {
         return Err(format!("{} B is over the limit of {} B (64 MiB) for a data file", meta.len(), MAX_DATA_FILE_BYTES));
     }
@@ -136,6 +142,19 @@ mod tests {
         assert_eq!(binary.text().unwrap_err(), format!("file: {}: not UTF-8 text", binary.path()));
         let dir = DataFile::new(std::env::temp_dir().to_string_lossy().into_owned());
         assert!(dir.text().unwrap_err().ends_with(": is a directory, not a data file"));
+    }
+
+    /// Issue 27: `/dev/zero` was read to the limit, and a FIFO would wait for a writer.
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let zero = DataFile::new("/dev/zero");
+        assert_eq!(zero.text().unwrap_err(), "file: /dev/zero: is not a regular file (a device, FIFO or socket); give a data file");
+        let fifo = std::env::temp_dir().join(format!("lossy-data-file-fifo-{}", std::process::id()));
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+        let e = DataFile::new(fifo.to_string_lossy().into_owned()).text().unwrap_err();
+        std::fs::remove_file(&fifo).unwrap();
+        assert!(e.ends_with(": is not a regular file (a device, FIFO or socket); give a data file"), "{e}");
     }
 
     #[test]

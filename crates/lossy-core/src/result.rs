@@ -109,9 +109,11 @@ pub struct LinkSummary {
     /// Packets the channel let through (judged when their frame starts, so a frame on
     /// the air when the run ends counts).
     pub packets_delivered: u64,
-    /// Bits that reached the far end per second of the run.
+    /// Bits of the delivered packets whose last bit was sent by the run's end, per second
+    /// of the run: never more than the rate (a frame still on the air is left out).
     pub throughput_bps: f64,
-    /// channel_losses / packets sent on the channel.
+    /// channel_losses / packets the channel judged, in [0, 1] (a WLAN's: of data frames
+    /// not collided).
     pub loss_rate: f64,
     /// The columns every direction has (`net::link_columns`), then a segment's own.
     pub metrics: Metrics,

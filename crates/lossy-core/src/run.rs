@@ -3,11 +3,12 @@
 use crate::agents::{Agent, AgentSpec};
 use crate::error::Result;
 use crate::result::{AgentSummary, FlowSummary, RunResult, Summary};
-use crate::scenario::{build_world, parse_json, Scenario};
+use crate::scenario::{build_world_fitting, build_world_unfitted, parse_json, Fits, PendingFits, Scenario, Unfitted};
 use crate::net::Segment;
 use crate::transport::flow_columns::flow_metrics;
 use crate::transport::Endpoint;
 use crate::world::{Progress, World};
+use crate::world_checks::check_link_rows;
 use crate::aggregate::FlowAggregates;
 use std::time::Instant;
 
@@ -26,16 +27,18 @@ pub fn run(s: &Scenario, seed: u64, replication: u64) -> Result<RunResult> {
 }
 
 pub fn run_reporting(s: &Scenario, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
-    let world = build_world(s, seed, replication)?;
+    let world = build_world_fitting(s, seed, replication, Fits::Run(progress))?;
     run_world(s, world, seed, replication, progress)
 }
 
-/// A scenario checked and built, ready to run, with the warnings on it (a bare number
-/// in a unit field, an agent's wireless neighbour on the wired side): a caller shows them before the run, and only for a scenario that
-/// can run, so a refused one gets its one error line alone.
+/// A scenario checked and built, ready to run but for its Markov fits, with the warnings
+/// on it (a bare number in a unit field, an agent's wireless neighbour on the wired side):
+/// a caller shows them before the fits and the run, and only for a scenario that can run,
+/// so a refused one gets its one error line alone.
 pub struct Prepared {
     scenario: Scenario,
     world: World,
+    fits: PendingFits,
     seed: u64,
     replication: u64,
     pub warnings: Vec<String>,
@@ -44,14 +47,16 @@ pub struct Prepared {
 /// Parses and builds scenario `json` for (`seed`, `replication`), without running it.
 pub fn prepare_json(json: &str, seed: u64, replication: u64) -> Result<Prepared> {
     let scenario = parse_json(json)?;
-    let (world, mut warnings) = crate::scenario::build_world_warned(&scenario, seed, replication)?;
+    let Unfitted { world, mut warnings, fits } = build_world_unfitted(&scenario, seed, replication)?;
     warnings.extend(crate::scenario::bare_number_warnings(json));
-    Ok(Prepared { scenario, world, seed, replication, warnings })
+    Ok(Prepared { scenario, world, fits, seed, replication, warnings })
 }
 
-/// Runs what [`prepare_json`] built, as [`run_reporting`] does.
+/// Fits and runs what [`prepare_json`] built, as [`run_reporting`] does.
 pub fn run_prepared(p: Prepared, progress: Option<&Progress>) -> Result<RunResult> {
-    run_world(&p.scenario, p.world, p.seed, p.replication, progress)
+    let mut world = p.world;
+    p.fits.run(&mut world, progress)?;
+    run_world(&p.scenario, world, p.seed, p.replication, progress)
 }
 
 fn run_world(s: &Scenario, mut world: World, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
@@ -59,7 +64,9 @@ fn run_world(s: &Scenario, mut world: World, seed: u64, replication: u64, progre
     let end = world.run_loop_reporting(progress);
     let wall_s = wall.elapsed().as_secs_f64();
     world.check_invariants()?;
-    Ok(summarize(s, world, seed, replication, end.as_secs_f64(), wall_s))
+    let result = summarize(s, world, seed, replication, end.as_secs_f64(), wall_s);
+    check_link_rows(&result.links)?;
+    Ok(result)
 }
 
 /// Goodput aggregates of each flow group, in the scenario's order.

@@ -66,11 +66,14 @@ pub struct World {
 }
 
 /// How far a run has got, readable from another thread while it runs: the simulated
-/// time reached and the time it stops at, in nanoseconds.
+/// time reached and the time it stops at, in nanoseconds; before the run, the link
+/// packets its Markov fits have sent and will send (`scenario/markov_fit.rs`).
 #[derive(Debug, Default)]
 pub struct Progress {
     pub now_ns: AtomicU64,
     pub end_ns: AtomicU64,
+    pub fit_done: AtomicU64,
+    pub fit_total: AtomicU64,
 }
 
 /// Events between two progress reports: a few milliseconds of wall time, and a store

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::net::{DropCounts, Segment, Tally};
+use crate::result::LinkSummary;
 use crate::transport::Endpoint;
 use crate::world::World;
 
@@ -79,6 +80,20 @@ impl World {
     }
 }
 
+/// Every link row's rates are what their docs say: `loss_rate` a fraction in [0, 1],
+/// `throughput_bps` finite and ≥ 0 (issue 27: an RTS/CTS WLAN gave a loss rate of 1.4).
+pub fn check_link_rows(links: &[LinkSummary]) -> Result<()> {
+    for l in links {
+        if !(0.0..=1.0).contains(&l.loss_rate) {
+            return Err(Error::Invariant(format!("link {}: loss_rate {} is not in [0, 1]", l.name, l.loss_rate)));
+        }
+        if !(l.throughput_bps.is_finite() && l.throughput_bps >= 0.0) {
+            return Err(Error::Invariant(format!("link {}: throughput_bps {} is not a rate ≥ 0", l.name, l.throughput_bps)));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use crate::scenario::{build_world, parse_json};
@@ -113,6 +128,23 @@ mod tests {
         w.counters.drops.queue += 1;
         let e = w.check_invariants().unwrap_err().to_string();
         assert!(e.contains("segment drop counts"), "{e}");
+    }
+
+    #[test]
+    fn a_link_row_out_of_its_range_is_named() {
+        use super::check_link_rows;
+        use crate::net::Segment;
+        let w = finished_world();
+        let mut rows = Vec::new();
+        for slot in &w.segments {
+            slot.seg.report(w.now.as_secs_f64(), &mut rows);
+        }
+        check_link_rows(&rows).unwrap();
+        rows[1].loss_rate = 1.4; // issue 27: an RTS/CTS WLAN's
+        assert_eq!(check_link_rows(&rows).unwrap_err().to_string(), format!("invariant violated: link {}: loss_rate 1.4 is not in [0, 1]", rows[1].name));
+        rows[1].loss_rate = 0.0;
+        rows[0].throughput_bps = f64::NAN;
+        assert!(check_link_rows(&rows).unwrap_err().to_string().ends_with("throughput_bps NaN is not a rate ≥ 0"));
     }
 
     /// Fails if the lower-cased `text` of `file` contains one of `parts`, or has one of

@@ -188,14 +188,28 @@ impl RunProgress {
     fn end_s(&self) -> f64 {
         self.cell.end_ns.load(Ordering::Relaxed) as f64 / 1e9
     }
+
+    /// Link packets the run's Markov fits have sent so far (before the run starts).
+    #[getter]
+    fn fit_packets_done(&self) -> u64 {
+        self.cell.fit_done.load(Ordering::Relaxed)
+    }
+
+    /// Link packets the run's Markov fits send in all (0 when it fits nothing).
+    #[getter]
+    fn fit_packets_total(&self) -> u64 {
+        self.cell.fit_total.load(Ordering::Relaxed)
+    }
 }
 
-/// Checks a scenario without running it; raises ScenarioError if it cannot run, and
-/// issues the warnings on one that can (as `run` does).
+/// Checks a scenario without running it (nor its Markov fits, only their fields and
+/// cost); raises ScenarioError if it cannot run, and issues the warnings on one that can
+/// (as `run` does).
 #[pyfunction]
 fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
     let s = lossy_core::parse_json(scenario_json).map_err(to_py_err)?;
-    let (_, mut warnings) = lossy_core::scenario::build_world_warned(&s, 0, 0).map_err(to_py_err)?;
+    // The fits are left pending: accepting a scenario costs no fit.
+    let mut warnings = lossy_core::scenario::build_world_unfitted(&s, 0, 0).map_err(to_py_err)?.warnings;
     warnings.extend(lossy_core::scenario::bare_number_warnings(scenario_json));
     issue_warnings(py, warnings)
 }

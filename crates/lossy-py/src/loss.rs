@@ -1,12 +1,11 @@
 //! A loss model on its own at the Python edge (`lossy.loss`): the fate of a stream of
 //! back-to-back packets (Botoș Fig. 1), and a loss table's closed forms. The table is
-//! given as JSON; errors are a ValueError whose message is one line, `<field>: <what is
-//! wrong>` (`loss.<field>` for the table's own fields).
+//! given as JSON; errors are a ScenarioError (a ValueError) whose message is one line,
+//! `<field>: <what is wrong>` (`loss.<field>` for the table's own fields).
 
-use super::to_py;
+use super::{to_py, ScenarioError};
 use lossy_core::channel::sequence;
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// Whether each of `packets` packets of `packet_bytes` bytes, sent back to back at
@@ -21,10 +20,10 @@ pub fn loss_sequence<'py>(
     seed: u64,
     rate_bps: u64,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-    let cfg = sequence::parse_loss(loss_json).map_err(PyValueError::new_err)?;
+    let cfg = sequence::parse_loss(loss_json).map_err(ScenarioError::new_err)?;
     let lost = py
         .detach(|| sequence::loss_sequence(&cfg, packets, packet_bytes, rate_bps, seed))
-        .map_err(PyValueError::new_err)?;
+        .map_err(ScenarioError::new_err)?;
     Ok(PyArray1::from_vec(py, lost))
 }
 
@@ -33,7 +32,7 @@ pub fn loss_sequence<'py>(
 /// mean_burst and next_lost (None where there is no closed form).
 #[pyfunction]
 pub fn loss_closed_form<'py>(py: Python<'py>, loss_json: &str, packet_bytes: u64) -> PyResult<Bound<'py, PyAny>> {
-    let cfg = sequence::parse_loss(loss_json).map_err(PyValueError::new_err)?;
-    let out = sequence::closed_form(&cfg, packet_bytes).map_err(PyValueError::new_err)?;
+    let cfg = sequence::parse_loss(loss_json).map_err(ScenarioError::new_err)?;
+    let out = sequence::closed_form(&cfg, packet_bytes).map_err(ScenarioError::new_err)?;
     to_py(py, &out)
 }

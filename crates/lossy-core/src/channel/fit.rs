@@ -40,6 +40,7 @@ use crate::time::{serialization_delay, SimDuration, SimTime};
 use crate::units::{thousands, Rate, MAX_DURATION, MAX_RATE};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Independent batches (fading draws) per fit.
 pub const BATCHES: u64 = 40;
@@ -52,6 +53,16 @@ pub const DEFAULT_MIN_PACKETS: u64 = 1_000_000;
 pub const MAX_DEFAULT_PACKETS: u64 = 100_000_000;
 /// Bounds of `packets` when given.
 pub const PACKETS_RANGE: (u64, u64) = (1_000, 10_000_000_000);
+/// The most work a fit may take, in sinusoid terms: each fading sample (one per chunk of
+/// a packet, `rayleigh.rs`) sums `sinusoids` terms and then evaluates the bit error
+/// probability, which costs about [`SAMPLE_OVERHEAD`] terms more. 2·10^10 terms are a few
+/// CPU-minutes (about 10 ns a term); the longest default fit (10^8 packets, 16
+/// sinusoids) takes 3.2·10^9, and 11.7 million packets with 1024 sinusoids 1.2·10^10.
+/// Checked before the fit starts (issue 27: a fit configured to take forever).
+pub const MAX_WORK: f64 = 2e10;
+/// The cost of a fading sample's bit error probability in sinusoid terms (BPSK's erfc
+/// costs about as much as 32 cosines, `docs/mechanisms/markov-fit.md#parameters`).
+pub const SAMPLE_OVERHEAD: u64 = 16;
 
 /// What to fit: the Rayleigh channel, the link packet and its coding, the run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -154,7 +165,38 @@ impl FitConfig {
                 thousands(MAX_DURATION.as_secs_f64() as u64)
             ));
         }
-        Ok(())
+        self.check_work()
+    }
+
+    /// Fading samples per link packet: the chunks `rayleigh.rs` cuts its air time into
+    /// (at most `chunk_periods`/f_d long, at least one bit each).
+    pub fn samples_per_packet(&self) -> Result<u64, String> {
+        let bits = self.coding()?.coded_bits(8 * self.payload_bytes);
+        Ok(self.rayleigh().samples_per_frame(self.packet_time()?.as_secs_f64(), bits))
+    }
+
+    /// The fit's work in sinusoid terms: packets × samples per packet × (sinusoids +
+    /// the sample's overhead).
+    pub fn work(&self) -> Result<f64, String> {
+        Ok(self.run_packets()? as f64 * self.samples_per_packet()? as f64 * (self.sinusoids as u64 + SAMPLE_OVERHEAD) as f64)
+    }
+
+    /// The work is at most [`MAX_WORK`]: refused up front, naming `packets` (the
+    /// default's when not given) or, when the sinusoids make it too much, `sinusoids`.
+    fn check_work(&self) -> Result<(), String> {
+        let work = self.work()?;
+        if work <= MAX_WORK {
+            return Ok(());
+        }
+        let (packets, samples) = (self.run_packets()?, self.samples_per_packet()?);
+        let field = if self.packets.is_none() && self.sinusoids > default_sinusoids() { "sinusoids" } else { "packets" };
+        let given = if self.packets.is_some() { "" } else { " (the default)" };
+        let per_packet = if samples == 1 { String::new() } else { format!(" × {} fading samples", thousands(samples)) };
+        Err(format!(
+            "{field}: {} link packets{given}{per_packet} × ({} sinusoids + {SAMPLE_OVERHEAD}) is {work:.1e} terms of work, more than the fit's limit of {MAX_WORK:.0e} (a few CPU-minutes); use fewer packets or sinusoids",
+            thousands(packets),
+            self.sinusoids
+        ))
     }
 
     /// The link packet's coding.
@@ -205,8 +247,17 @@ pub struct BatchCounts {
     pub pairs: [[u64; 2]; 2],
 }
 
+/// Packets between two updates of a fit's progress counter.
+const PROGRESS_EVERY: u64 = 1 << 14;
+
 /// Sends `packets` link packets back to back in batch `batch` of the fit.
 pub fn run_batch(cfg: &FitConfig, batch: u64, packets: u64) -> Result<BatchCounts, String> {
+    run_batch_counting(cfg, batch, packets, None)
+}
+
+/// [`run_batch`], adding the packets sent to `done` as it goes (a caller on another
+/// thread shows how far the fit has got).
+fn run_batch_counting(cfg: &FitConfig, batch: u64, packets: u64, done: Option<&AtomicU64>) -> Result<BatchCounts, String> {
     let coding = cfg.coding()?;
     let data_bits = 8 * cfg.payload_bytes;
     let bits = coding.coded_bits(data_bits);
@@ -225,6 +276,14 @@ pub fn run_batch(cfg: &FitConfig, batch: u64, packets: u64) -> Result<BatchCount
             counts.pairs[prev][failed] += 1;
         }
         previous = Some(failed);
+        if (j + 1) % PROGRESS_EVERY == 0 {
+            if let Some(d) = done {
+                d.fetch_add(PROGRESS_EVERY, Ordering::Relaxed);
+            }
+        }
+    }
+    if let Some(d) = done {
+        d.fetch_add(packets % PROGRESS_EVERY, Ordering::Relaxed);
     }
     Ok(counts)
 }
@@ -304,11 +363,21 @@ pub fn summarize(cfg: &FitConfig, batches: &[BatchCounts]) -> Result<MarkovFit, 
 /// Runs the fit: [`BATCHES`] batches (on up to as many threads as there are cores) and
 /// their summary. Deterministic in `cfg.seed` whatever the number of threads.
 pub fn fit(cfg: &FitConfig) -> Result<MarkovFit, String> {
-    fit_on(cfg, std::thread::available_parallelism().map_or(1, |n| n.get() as u64))
+    fit_counting(cfg, None)
+}
+
+/// [`fit`], adding the link packets sent to `done` as it goes (of
+/// `cfg.run_packets()`), for a progress line.
+pub fn fit_counting(cfg: &FitConfig, done: Option<&AtomicU64>) -> Result<MarkovFit, String> {
+    fit_on_counting(cfg, std::thread::available_parallelism().map_or(1, |n| n.get() as u64), done)
 }
 
 /// [`fit`] on at most `threads` threads.
 pub fn fit_on(cfg: &FitConfig, threads: u64) -> Result<MarkovFit, String> {
+    fit_on_counting(cfg, threads, None)
+}
+
+fn fit_on_counting(cfg: &FitConfig, threads: u64, done: Option<&AtomicU64>) -> Result<MarkovFit, String> {
     cfg.validate()?;
     let total = cfg.run_packets()?;
     let size = |b: u64| total / BATCHES + u64::from(b < total % BATCHES);
@@ -318,7 +387,7 @@ pub fn fit_on(cfg: &FitConfig, threads: u64) -> Result<MarkovFit, String> {
         let workers: Vec<_> = (0..threads)
             .map(|w| {
                 s.spawn(move || {
-                    (w..BATCHES).step_by(threads as usize).map(|b| (b, run_batch(cfg, b, size(b)))).collect::<Vec<_>>()
+                    (w..BATCHES).step_by(threads as usize).map(|b| (b, run_batch_counting(cfg, b, size(b), done))).collect::<Vec<_>>()
                 })
             })
             .collect();

@@ -147,6 +147,13 @@ pub trait ModelConfig {
     /// stream a model draws its fixed random parameters from (the Rayleigh channel's
     /// phases and angles), apart from the per-transmission draws.
     fn build(&self, fading: RngStream) -> Channel;
+    /// What judging one frame of `bits` bits sent over `span_secs` costs, in sinusoid
+    /// terms (`fit.rs`, [`fit::MAX_WORK`]), for a model whose cost grows with its
+    /// parameters (the Rayleigh fading's sum of sinusoids); None when it is a few
+    /// operations whatever they are.
+    fn frame_work(&self, _span_secs: f64, _bits: u64) -> Option<f64> {
+        None
+    }
 }
 
 // The doc comments here are the schema's descriptions (`lossy schema`).
@@ -195,6 +202,12 @@ impl LossConfig {
     /// at all counts as bit-level (nothing to correct, nothing wrong either).
     pub fn makes_bit_errors(&self) -> bool {
         each_loss!(self, c => c.makes_bit_errors())
+    }
+
+    /// The cost of judging one frame, in sinusoid terms, where it grows with the model's
+    /// parameters (`ModelConfig::frame_work`).
+    pub fn frame_work(&self, span_secs: f64, bits: u64) -> Option<f64> {
+        each_loss!(self, c => c.frame_work(span_secs, bits))
     }
 
     /// The model's name as a scenario writes it.

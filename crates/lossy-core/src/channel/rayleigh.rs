@@ -134,12 +134,23 @@ impl ModelConfig for RayleighConfig {
     fn model_name(&self) -> &'static str {
         "rayleigh"
     }
+    /// A fading sample per chunk, each `sinusoids` terms and its bit error probability.
+    fn frame_work(&self, span_secs: f64, bits: u64) -> Option<f64> {
+        Some(self.samples_per_frame(span_secs, bits) as f64 * (self.sinusoids as u64 + super::fit::SAMPLE_OVERHEAD) as f64)
+    }
     fn build(&self, mut fading: RngStream) -> Channel {
         Rayleigh::new(self, &mut fading).into()
     }
 }
 
 impl RayleighConfig {
+    /// Fading samples a frame of `bits` bits over `span_secs` costs ([`Rayleigh`]'s
+    /// chunks: at most `chunk_periods`/f_d long, at least one bit each).
+    pub fn samples_per_frame(&self, span_secs: f64, bits: u64) -> u64 {
+        let chunk_secs = self.chunk_periods / self.doppler();
+        ((span_secs / chunk_secs).ceil() as u64).clamp(1, bits.max(1))
+    }
+
     /// The maximum Doppler frequency f_d in Hz: given, or v·f_c/c.
     pub fn doppler(&self) -> f64 {
         match (self.doppler_hz, self.speed_mps, self.carrier_hz) {

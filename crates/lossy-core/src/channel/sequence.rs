@@ -2,7 +2,9 @@
 //! (Botoș Fig. 1, the distance between losses), and the closed forms of a loss table.
 //! For the Python edge (`lossy.loss`); nothing here runs per packet of a simulation.
 
+use super::fit::MAX_WORK;
 use super::{LossConfig, LossProcess, TxSpan};
+use crate::units::thousands;
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimTime};
 use serde::Serialize;
@@ -33,11 +35,23 @@ fn check_packet_bytes(packet_bytes: u64) -> Result<u64, String> {
 /// streams `loss-sequence:fading` and `loss-sequence:channel`.
 pub fn loss_sequence(cfg: &LossConfig, packets: u64, packet_bytes: u64, rate_bps: u64, seed: u64) -> Result<Vec<bool>, String> {
     if packets > MAX_PACKETS {
-        return Err(format!("packets: {packets} is too many; use at most {MAX_PACKETS}"));
+        return Err(format!("packets: {} is too many; use at most {} (a byte of memory each)", thousands(packets), thousands(MAX_PACKETS)));
     }
     let bits = check_packet_bytes(packet_bytes)?;
     if rate_bps == 0 {
         return Err("rate_bps: 0 sends nothing; use a rate > 0 in bit/s, e.g. 1000000".into());
+    }
+    // A model whose cost grows with its parameters (the Rayleigh fading) is bounded as a
+    // Markov fit is (`fit.rs`, MAX_WORK), before any draw.
+    if let Some(per_packet) = cfg.frame_work(serialization_delay(bits, rate_bps).as_secs_f64(), bits) {
+        let work = packets as f64 * per_packet;
+        if work > MAX_WORK {
+            return Err(format!(
+                "packets: {} packets × {} terms each is {work:.1e} terms of work, more than the limit of {MAX_WORK:.0e} (a few CPU-minutes); use fewer packets",
+                thousands(packets),
+                thousands(per_packet as u64)
+            ));
+        }
     }
     let mut channel = cfg.build(RngStream::new(seed, 0, "loss-sequence:fading"));
     let mut rng = RngStream::new(seed, 0, "loss-sequence:channel");
@@ -124,6 +138,15 @@ mod tests {
         );
         assert!(loss_sequence(&cfg, 10, 0, 1, 1).unwrap_err().starts_with("packet_bytes: 0 is not allowed"));
         assert!(loss_sequence(&cfg, 10, 1500, 0, 1).unwrap_err().starts_with("rate_bps: 0 sends nothing"));
-        assert!(loss_sequence(&cfg, MAX_PACKETS + 1, 1500, 1, 1).unwrap_err().starts_with("packets: "));
+        assert_eq!(
+            loss_sequence(&cfg, 1_000_000_000_000, 1500, 1, 1).unwrap_err(),
+            "packets: 1,000,000,000,000 is too many; use at most 1,000,000,000 (a byte of memory each)"
+        );
+        // Issue 27: a Rayleigh sequence's cost is bounded up front, as a Markov fit's.
+        let fading = parse_loss(r#"{"model":"rayleigh","mean_snr_db":20,"doppler_hz":10,"sinusoids":1024}"#).unwrap();
+        assert_eq!(
+            loss_sequence(&fading, 100_000_000, 1500, 1_000_000_000, 1).unwrap_err(),
+            "packets: 100,000,000 packets × 1,040 terms each is 1.0e11 terms of work, more than the limit of 2e10 (a few CPU-minutes); use fewer packets"
+        );
     }
 }

@@ -5,12 +5,13 @@ use super::actions::{self, Names};
 use super::agents::build_agents;
 use super::checks::*;
 use super::flows::{self, FlowSpec, Origin};
-use super::markov_fit::fitted_chain;
+use super::markov_fit::{fitted_chain, largest_data_packet, plan};
 use super::{LinkConfig, Scenario};
 use crate::agents::AgentOutput;
 use crate::apps::App;
 use crate::build_ctx::node_id;
 use crate::capacity::Capacity;
+use crate::channel::fit::FitConfig;
 use crate::channel::LossConfig;
 use crate::engine::{EventQueue, KeyedTimer, Timer};
 use crate::error::{Error, Result};
@@ -19,13 +20,13 @@ use crate::net::p2p::{DirCounters, Direction};
 use crate::net::pipeline::Pipeline;
 use crate::net::routing::Hop;
 use crate::net::queue::QueueDiscSpec;
-use crate::net::{NetOut, PointToPoint, Routes};
+use crate::net::{AnySegment, NetOut, PointToPoint, Routes};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::trace::TraceRecorder;
 use crate::transport::{check_transport, AnyEndpoint, Endpoint, TransportSpec};
-use crate::world::{EndpointSlot, Flow, Port, SegmentSlot, World};
+use crate::world::{EndpointSlot, Flow, Port, Progress, SegmentSlot, World};
 use std::collections::{HashMap, HashSet};
 
 /// The id of node `name`, or an error at `path` listing the nodes.
@@ -33,11 +34,32 @@ pub(super) fn lookup(nodes: &HashMap<&str, NodeId>, path: &str, name: &str, s: &
     node_id(nodes, path, name, &s.nodes)
 }
 
+/// Whether `build_world` runs the Markov fits (`scenario/markov_fit.rs`) once every
+/// check has passed, or only checks them (`validate`: accepting a scenario fits nothing).
+#[derive(Clone, Copy)]
+pub enum Fits<'a> {
+    /// Fit (cached per process), counting the link packets sent in the progress.
+    Run(Option<&'a Progress>),
+    /// Check each fit's fields and cost, and leave the channel lossless.
+    CheckOnly,
+}
+
+/// A direction whose channel is the chain fitted to its Rayleigh fading: fitted after
+/// every check has passed, then put in place of the lossless placeholder.
+struct PendingFit {
+    link: usize,
+    dir: usize,
+    loss_path: String,
+    cfg: FitConfig,
+    fading: RngStream,
+}
+
 /// One point-to-point segment per link; `streams` seeds each direction's channel and
 /// impairments from its own named stream (docs/architecture.md#seeds).
-/// `largest_segment` is the biggest TCP packet the flows send (what a plain link's
-/// `markov_fit` is fitted for).
-fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream, capture: &HashSet<&str>, largest_segment: u64) -> Result<PointToPoint> {
+/// `largest_packet` is the biggest data packet the flows send (what a plain link's
+/// `markov_fit` is fitted for); a direction with `markov_fit` goes into `fits`.
+#[allow(clippy::too_many_arguments)]
+fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), streams: &dyn Fn(&str) -> RngStream, capture: &HashSet<&str>, largest_packet: u64, fits: &mut Vec<PendingFit>) -> Result<PointToPoint> {
     for (field, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
         loss.validate().map_err(|m| Error::nested(&format!("links.{i}.{field}"), m))?;
     }
@@ -62,7 +84,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     l.queue.0.validate().map_err(queue_err)?;
     let (a, b) = ends;
     // `loss_field` names the direction's loss table in errors ("loss" or "reverse_loss").
-    let dir = |from: NodeId, to: NodeId, loss_field: &str, loss: &LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
+    let mut dir = |from: NodeId, to: NodeId, loss_field: &str, loss: &LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
         // The queue's own stream (docs/architecture.md#seeds): RED's draws move nothing
         // else.
@@ -77,8 +99,11 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             // The fading's own stream: bit draws never move the fades (rayleigh.rs).
             channel: match loss {
                 LossConfig::Rayleigh(r) if r.markov_fit => {
-                    let chain = fitted_chain(r, ll, largest_segment, l.capacity().nominal_rate_bps()).map_err(|m| Error::nested(&format!("links.{i}.{loss_field}"), m))?;
-                    LossConfig::Gilbert(chain).build(streams(&format!("link:{name}:fading")))
+                    let loss_path = format!("links.{i}.{loss_field}");
+                    let cfg = plan(r, ll, largest_packet, l.capacity().nominal_rate_bps()).map_err(|m| Error::nested(&loss_path, m))?;
+                    let which = usize::from(loss_field != "loss");
+                    fits.push(PendingFit { link: i, dir: which, loss_path, cfg, fading: streams(&format!("link:{name}:fading")) });
+                    LossConfig::default().build(streams(&format!("link:{name}:fading")))
                 }
                 _ => loss.build(streams(&format!("link:{name}:fading"))),
             },
@@ -129,6 +154,22 @@ fn flow_record(f: u32, fc: FlowSpec, seed: u64, replication: u64) -> Flow {
     }
 }
 
+/// Fits each pending direction's chain (the last step of a build: every check has
+/// passed) and puts it in place; `progress` counts the link packets the fits send.
+fn run_fits(pending: Vec<PendingFit>, segments: &mut [SegmentSlot], progress: Option<&Progress>) -> Result<()> {
+    if let Some(p) = progress {
+        let total = pending.iter().map(|f| f.cfg.run_packets().unwrap_or(0)).sum();
+        p.fit_total.store(total, std::sync::atomic::Ordering::Relaxed);
+    }
+    for f in pending {
+        let chain = fitted_chain(&f.cfg, progress.map(|p| &p.fit_done)).map_err(|m| Error::nested(&f.loss_path, m))?;
+        if let AnySegment::PointToPoint(p2p) = &mut segments[f.link].seg {
+            p2p.set_channel(f.dir, LossConfig::Gilbert(chain).build(f.fading));
+        }
+    }
+    Ok(())
+}
+
 /// The point-to-point segments, one per link (segment i is link i: actions name links
 /// by index), with their ports and hops; and each link's two ends.
 struct Links {
@@ -138,7 +179,7 @@ struct Links {
     ends: Vec<(NodeId, NodeId)>,
 }
 
-fn build_links(s: &Scenario, names: &HashMap<&str, NodeId>, streams: &dyn Fn(&str) -> RngStream, largest_segment: u64) -> Result<Links> {
+fn build_links(s: &Scenario, names: &HashMap<&str, NodeId>, streams: &dyn Fn(&str) -> RngStream, largest_packet: u64, fits: &mut Vec<PendingFit>) -> Result<Links> {
     let capture: HashSet<&str> = s.capture.links.iter().map(String::as_str).collect();
     let n = s.links.len();
     let mut out = Links { segments: Vec::with_capacity(n), ports: Vec::new(), hops: Vec::new(), ends: Vec::with_capacity(n) };
@@ -161,7 +202,7 @@ fn build_links(s: &Scenario, names: &HashMap<&str, NodeId>, streams: &dyn Fn(&st
                 ),
             ));
         }
-        let seg = build_link(s, i, l, (a, b), streams, &capture, largest_segment)?;
+        let seg = build_link(s, i, l, (a, b), streams, &capture, largest_packet, fits)?;
         out.ends.push((a, b));
         for (iface, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
             out.ports.push(Port { segment: i as u32, iface: iface as u32 });
@@ -210,17 +251,45 @@ fn build_flows(s: &Scenario, specs: Vec<FlowSpec>, seed: u64, replication: u64) 
 
 /// Builds the world for replication `replication` of master seed `seed`.
 pub fn build_world(s: &Scenario, seed: u64, replication: u64) -> Result<World> {
-    build_world_warned(s, seed, replication).map(|(world, _)| world)
+    build_world_fitting(s, seed, replication, Fits::Run(None))
 }
 
-/// [`build_world`], with the warnings on a scenario that builds but almost surely not as
-/// meant (an agent's wireless neighbour on the wired side), one line each.
-pub fn build_world_warned(s: &Scenario, seed: u64, replication: u64) -> Result<(World, Vec<String>)> {
+/// `build_world`, running its Markov fits or only checking them (`fits`).
+pub fn build_world_fitting(s: &Scenario, seed: u64, replication: u64, fits: Fits) -> Result<World> {
+    let Unfitted { mut world, fits: pending, .. } = build_world_unfitted(s, seed, replication)?;
+    if let Fits::Run(progress) = fits {
+        pending.run(&mut world, progress)?;
+    }
+    Ok(world)
+}
+
+/// A world checked and built but for its Markov fits, which run last (`PendingFits::run`),
+/// with the warnings on a scenario that builds but almost surely not as meant (an agent's
+/// wireless neighbour on the wired side), one line each: a caller shows them before a
+/// fit that may take seconds, and only for a scenario that can run.
+pub struct Unfitted {
+    pub world: World,
+    pub warnings: Vec<String>,
+    pub fits: PendingFits,
+}
+
+/// The Markov fits a built world still needs (every check has passed).
+pub struct PendingFits(Vec<PendingFit>);
+
+impl PendingFits {
+    /// Fits each chain and puts it in place; `progress` counts the link packets they send.
+    pub fn run(self, world: &mut World, progress: Option<&Progress>) -> Result<()> {
+        run_fits(self.0, &mut world.segments, progress)
+    }
+}
+
+/// Checks and builds everything but the Markov fits (see [`Unfitted`]).
+pub fn build_world_unfitted(s: &Scenario, seed: u64, replication: u64) -> Result<Unfitted> {
     let names = check_nodes(s)?;
     let streams = |name: &str| RngStream::new(seed, replication, name);
     let specs = flows::expand(s, &names, seed, replication)?;
-    let largest_segment = largest_tcp_packet(&specs).unwrap_or(0);
-    let Links { mut segments, mut ports, mut hops, ends: links } = build_links(s, &names, &streams, largest_segment)?;
+    let mut pending = Vec::new();
+    let Links { mut segments, mut ports, mut hops, ends: links } = build_links(s, &names, &streams, largest_data_packet(&specs), &mut pending)?;
     // WLANs after the links: link i stays segment i (actions name links by index).
     let wlan_pairs = super::wlan::build_wlans(s, &names, &streams, &mut segments, &mut ports, &mut hops)?;
     check_capture(s, &links)?;
@@ -271,5 +340,5 @@ pub fn build_world_warned(s: &Scenario, seed: u64, replication: u64) -> Result<(
         sample_interval,
         unfinished,
     };
-    Ok((world, warnings))
+    Ok(Unfitted { world, warnings, fits: PendingFits(pending) })
 }

@@ -299,7 +299,7 @@ mod tests {
 
     fn warnings(v: &Value) -> Vec<String> {
         let s = parse_json(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
-        crate::scenario::build_world_warned(&s, 1, 0).unwrap_or_else(|e| panic!("{e}")).1
+        crate::scenario::build_world_unfitted(&s, 1, 0).unwrap_or_else(|e| panic!("{e}")).warnings
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod wlan;
 pub use actions::ActionConfig;
 pub use bare_numbers::bare_number_warnings;
 pub use groups::{FlowGroupConfig, StartConfig};
-pub use build::{build_world, build_world_warned};
+pub use build::{build_world, build_world_fitting, build_world_unfitted, Fits, PendingFits, Unfitted};
 pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;

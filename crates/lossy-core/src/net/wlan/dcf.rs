@@ -200,6 +200,7 @@ impl Wlan {
                 self.phy.rts
             } else {
                 self.count_data_frame(p, &f);
+                self.pairs[p].c.data_collisions += 1;
                 self.results[i].1 = Attempt::DataFailed;
                 self.phy.data(f.pkt.size)
             };
