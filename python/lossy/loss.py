@@ -21,6 +21,7 @@ cost, as a Markov fit is).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any, Dict, Union
 
@@ -29,6 +30,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import ScenarioError
+from .ellipsis import shorten
 
 __all__ = ["LossTable", "closed_form", "loss_distances", "loss_sequence"]
 
@@ -38,9 +40,11 @@ LossTable = Union[Mapping[str, Any], str]
 def _json(loss: LossTable) -> str:
     if isinstance(loss, str):
         return loss
-    from .scenario import _check_finite
-
-    _check_finite(loss, "loss")  # NaN names its field: `loss.span: nan is not a finite number; ...`
+    for key, value in loss.items():
+        # JSON cannot carry NaN, and the core's loss-table reader would name only the type.
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ScenarioError(f"loss.{shorten(str(key))}: {value} is not a finite number; "
+                                "use a finite value (lossy schema gives the field's range)")
     return json.dumps(dict(loss), allow_nan=False)
 
 

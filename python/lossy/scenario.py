@@ -144,6 +144,10 @@ def _parse_toml(text: str, origin: str) -> Scenario:
         return doc
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{short_path(origin)}: invalid TOML: {shorten(_one_line(str(e)), 200)}") from None
+    except ValueError:
+        # Python's own limit on an integer's digits (4,300 by default), not TOML's syntax.
+        raise ScenarioError(f"{short_path(origin)}: a number has more than "
+                            f"{sys.get_int_max_str_digits():,} digits; no scenario field takes one that long") from None
 
 
 def _one_line(message: str) -> str:
@@ -295,7 +299,7 @@ def parse_assignment(text: str) -> Tuple[str, Any]:
         raise ScenarioError(f"--set {short_repr(text)}: no value after '='")
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # not TOML (TOMLDecodeError), or an integer past Python's digit limit
         return path, raw
     if isinstance(value, _TOML_DATES):
         return path, raw  # no scenario field is a date; keep what was typed
@@ -307,10 +311,10 @@ def parse_assignment(text: str) -> Tuple[str, Any]:
 
 def to_json_text(doc: Mapping[str, Any]) -> str:
     """The scenario as JSON for the core. NumPy scalars (from sweeps) become plain
-    numbers; NaN and infinities, which JSON cannot carry, are refused with their path."""
-    _check_finite(doc, "")
+    numbers; NaN and infinities, which JSON cannot carry, go as text for the core to refuse
+    with the field's range."""
     try:
-        return json.dumps(doc, default=_json_default, allow_nan=False)
+        return json.dumps(non_finite_as_text(doc), default=_json_default, allow_nan=False)
     except TypeError as e:
         raise ScenarioError(str(e)) from None
 
@@ -331,13 +335,16 @@ def _is_numpy_scalar(value: Any) -> bool:
     return np is not None and isinstance(value, np.generic)
 
 
-def _check_finite(value: Any, where: str) -> None:
+def non_finite_as_text(value: Any) -> Any:
+    """`value` with each NaN or infinity (a TOML `nan`, `inf`; NumPy's too) as its text,
+    which JSON can carry: the core then answers it with the field's own range
+    (`links.0.delay: nan is not a finite number; use 0 s to 1,000,000 s`), where a check
+    here could only say "a finite value" (issue 27)."""
     if isinstance(value, Mapping):
-        for k, v in value.items():
-            _check_finite(v, f"{where}.{k}" if where else str(k))
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            _check_finite(v, f"{where}.{i}")
-    elif (isinstance(value, float) or (_is_numpy_scalar(value) and value.dtype.kind == "f")) \
+        return {k: non_finite_as_text(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [non_finite_as_text(v) for v in value]
+    if (isinstance(value, float) or (_is_numpy_scalar(value) and value.dtype.kind == "f")) \
             and not math.isfinite(float(value)):
-        raise ScenarioError(f"{shorten(where)}: {value} is not a finite number; use a finite value (see `lossy schema` for its range)")
+        return str(float(value))  # "nan", "inf", "-inf"
+    return value

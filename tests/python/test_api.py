@@ -120,10 +120,13 @@ def test_bad_set_syntax(text):
         parse_assignment(text)
 
 
-def test_json_for_the_core_takes_numpy_scalars_and_refuses_nan():
+def test_json_for_the_core_takes_numpy_scalars_and_sends_nan_as_text():
     assert json.loads(to_json_text({"p": np.float64(0.5), "n": np.int64(3)})) == {"p": 0.5, "n": 3}
-    with pytest.raises(lossy.ScenarioError, match=r"^links\.1\.loss\.p: nan is not a finite number"):
-        to_json_text({"links": [{}, {"loss": {"p": math.nan}}]})
+    # JSON has no NaN: it goes as text, for the core to refuse with the field's range.
+    sent = json.loads(to_json_text({"links": [{}, {"loss": {"p": math.nan, "q": [np.float64("-inf")]}}]}))
+    assert sent == {"links": [{}, {"loss": {"p": "nan", "q": ["-inf"]}}]}
+    with pytest.raises(lossy.ScenarioError, match=r"^links\.0\.loss\.p: nan is not a finite number; use a number from 0 to 1$"):
+        lossy.run("one-hop", overrides={"links.0.loss.p": math.nan})
 
 
 # --- RunResult (shape only, from a hand-made core reply) ---------------------------------

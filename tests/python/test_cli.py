@@ -404,7 +404,7 @@ def test_bad_adaptive_fec_input_is_a_one_line_error(cli):
     ("errors_per_cluster = -1, clusters_per_unit = 1e-5",
      "lossy: links.1.loss.errors_per_cluster: -1 is not allowed; use a finite mean number of errors per cluster > 0, e.g. 3"),
     ("errors_per_cluster = nan, clusters_per_unit = 1e-5",
-     "lossy: links.1.loss.errors_per_cluster: nan is not a finite number"),
+     "lossy: links.1.loss.errors_per_cluster: nan is not a finite number; use a finite number"),
     ('unit = "byte", errors_per_cluster = 3, clusters_per_unit = 1e-5',
      'lossy: links.1.loss.unit: "byte" is not allowed; use one of: bit, packet'),
     ("errors_per_cluster = 3, clusters_per_unit = -1e-5",

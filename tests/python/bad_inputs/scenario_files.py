@@ -49,4 +49,12 @@ CASES = [
              files={"bad.toml": 'nodes = ["S", "MH"]\nduration = "1 s"\nlinks = [5]\n'},
              says=("links.0",),
              source="fuzz: lossy run --pcap reads links before the scenario is validated (TypeError/KeyError)"),
+    # An integer past Python's digit limit (4,300) was an internal error (found in review).
+    BadInput("scenario-integer-of-5000-digits-in-set", argv=("run", "last-hop", "--set", "links.0.delay=" + "9" * 5000),
+             says=("links.0.delay: ", "…"),
+             source="fuzz: messages echo unbounded input"),
+    BadInput("scenario-integer-of-5000-digits-in-file", argv=("run", "big.toml"),
+             files={"big.toml": "duration = " + "9" * 5000 + "\n"},
+             says=("big.toml: a number has more than 4,300 digits",),
+             source="fuzz: messages echo unbounded input"),
 ]

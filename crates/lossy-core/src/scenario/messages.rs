@@ -85,6 +85,13 @@ pub(super) fn humanize(doc: Option<&Value>, path: &str, raw: &str) -> (String, S
         _ => path.to_string(),
     };
     let Some(found) = found else { return (leaf, raw.to_string()) };
+    // NaN and infinities reach the core as text (JSON cannot carry them; the Python side
+    // sends `nan` as "nan"): said as numbers, with the field's range.
+    let non_finite = ["\"nan\"", "\"inf\"", "\"-inf\""].contains(&found.as_str()) && matches!(expected.as_str(), "f64" | "f32");
+    if non_finite {
+        let range = doc.and_then(|d| super::field_schema::number_range(d, &leaf)).unwrap_or_else(|| "a finite number".to_string());
+        return (leaf, format!("{} is not a finite number; use {range}", found.trim_matches('"')));
+    }
     let allowed = match count_range(&leaf) {
         Some(range) if expected.starts_with('u') => range.to_string(),
         // A plain number with bounds in the schema (`p` in [0, 1]) says them.

@@ -65,6 +65,9 @@ mod tests {
             (F, r#""from": "a", "tcp": {"syndrome": "mobile"}"#, r#"flows.0.tcp.syndrome: "mobile" is not allowed; use one of: downlink, uplink"#),
             (F, r#""from": "a", "tcp": {"variant": "vegas"}"#, r#"flows.0.tcp.variant: "vegas" is not allowed; use one of: tahoe, reno, newreno, sack, sack1"#),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "x"}"#, r#"links.0.loss.p: "x" is not allowed; use a number from 0 to 1"#),
+            // NaN and infinities come from Python as text (JSON has no NaN).
+            (L, r#""delay": "5 ms", "loss": {"model": "bernoulli", "p": "nan"}"#, "links.0.loss.p: nan is not a finite number; use a number from 0 to 1"),
+            (L, r#""delay": "5 ms", "loss": {"model": "neyman", "errors_per_cluster": "-inf", "clusters_per_unit": 1e-5}"#, "links.0.loss.errors_per_cluster: -inf is not a finite number; use a finite number"),
             (L, r#""delay": "5 ms", "loss": {"model": "bernoulli"}"#, "links.0.loss.p: missing; this key is required"),
             (L, r#""delay": "5 ms", "loss": {"p": 0.1}"#, "links.0.loss.model: missing; give model = one of: none, bernoulli, ber, snr, gilbert_elliott, gilbert, markov, rayleigh, neyman, trace"),
             (L, r#""delay": "5 ms", "loss": {"model": "none", "p": 0.1}"#, "links.0.loss.p: unknown field `p`; this table takes no other keys"),
