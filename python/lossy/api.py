@@ -87,7 +87,10 @@ def _names_a_file(text: str) -> bool:
 def _as_mapping(overrides: Overrides) -> Mapping[str, Any]:
     if isinstance(overrides, Mapping):
         return overrides
-    pairs = list(overrides) if not isinstance(overrides, (str, bytes)) else None
+    try:
+        pairs = list(overrides) if not isinstance(overrides, (str, bytes)) else None
+    except TypeError:  # not iterable: `overrides=5`
+        pairs = None
     if pairs is None or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
         raise ScenarioError(f"overrides: {short_repr(overrides)} is not a mapping of dotted paths to values "
                             "(or a list of (path, value) pairs), e.g. {\"links.1.loss.p\": 0.02}")

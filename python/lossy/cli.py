@@ -397,13 +397,13 @@ def sweep_(
     workers: Annotated[Optional[int], typer.Option(metavar="N", help="Parallel runs. [default: every core]")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Run the stored failed runs again.")] = False,
     until_ci: Annotated[Optional[str], typer.Option(metavar="PRECISION", help="Add replications until every point's 95 % CI half-width is within this fraction of its mean: 5% or 0.05.")] = None,
-    max_replications: Annotated[int, typer.Option(metavar="N", help="Most replications per point with --until-ci.")] = 50,
+    max_replications: Annotated[Optional[int], typer.Option(metavar="N", help="Most replications per point with --until-ci. [default: 50]")] = None,
     metric: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Metric for --until-ci (repeatable). [default: the spec's [metrics]]")] = None,
     quick: Annotated[bool, typer.Option(help="Lay the spec's [quick] table over it (results go to results/<name>-quick).")] = False,
 ) -> None:
     """Run a sweep: every run the store lacks, on every core; resumable. Exit status 1 when
     some runs failed (stored with their error; --retry-failed runs them again)."""
-    from .cli_checks import file_or_shipped, scheduler_with_dask
+    from .cli_checks import file_or_shipped, only_with_until_ci, scheduler_with_dask
 
     con = console()
     with user_errors({"--out": out}):  # a Ctrl-C while these load is "lossy: interrupted" too
@@ -415,11 +415,12 @@ def sweep_(
 
         exit_on_second()  # a second Ctrl-C ends the command, whatever is still closing
         scheduler_with_dask(scheduler, executor)
+        only_with_until_ci(until_ci, {"--max-replications": max_replications, "--metric": metric})
         target = parse_fraction(until_ci) if until_ci is not None else None
         file_or_shipped(spec, "experiment")  # a bare unknown name: list the shipped ones
         try:
             done = run_sweep(spec, out=out, executor=executor, workers=workers, retry_failed=retry_failed,
-                             until_ci=target, max_replications=max_replications, scheduler=scheduler,
+                             until_ci=target, max_replications=50 if max_replications is None else max_replications, scheduler=scheduler,
                              quick=quick, ci_metrics=metric)
         except SweepInterrupted as e:
             con.print(closing_table(e.report))

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, List, Mapping
+from typing import Any, Dict, List, Mapping
 
 from . import _core
 from ._core import ScenarioError
+from .ellipsis import shorten
 
 
 def file_or_shipped(given: str, kind: str) -> str:
@@ -75,6 +76,15 @@ def scheduler_with_dask(scheduler: Any, executor: str) -> None:
     if scheduler is not None and executor != "dask":
         raise ScenarioError(f"--scheduler {scheduler}: only a Dask cluster has a scheduler; "
                             "add --executor dask, or leave --scheduler out")
+
+
+def only_with_until_ci(until_ci: Any, options: Dict[str, Any]) -> None:
+    """--max-replications and --metric steer --until-ci: without it they went unused."""
+    for option, value in options.items():
+        if value not in (None, []) and until_ci is None:
+            shown = ",".join(value) if isinstance(value, list) else value
+            raise ScenarioError(f"{option} {shorten(str(shown))}: only --until-ci reads it; "
+                                f"add --until-ci (e.g. 5%), or leave {option} out")
 
 
 def _bare(given: str) -> bool:

@@ -24,9 +24,16 @@ LONGEST_WORD = 200
 LONGEST_MESSAGE = 1000
 
 
+# C0 and C1 control characters (ESC among them) a terminal would act on; echoed input may
+# hold them (`--set 'x="\x1b[2J"'`), so a message shows them escaped.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
 def one_line(message: str) -> str:
-    """`message` on one line, over-long words cut and an over-long line cut in the middle."""
-    line = " ".join(shorten(word, LONGEST_WORD) for word in str(message).split())
+    """`message` on one line, control characters escaped (`\\x1b`), over-long words cut and
+    an over-long line cut in the middle."""
+    words = (_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", word) for word in str(message).split())
+    line = " ".join(shorten(word, LONGEST_WORD) for word in words)
     if len(line) <= LONGEST_MESSAGE:
         return line
     head, tail = LONGEST_MESSAGE * 2 // 3, LONGEST_MESSAGE // 3 - 3

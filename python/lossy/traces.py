@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import IO, Any, Dict, List, Sequence
+from typing import IO, Any, Dict, List, Optional, Sequence
 
 from . import _core
 from ._core import ScenarioError
@@ -21,8 +21,19 @@ def event_names(trace: str) -> Dict[str, List[str]]:
     return legend.get(trace, {})
 
 
+def _given(option: str) -> Optional[str]:
+    """What the command line gave `option`, as typed (a Path turns '' into '.')."""
+    from .cli_errors import _argument_after
+
+    return _argument_after(option) if option.startswith("--") else None
+
+
 def check_trace_dir(out_dir: Path, option: str = "--out") -> None:
     """Make `out_dir` (for --out, or `option`) or say why it cannot be, before anything runs."""
+    given = _given(option)
+    if given is not None and given.strip() != given or given == "":
+        # `--pcap ''` became "." and `--pcap ' '` a directory named " ", silently.
+        raise ScenarioError(f"{option} {given!r}: an empty or space-padded name; name a directory, e.g. {option} out")
     if out_dir.exists() and not out_dir.is_dir():
         raise ScenarioError(f"{option} {out_dir}: exists and is not a directory; name a directory")
     try:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
 from ..scenario import Scenario, load_scenario, read_toml
-from ..shipped import instead_of, resolve
+from ..shipped import instead_of, resolve, scenario_names
 from .expand import expand, point_id
 from .model import Axis, Point, Run, SweepSpec, canonical_json, run_id, scenario_hash
 
@@ -180,9 +180,15 @@ def _base_scenario(value: Any, base_dir: Path) -> Scenario:
         if not path.exists():  # `scenario = "last-hop"`: the shipped one, from anywhere
             path = instead_of(value, "scenario") or path
         if not path.is_file():
-            what = "is a directory, not a scenario file" if path.is_dir() else "no such file"
+            if path.is_dir():
+                what = "is a directory, not a scenario file"
+            elif path.exists():  # /dev/zero: read as a scenario, it would never end
+                what = "is not a regular file (a device, pipe or socket); give a scenario file in TOML"
+            else:
+                shipped = ", ".join(scenario_names())
+                what = f"no such file, nor a shipped scenario of that name; shipped: {shipped}"
             where = "" if str(path) == value else f" ({path})"  # where a relative name was looked for
-            raise ScenarioError(f"scenario: {value!r}: {what}{where}")
+            raise ScenarioError(f"scenario: {shorten(repr(value))}: {what}{where}")
         try:
             return load_scenario(path)
         except OSError as e:  # unreadable (permissions), or gone since the check

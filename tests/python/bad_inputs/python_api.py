@@ -19,4 +19,7 @@ CASES = [
     BadInput("api-unknown-name-cut-short", python='lossy.run("x" * 10000)',
              says=("scenario: 'xxxxx", "…' is neither", "last-hop"),
              source="fuzz: messages echo unbounded input"),
+    BadInput("api-overrides-not-a-mapping", python='lossy.run("last-hop", overrides=5)',
+             says=("overrides: 5 is not a mapping of dotted paths to values",),
+             source="fuzz: a bare TypeError from the API (found in review)"),
 ]
