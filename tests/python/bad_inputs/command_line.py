@@ -107,4 +107,7 @@ CASES = [
              files={"spec.toml": 'name = "s"\nscenario = "/dev/zero"\n[grid]\n"p" = { path = "seed", values = [1] }\n'},
              says=("scenario: '/dev/zero': is not a regular file",),
              source="fuzz: only regular files are read as scenarios"),
+    BadInput("cli-unitless-string-duration-warned", argv=("run", "last-hop", "--set", 'links.0.delay="5"', "--set", 'duration="1 s"'),
+             says=('links.0.delay: 5 is read as 5 s; write "5 s"',), warning=True,
+             source="silent: delay = 5 means 5 seconds with no note (a unitless string likewise)"),
 ]

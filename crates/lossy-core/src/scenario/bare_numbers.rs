@@ -41,8 +41,14 @@ pub fn bare_number_warnings(text: &str) -> Vec<String> {
 /// Records in `out` the bare numbers of `v` (at dotted `path`) under `schema`.
 fn walk(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
     if let Some(name) = schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
-        if let Value::Number(n) = v {
-            if let Some(note) = n.as_f64().and_then(|x| bare_number_note(name, x)) {
+        // A number, or a string holding only one (`delay = "5"`, as `lossy generate --duration 5` wrote).
+        let bare = match v {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.trim().parse::<f64>().ok().filter(|x| x.is_finite()),
+            _ => None,
+        };
+        {
+            if let Some(note) = bare.and_then(|x| bare_number_note(name, x)) {
                 let line = format!("{path}: {note}");
                 if !out.contains(&line) {
                     out.push(line);
@@ -124,6 +130,14 @@ mod tests {
                 "links.0.queue: 100 is read as 100 B; write \"100 B\" (or \"100 packets\")",
                 "links.0.rate: 2000000 is read as 2000000 bps; write \"2000000 bps\""
             ]
+        );
+    }
+
+    #[test]
+    fn a_unitless_string_is_a_bare_number_too() {
+        assert_eq!(
+            warnings(r#"{"between": ["a", "b"], "rate": "2 Mbps", "delay": "5"}"#),
+            ["links.0.delay: 5 is read as 5 s; write \"5 s\" (or \"5 ms\")"]
         );
     }
 
