@@ -113,7 +113,7 @@ cargo-test-release:
 	cargo test --profile release-tier -p lossy-core --quiet --lib $(RELEASE_TIER:%=--test %) -- --ignored
 
 pytest: $(BUILT) $(TEST_TOOLS) $(DOCS_TOOLS)
-	$(BIN)/python -m pytest tests/python -q -m "not scale"
+	$(BIN)/python -m pytest tests/python -q -n 2 -m "not scale"
 
 # The edit loop, about a minute once the build is current (the Python tests on two
 # workers, pytest-xdist): the default tier of the Rust

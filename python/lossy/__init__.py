@@ -18,6 +18,12 @@ from typing import TYPE_CHECKING, Any
 from . import _core
 from ._core import ScenarioError, ScenarioWarning
 
+# PyO3 names the core's classes' module "_core", which no import finds: pickling a
+# ScenarioError, or pytest-xdist passing a ScenarioWarning between processes, imports
+# the class by its module. Their true home:
+for _cls in (ScenarioError, ScenarioWarning):
+    _cls.__module__ = "lossy._core"
+
 # Eager, because the subpackage `lossy.sweep` and the function `lossy.sweep` share a
 # name: importing the subpackage later would rebind `lossy.sweep` to it. It is light
 # (no NumPy, pandas or pyarrow until a sweep runs).

@@ -82,6 +82,9 @@ pub fn shorten(text: &str) -> String {
     out
 }
 
+/// The longest path a message echoes whole (a temporary directory's data file is ~100).
+pub const LONGEST_PATH: usize = 160;
+
 /// The longest message after the path, in characters: with a path (one dotted word, at
 /// most [`LONGEST_ECHO`] + 1) and "lossy: ", a line stays under the catalogue's 400.
 pub const LONGEST_MESSAGE: usize = 320;
@@ -111,7 +114,13 @@ fn short_word(word: &str) -> String {
             }
         }
     }
-    if word.chars().count() <= LONGEST_ECHO {
+    let n = word.chars().count();
+    if core.contains('/') {
+        // A path (a data file's): echoed longer, and cut at its start, since its file
+        // name is what tells the user which one.
+        return if n <= LONGEST_PATH { word.to_string() } else { format!("…{}", word.chars().skip(n + 1 - LONGEST_PATH).collect::<String>()) };
+    }
+    if n <= LONGEST_ECHO {
         return word.to_string();
     }
     let mut cut: String = word.chars().take(LONGEST_ECHO).collect();
@@ -147,6 +156,12 @@ mod tests {
         assert!(text.chars().count() <= "flows.0.to: ".len() + LONGEST_MESSAGE + 1, "{text}");
         assert!(text.starts_with("flows.0.to: \"x\" is not a node; nodes are 0nnn") && text.ends_with('…'), "{text}");
         assert_eq!(shorten("é".repeat(61).as_str()), format!("{}…", "é".repeat(60)));
+        // A path keeps its file name: whole up to LONGEST_PATH, else cut at its start.
+        let path = format!("/tmp/{}/losses.txt:", "d".repeat(80));
+        assert_eq!(shorten(&format!("{path} no such file")), format!("{path} no such file"));
+        let long = format!("/tmp/{}/losses.txt:", "d".repeat(400));
+        let cut = shorten(&long);
+        assert!(cut.starts_with('…') && cut.ends_with("/losses.txt:") && cut.chars().count() == LONGEST_PATH, "{cut}");
         // An f64 written out by `{}` comes back in short form, whatever its field.
         let e = Error::scenario("links.1.loss.p", format!("{} is not a probability; use a number in [0, 1]", 1e300));
         assert_eq!(e.to_string(), "links.1.loss.p: 1e300 is not a probability; use a number in [0, 1]");
