@@ -25,9 +25,13 @@ def write_spec(tmp_path, runs=RUNS, duration="300 s"):
 
 
 def start(spec, out, *options, env=None):
+    # SIGINT as a terminal's foreground job has it: a process that inherits SIGINT ignored
+    # (a shell's background job, a pytest-xdist worker) keeps it ignored, so a Ctrl-C
+    # test would see the sweep run to its end (CI did, on two workers).
     return subprocess.Popen([*lossy_command(), "sweep", str(spec), "--out", str(out), *options],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL, start_new_session=True, env=env)
+                            stdin=subprocess.DEVNULL, start_new_session=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def small_batches():
