@@ -5,7 +5,7 @@
 //! their serde attributes and doc comments (the schema's descriptions) pass through,
 //! and their methods dispatch to a trait each struct implements in its scheme's file.
 //!
-//! ```ignore
+//! ```text
 //! closed_enum! {
 //!     /// Every built-in agent.
 //!     pub enum AnyAgent via each_agent { Eln(ElnAgent), Snoop(SnoopAgent) }
