@@ -7,7 +7,7 @@ import json
 import math
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union, cast
 
 from .formatting import number, si
 
@@ -94,7 +94,7 @@ class RunResult:
         """Trace name -> column name -> 1-D NumPy array."""
         for columns in self._traces.values():
             _numpy_columns(columns)
-        return self._traces
+        return cast(Traces, self._traces)
 
     @property
     def flows(self) -> List[Dict[str, Any]]:
