@@ -203,12 +203,13 @@ mod tests {
         for code in RatelessCode::ALL {
             // Seeds no other test measures, so the process-wide cache cannot answer first.
             let key = Key { code, k: 120, trials: 10, seed: 77 };
-            let fresh = OverheadModel::from_excess(120, excess_table(code, 120, 10, 77));
+            let table = excess_table(code, 120, 10, 77);
+            let fresh = OverheadModel::from_excess(120, table.clone());
             assert_eq!(overhead_cache::read(&dir, &key), None);
             let measured = OverheadModel::measure_cached(code, 120, 10, 77, Some(&dir)).unwrap();
             let stored = overhead_cache::read(&dir, &key).expect("the measurement was written");
-            assert_eq!((measured.clone(), OverheadModel::from_excess(120, stored)), (fresh.clone(), fresh));
-            assert_eq!(measured.excess(), &overhead_cache::read(&dir, &key).unwrap()[..], "stored as measured, ascending");
+            assert_eq!(stored, table, "stored exactly as measured, in trial order");
+            assert_eq!((measured, OverheadModel::from_excess(120, stored)), (fresh.clone(), fresh));
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
