@@ -57,7 +57,9 @@ class RunResult:
     {"link", "packets", "pcap"} (pcap file bytes), one per captured link direction;
     `notes` is a list of one-line remarks on a valid run (e.g. a Syndrome receiver whose
     data never carried a counter), kept out of `summary` so they never become sweep
-    columns; `raw` is what the core returned.
+    columns; `raw` is what the core returned (from `lossy.run`, its numeric columns and
+    traces as `array.array`s: `flow_table`, `link_table` and `traces` are the same as
+    NumPy arrays).
     """
 
     def __init__(
