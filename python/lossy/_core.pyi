@@ -141,7 +141,8 @@ def rateless_plan(code: str, file_bytes: int, symbol_size: int) -> list[int]:
 
 def rateless_overhead(code: str, k: int, trials: int | None = None, seed: int = 1) -> list[int]:
     """Symbols beyond K the real decoder needed, one per trial, ascending: the table of the
-    decode-success model (GIL released; measured once per process for the same inputs).
+    decode-success model (GIL released; measured once per process for the same inputs, and
+    kept in the disk cache of docs/mechanisms/fectcp.md for later processes).
     trials defaults to the core's work budget (8 to 400)."""
 
 def rateless_rate(code: str, file_bytes: int, symbol_size: int, seed: int = 1,
