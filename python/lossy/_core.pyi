@@ -67,7 +67,7 @@ class BchCode:
         with weight random bit errors each (GIL released)."""
 
 def run(scenario_json: str, seed: int = 1, replication: int = 0,
-        progress: RunProgress | None = None, warn: bool = True) -> dict[str, Any]:
+        progress: RunProgress | None = None, warn: bool = True, numpy: bool = True) -> dict[str, Any]:
     """Run one simulation (GIL released). Returns "summary" (a dict of scalars, with the
     goodput aggregates and "groups": {name: {key: value}}), "flows" and "links" (column
     name -> 1-D NumPy array, int64 or float64 with NaN for a missing value, or a list of
@@ -75,7 +75,9 @@ def run(scenario_json: str, seed: int = 1, replication: int = 0,
     on a valid run), "traces" (name -> column -> array) and
     "captures" (a list of {"link": str, "packets": int, "pcap": bytes}, one per link
     direction in the scenario's capture.links). With `warn`, a scenario that runs but
-    almost surely not as meant issues ScenarioWarning first."""
+    almost surely not as meant issues ScenarioWarning first. With `numpy=False` the
+    numeric columns and traces are `array.array`s of the same element types (q int64,
+    Q uint64, d float64, I uint32, B uint8) and the run never imports NumPy."""
 
 def capture_example() -> dict[str, Any]:
     """A capture of hand-made packets setting every field a capture shows, as
@@ -139,7 +141,8 @@ def rateless_plan(code: str, file_bytes: int, symbol_size: int) -> list[int]:
 
 def rateless_overhead(code: str, k: int, trials: int | None = None, seed: int = 1) -> list[int]:
     """Symbols beyond K the real decoder needed, one per trial, ascending: the table of the
-    decode-success model (GIL released; measured once per process for the same inputs).
+    decode-success model (GIL released; measured once per process for the same inputs, and
+    kept in the disk cache of docs/mechanisms/fectcp.md for later processes).
     trials defaults to the core's work budget (8 to 400)."""
 
 def rateless_rate(code: str, file_bytes: int, symbol_size: int, seed: int = 1,

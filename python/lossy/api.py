@@ -59,7 +59,9 @@ def run(
         capture_everything(doc)
     seed = _non_negative("seed", seed)
     replication = _non_negative("replication", replication)
-    raw = _core.run(to_json_text(doc), seed=seed, replication=replication, progress=progress)
+    # numpy=False: the columns come as array.array and RunResult makes them NumPy arrays
+    # when first read, so a run that only prints them never imports NumPy (issue 28).
+    raw = _core.run(to_json_text(doc), seed=seed, replication=replication, progress=progress, numpy=False)
     return RunResult(raw, scenario=doc)
 
 

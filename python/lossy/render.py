@@ -4,13 +4,15 @@ themselves live in lossy.formatting, re-exported here for the modules that use t
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from rich.console import Console, Group
 from rich.table import Table
 
 from .formatting import count, number, seconds, si
-from .result import RunResult
+
+if TYPE_CHECKING:
+    from .result import RunResult
 
 __all__ = ["console", "count", "number", "result_tables", "seconds", "si"]
 

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import array
 import json
 import math
+import sys
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional, Sequence, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union, cast
 
 from .formatting import number, si
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# NumPy is imported only where a result's arrays are asked for (`flow_table`, `traces`,
+# the DataFrames): `lossy run` takes the core's columns as `array.array`s and prints
+# them without it, ~100 ms of its start-up (issue 28).
+
 Scalar = Any  # bool | int | float | str | None
-Traces = Dict[str, Dict[str, np.ndarray]]
+Traces = Dict[str, Dict[str, "np.ndarray"]]
 
 # Summary fields that measure the machine, not the simulation: they differ between two
 # runs of the same (scenario, seed, replication) and are left out of reproducibility checks.
@@ -30,7 +37,11 @@ MAX_FLATTENED = 16
 # A section as the core returns it (column name -> NumPy array or list of str) or in the
 # old shape (a list of dicts, one per item).
 Section = Union[Mapping[str, Any], Sequence[Mapping[str, Any]]]
-Columns = Dict[str, Union[List[Any], np.ndarray]]
+Columns = Dict[str, Union[List[Any], "np.ndarray"]]
+
+# An `array.array` column's type code -> the NumPy dtype the core gives the same column
+# (crates/lossy-py: `run(..., numpy=False)`).
+_DTYPES = {"q": "int64", "Q": "uint64", "d": "float64", "I": "uint32", "B": "uint8"}
 
 
 class RunResult:
@@ -40,13 +51,15 @@ class RunResult:
     aggregates, and `groups.<name>.<key>` per flow group) plus `flows.<i>.<key>`,
     `links.<i>.<key>` and `agents.<i>.<key>` for sections of at most `MAX_FLATTENED`
     items, so that a sweep can put one run per row. `flow_table` and `link_table` are the
-    long tables (column name -> 1-D array, or list of str); `flows` and `links` the same
+    long tables (column name -> 1-D NumPy array, or list of str); `flows` and `links` the same
     as a list of dicts, built on first use; `agents` is a list of dicts; `traces` maps a
     trace name to its columns (1-D NumPy arrays); `captures` is a list of
     {"link", "packets", "pcap"} (pcap file bytes), one per captured link direction;
     `notes` is a list of one-line remarks on a valid run (e.g. a Syndrome receiver whose
     data never carried a counter), kept out of `summary` so they never become sweep
-    columns; `raw` is what the core returned.
+    columns; `raw` is what the core returned (from `lossy.run`, its numeric columns and
+    traces as `array.array`s: `flow_table`, `link_table` and `traces` are the same as
+    NumPy arrays).
     """
 
     def __init__(
@@ -56,10 +69,12 @@ class RunResult:
     ) -> None:
         self.raw: Dict[str, Any] = dict(raw)
         self.scenario: Dict[str, Any] = dict(scenario or {})
-        self.flow_table: Columns = section_columns(self.raw.get("flows", []))
-        self.link_table: Columns = section_columns(self.raw.get("links", []))
+        # Columns and traces as the core gave them: NumPy arrays, or `array.array`s that
+        # become NumPy arrays when `flow_table`, `link_table` or `traces` is first read.
+        self._flow_table: Columns = section_columns(self.raw.get("flows", []))
+        self._link_table: Columns = section_columns(self.raw.get("links", []))
         self.agents: List[Dict[str, Any]] = list(self.raw.get("agents", []))
-        self.traces: Traces = dict(self.raw.get("traces", {}))
+        self._traces: Dict[str, Columns] = dict(self.raw.get("traces", {}))
         self.captures: List[Dict[str, Any]] = list(self.raw.get("captures", []))
         self.notes: List[str] = list(self.raw.get("notes", []))
         self.summary: Dict[str, Scalar] = flatten_result(self.raw)
@@ -67,17 +82,34 @@ class RunResult:
         self._links: Optional[List[Dict[str, Any]]] = None
 
     @property
+    def flow_table(self) -> Columns:
+        """The per-flow long table: column name -> 1-D NumPy array, or list of str."""
+        return _numpy_columns(self._flow_table)
+
+    @property
+    def link_table(self) -> Columns:
+        """The per-link-direction long table, as `flow_table`."""
+        return _numpy_columns(self._link_table)
+
+    @property
+    def traces(self) -> Traces:
+        """Trace name -> column name -> 1-D NumPy array."""
+        for columns in self._traces.values():
+            _numpy_columns(columns)
+        return cast(Traces, self._traces)
+
+    @property
     def flows(self) -> List[Dict[str, Any]]:
         """One dict per flow (built from `flow_table` on first use)."""
         if self._flows is None:
-            self._flows = column_rows(self.flow_table)
+            self._flows = column_rows(self._flow_table)
         return self._flows
 
     @property
     def links(self) -> List[Dict[str, Any]]:
         """One dict per link direction (built from `link_table` on first use)."""
         if self._links is None:
-            self._links = column_rows(self.link_table)
+            self._links = column_rows(self._link_table)
         return self._links
 
     def flows_frame(self) -> Any:
@@ -107,7 +139,7 @@ class RunResult:
             raise ValueError('traces.throughput: the run recorded no throughput trace; '
                              'run with traces=["throughput"]')
         names = [str(n) for n in self.flow_table.get("name", [])]
-        count = int(np.max(trace["flow"])) + 1 if len(trace["flow"]) else 0
+        count = int(trace["flow"].max()) + 1 if len(trace["flow"]) else 0
         names += [f"flow {i}" for i in range(len(names), count)]
         return interval_rates(trace, names, flows)
 
@@ -127,7 +159,7 @@ class RunResult:
             "notes": list(self.notes),
         }
         if traces:
-            out["traces"] = _jsonable(self.traces)
+            out["traces"] = _jsonable(self._traces)
         return out
 
     def to_json(self, traces: bool = True, indent: Optional[int] = None) -> str:
@@ -140,16 +172,16 @@ class RunResult:
             f"<RunResult {s.get('scenario', '?')!r} seed={s.get('seed')} "
             f"replication={s.get('replication')} sim_time_s={s.get('sim_time_s')} "
         )
-        n = _section_len(self.flow_table)
+        n = _section_len(self._flow_table)
         if n <= 8:
-            names = self.flow_table.get("name", [])
-            goodput = self.flow_table.get("goodput_bps", [])
+            names = self._flow_table.get("name", [])
+            goodput = self._flow_table.get("goodput_bps", [])
             body = ", ".join(f"{names[i]}={_si_bps(goodput[i])}" for i in range(n))
-            return f"{head}goodput[{body}] traces={sorted(self.traces)}>"
+            return f"{head}goodput[{body}] traces={sorted(self._traces)}>"
         return (
             f"{head}flows={n} goodput[mean={_si_bps(s.get('goodput_mean_bps'))}, "
             f"p5={_si_bps(s.get('goodput_p5_bps'))}, min={_si_bps(s.get('goodput_min_bps'))}] "
-            f"jain_index={number(s.get('jain_index'))} traces={sorted(self.traces)}>"
+            f"jain_index={number(s.get('jain_index'))} traces={sorted(self._traces)}>"
         )
 
 
@@ -199,10 +231,39 @@ def column_rows(columns: Mapping[str, Any]) -> List[Dict[str, Any]]:
     return [dict(zip(names, values)) for values in zip(*lists)]
 
 
+def _numpy_columns(columns: Columns) -> Columns:
+    """`columns` with each `array.array` replaced, in place, by the NumPy array of the
+    same values and the dtype the core gives that column."""
+    for name, column in columns.items():
+        if isinstance(column, array.array):
+            import numpy as np
+
+            columns[name] = np.array(column, dtype=_DTYPES[column.typecode])
+    return columns
+
+
+def _numpy() -> Any:
+    """NumPy if something has imported it, else None: then no value can be a NumPy
+    array, and asking must not import it."""
+    return sys.modules.get("numpy")
+
+
+def _is_float_array(column: Any) -> bool:
+    if isinstance(column, array.array):
+        return column.typecode in "fd"
+    np = _numpy()
+    return np is not None and isinstance(column, np.ndarray) and column.dtype.kind == "f"
+
+
+def _is_array(value: Any) -> bool:
+    np = _numpy()
+    return isinstance(value, array.array) or (np is not None and isinstance(value, np.ndarray))
+
+
 def _plain_list(column: Any) -> List[Any]:
-    if isinstance(column, np.ndarray):
+    if _is_array(column):
         values: List[Any] = column.tolist()
-        if column.dtype.kind == "f":
+        if _is_float_array(column):
             return [None if v != v else v for v in values]  # NaN -> None
         return values
     return list(column)
@@ -228,11 +289,13 @@ def _flatten(prefix: str, value: Any, out: Dict[str, Scalar]) -> None:
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             _flatten(f"{prefix}.{i}", v, out)
-    elif isinstance(value, np.ndarray):
+    elif isinstance(value, array.array):
+        pass  # arrays are traces, not summary columns
+    elif (np := _numpy()) is not None and isinstance(value, np.ndarray):
         if value.ndim == 0:
             out[prefix] = value.item()
         # arrays are traces, not summary columns
-    elif isinstance(value, np.generic):
+    elif np is not None and isinstance(value, np.generic):
         out[prefix] = value.item()
     else:
         out[prefix] = value
@@ -243,15 +306,24 @@ def _jsonable(value: Any) -> Any:
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind == "f" and not np.isfinite(value).all():
-            return [None if not math.isfinite(x) else x for x in value.tolist()]
-        return value.tolist()
-    if isinstance(value, np.generic):
+    if _is_array(value):
+        values = value.tolist()
+        if _is_float_array(value) and not _all_finite(value, values):
+            return [None if not math.isfinite(x) else x for x in values]
+        return values
+    np = _numpy()
+    if np is not None and isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def _all_finite(column: Any, values: List[float]) -> bool:
+    np = _numpy()
+    if np is not None and isinstance(column, np.ndarray):
+        return bool(np.isfinite(column).all())
+    return all(math.isfinite(x) for x in values)
 
 
 def _si_bps(bps: Any) -> str:

@@ -7,16 +7,25 @@ them; read here, never written), so `lossy reproduce all --quick` and `mkdocs bu
 each run once per `make test`. A bare `pytest` makes each once, the first time a test
 asks. The summary line "shared runs:" at the end of pytest's output says which."""
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# The core's disk cache (the FECTCP overhead model, docs/mechanisms/fectcp.md) goes to a
+# folder of this session's own, never the user's ~/.cache, and is gone afterwards; the
+# `lossy` subprocesses the tests start inherit it.
+_CACHE = tempfile.mkdtemp(prefix="lossy-test-cache-")
+os.environ["LOSSY_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 SCENARIOS = ROOT / "scenarios"
 
 # What each shared product came from this session, for the terminal summary: a test

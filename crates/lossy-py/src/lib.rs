@@ -66,33 +66,72 @@ fn to_py<'py, T: Serialize>(py: Python<'py>, x: &T) -> PyResult<Bound<'py, PyAny
     value_to_py(py, &v)
 }
 
+/// How a run's numeric columns go out: NumPy arrays, or the standard library's
+/// `array.array` (the same bytes and element type; `lossy run` takes these so that it
+/// never imports NumPy, ~100 ms of its start-up: issue 28, and `RunResult` turns them
+/// into NumPy arrays when first asked).
+#[derive(Clone, Copy)]
+enum Arrays {
+    NumPy,
+    Std,
+}
+
+/// A 1-D column of `v` in the chosen form. `typecode` is `array.array`'s for T: q int64,
+/// Q uint64, d float64, I uint32, B uint8 (native byte order, as NumPy's would be).
+fn column_to_py<'py, T: numpy::Element + Copy>(py: Python<'py>, v: Vec<T>, typecode: &str, bytes: fn(&[T]) -> Vec<u8>, form: Arrays) -> PyResult<Bound<'py, PyAny>> {
+    match form {
+        Arrays::NumPy => Ok(PyArray1::from_vec(py, v).into_any()),
+        Arrays::Std => py.import("array")?.getattr("array")?.call1((typecode, PyBytes::new(py, &bytes(&v)))),
+    }
+}
+
+fn ne_bytes<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+    v.iter().flat_map(|&x| f(x)).collect()
+}
+
+fn i64_col<'py>(py: Python<'py>, v: Vec<i64>, form: Arrays) -> PyResult<Bound<'py, PyAny>> {
+    column_to_py(py, v, "q", |v| ne_bytes(v, i64::to_ne_bytes), form)
+}
+fn u64_col<'py>(py: Python<'py>, v: Vec<u64>, form: Arrays) -> PyResult<Bound<'py, PyAny>> {
+    column_to_py(py, v, "Q", |v| ne_bytes(v, u64::to_ne_bytes), form)
+}
+fn f64_col<'py>(py: Python<'py>, v: Vec<f64>, form: Arrays) -> PyResult<Bound<'py, PyAny>> {
+    column_to_py(py, v, "d", |v| ne_bytes(v, f64::to_ne_bytes), form)
+}
+fn u32_col<'py>(py: Python<'py>, v: Vec<u32>, form: Arrays) -> PyResult<Bound<'py, PyAny>> {
+    column_to_py(py, v, "I", |v| ne_bytes(v, u32::to_ne_bytes), form)
+}
+fn u8_col<'py>(py: Python<'py>, v: Vec<u8>, form: Arrays) -> PyResult<Bound<'py, PyAny>> {
+    column_to_py(py, v, "B", |v| v.to_vec(), form)
+}
+
 /// Rows as {column: 1-D array} (whole numbers int64, floats float64 with NaN for a
 /// missing value) and {column: list of str} for text. Whole numbers go out signed, as
 /// the run rows' integers do (Python ints -> int64), so a flow's counter has one type in
 /// every table; a column with a value beyond 2^63 (none of today's counters) stays uint64.
-fn columns_to_py<'py, T: Serialize>(py: Python<'py>, rows: &[T]) -> PyResult<Bound<'py, PyDict>> {
+fn columns_to_py<'py, T: Serialize>(py: Python<'py>, rows: &[T], form: Arrays) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, col) in to_columns(rows).columns {
         match col {
             ColumnData::U64(v) => match v.iter().map(|&x| i64::try_from(x)).collect::<Result<Vec<i64>, _>>() {
-                Ok(signed) => d.set_item(name, PyArray1::from_vec(py, signed))?,
-                Err(_) => d.set_item(name, PyArray1::from_vec(py, v))?,
+                Ok(signed) => d.set_item(name, i64_col(py, signed, form)?)?,
+                Err(_) => d.set_item(name, u64_col(py, v, form)?)?,
             },
-            ColumnData::F64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            ColumnData::F64(v) => d.set_item(name, f64_col(py, v, form)?)?,
             ColumnData::Str(v) => d.set_item(name, PyList::new(py, v)?)?,
-            ColumnData::Missing(n) => d.set_item(name, PyArray1::from_vec(py, vec![f64::NAN; n]))?,
+            ColumnData::Missing(n) => d.set_item(name, f64_col(py, vec![f64::NAN; n], form)?)?,
         }
     }
     Ok(d)
 }
 
-fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
+fn trace_to_py<'py>(py: Python<'py>, t: Trace, form: Arrays) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, col) in t.columns {
         match col {
-            Column::F64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
-            Column::U32(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
-            Column::U8(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            Column::F64(v) => d.set_item(name, f64_col(py, v, form)?)?,
+            Column::U32(v) => d.set_item(name, u32_col(py, v, form)?)?,
+            Column::U8(v) => d.set_item(name, u8_col(py, v, form)?)?,
         }
     }
     Ok(d)
@@ -108,8 +147,10 @@ fn trace_to_py<'py>(py: Python<'py>, t: Trace) -> PyResult<Bound<'py, PyDict>> {
 /// With `warn` (the default), the warnings on a scenario that runs (a bare number in a
 /// unit field) are issued as `ScenarioWarning` before the run; a sweep's workers pass
 /// False, the sweep having warned once per point when it checked them (`validate`).
+/// With `numpy=False`, the numeric columns and traces are `array.array`s (same element
+/// types) instead of NumPy arrays, and the run never imports NumPy.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed = 1, replication = 0, progress = None, warn = true))]
+#[pyo3(signature = (scenario_json, seed = 1, replication = 0, progress = None, warn = true, numpy = true))]
 fn run<'py>(
     py: Python<'py>,
     scenario_json: &str,
@@ -117,7 +158,9 @@ fn run<'py>(
     replication: u64,
     progress: Option<PyRef<'py, RunProgress>>,
     warn: bool,
+    numpy: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let form = if numpy { Arrays::NumPy } else { Arrays::Std };
     let text = scenario_json.to_owned();
     let cell = progress.map(|p| Arc::clone(&p.cell));
     // Built first, so the warnings on a scenario that runs come before its run (and a
@@ -130,13 +173,13 @@ fn run<'py>(
     let result = py.detach(move || lossy_core::run_prepared(prepared, cell.as_deref())).map_err(to_py_err)?;
     let out = PyDict::new(py);
     out.set_item("summary", to_py(py, &result.summary)?)?;
-    out.set_item("flows", columns_to_py(py, &result.flows)?)?;
-    out.set_item("links", columns_to_py(py, &result.links)?)?;
+    out.set_item("flows", columns_to_py(py, &result.flows, form)?)?;
+    out.set_item("links", columns_to_py(py, &result.links, form)?)?;
     out.set_item("agents", to_py(py, &result.agents)?)?;
     out.set_item("notes", PyList::new(py, &result.notes)?)?;
     let traces = PyDict::new(py);
     for t in result.traces {
-        traces.set_item(t.name, trace_to_py(py, t)?)?;
+        traces.set_item(t.name, trace_to_py(py, t, form)?)?;
     }
     out.set_item("traces", traces)?;
     let captures = PyList::empty(py);

@@ -23,7 +23,7 @@ pub fn rateless_plan(code: &str, file_bytes: u64, symbol_size: u32) -> PyResult<
 
 /// Symbols beyond K the real decoder of `code` needed in each of `trials` trials at K =
 /// `k` (default: the core's work budget), ascending; measured once per process for the
-/// same inputs (GIL released).
+/// same inputs, and kept in the disk cache for later processes (GIL released).
 #[pyfunction]
 #[pyo3(signature = (code, k, trials = None, seed = 1))]
 pub fn rateless_overhead(py: Python<'_>, code: &str, k: u32, trials: Option<u32>, seed: u64) -> PyResult<Vec<u32>> {

@@ -13,12 +13,13 @@
 //! Files: `plan` (source blocks, RFC 6330 §4.4.1.2; ids onto blocks), `raptor` (RaptorQ,
 //! RFC 6330, via the `raptorq` crate), `soliton` + `peel` + `lt` (our LT code: Luby 2002's
 //! robust soliton, the peeling decoder), `codec` (file-level encoder and decoder),
-//! `measure` + `overhead` (the decode-success model), `rate` (speed, for `lossy bench`).
+//! `measure` + `overhead` (the decode-success model) + `overhead_cache` (its disk cache), `rate` (speed, for `lossy bench`).
 
 pub mod codec;
 pub mod lt;
 pub mod measure;
 pub mod overhead;
+pub mod overhead_cache;
 pub mod peel;
 pub mod plan;
 pub mod raptor;

@@ -5,9 +5,11 @@
 //!
 //! A measurement costs about trials × one real decoding (see docs/mechanisms/
 //! rateless-codes.md for the numbers), so each (code, K, trials, seed) is measured once
-//! per process and kept: the runs of a sweep share it, threads wait for the first.
+//! per process and kept: the runs of a sweep share it, threads wait for the first; and
+//! once per machine, kept on disk (overhead_cache.rs) for the processes after it.
 
 use super::measure::excess_table;
+use super::overhead_cache::{self, Key};
 use super::RatelessCode;
 use crate::rng::RngStream;
 use std::collections::HashMap;
@@ -35,17 +37,24 @@ pub struct OverheadModel {
     excess: Arc<[u32]>,
 }
 
-type Key = (RatelessCode, u32, u32, u64);
+type MemoryKey = (RatelessCode, u32, u32, u64);
 
-fn cache() -> &'static Mutex<HashMap<Key, Arc<OnceLock<OverheadModel>>>> {
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<OnceLock<OverheadModel>>>>> = OnceLock::new();
+fn cache() -> &'static Mutex<HashMap<MemoryKey, Arc<OnceLock<OverheadModel>>>> {
+    static CACHE: OnceLock<Mutex<HashMap<MemoryKey, Arc<OnceLock<OverheadModel>>>>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
 impl OverheadModel {
     /// The model measured by `trials` runs of `code`'s real decoder on K = `k` source
-    /// symbols, from `seed`; measured once per process for the same four inputs.
+    /// symbols, from `seed`; measured once per process for the same four inputs, and
+    /// read from the disk cache (`overhead_cache::default_dir`) when a process before
+    /// this one measured it.
     pub fn measure(code: RatelessCode, k: u32, trials: u32, seed: u64) -> Result<OverheadModel, String> {
+        OverheadModel::measure_cached(code, k, trials, seed, overhead_cache::default_dir().as_deref())
+    }
+
+    /// `measure` with the disk cache in `dir` (None: none).
+    pub fn measure_cached(code: RatelessCode, k: u32, trials: u32, seed: u64, dir: Option<&std::path::Path>) -> Result<OverheadModel, String> {
         let limit = match code {
             RatelessCode::RaptorQ => super::plan::RAPTORQ_MAX_BLOCK_SYMBOLS,
             RatelessCode::Lt => super::plan::LT_MAX_BLOCK_SYMBOLS,
@@ -61,7 +70,12 @@ impl OverheadModel {
             map.entry((code, k, trials, seed)).or_default().clone()
         };
         // Outside the map's lock: other keys measure at the same time; this one once.
-        Ok(cell.get_or_init(|| OverheadModel::from_excess(k, excess_table(code, k, trials, seed))).clone())
+        let key = Key { code, k, trials, seed };
+        Ok(cell
+            .get_or_init(|| {
+                OverheadModel::from_excess(k, overhead_cache::load_or_measure(dir, &key, || excess_table(code, k, trials, seed)))
+            })
+            .clone())
     }
 
     /// Every block needs exactly ceil(K·(1 + overhead)) symbols; `overhead` in [0, 1].
@@ -180,5 +194,23 @@ mod tests {
         let fresh = OverheadModel::from_excess(200, excess_table(RatelessCode::Lt, 200, 30, 9));
         assert_eq!(a, fresh);
         assert_ne!(a, OverheadModel::measure(RatelessCode::Lt, 200, 30, 10).unwrap());
+    }
+
+    #[test]
+    fn a_model_read_from_disk_equals_a_fresh_measurement() {
+        let dir = std::env::temp_dir().join(format!("lossy-overhead-model-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for code in RatelessCode::ALL {
+            // Seeds no other test measures, so the process-wide cache cannot answer first.
+            let key = Key { code, k: 120, trials: 10, seed: 77 };
+            let table = excess_table(code, 120, 10, 77);
+            let fresh = OverheadModel::from_excess(120, table.clone());
+            assert_eq!(overhead_cache::read(&dir, &key), None);
+            let measured = OverheadModel::measure_cached(code, 120, 10, 77, Some(&dir)).unwrap();
+            let stored = overhead_cache::read(&dir, &key).expect("the measurement was written");
+            assert_eq!(stored, table, "stored exactly as measured, in trial order");
+            assert_eq!((measured, OverheadModel::from_excess(120, stored)), (fresh.clone(), fresh));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
