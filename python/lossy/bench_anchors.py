@@ -25,7 +25,7 @@ import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 HTSIM_URL = "https://github.com/Broadcom/csg-htsim"
 # The commit our htsim program was written and measured against (2026-03-23).
@@ -48,6 +48,7 @@ NS3_LIBS = ("applications", "point-to-point", "internet", "traffic-control", "ne
 
 PROGRAMS = Path(__file__).resolve().parent / "anchors"
 Progress = Union[None, Callable[[str], Any], Any]
+Source = Tuple[Path, Optional[str]]  # htsim's sim/ folder, and its commit where git knows it
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def _find_htsim(progress: Progress) -> Union[Anchor, Skip]:
     return Anchor("htsim", f"htsim {short} (Broadcom/csg-htsim, {pinned})", binary, False, warning)
 
 
-def htsim_source(path: Path, progress: Progress = None) -> Union[tuple, Skip]:
+def htsim_source(path: Path, progress: Progress = None) -> Union[Source, Skip]:
     """(the folder of htsim's sim/ sources, its commit or None) for a work tree or a git
     directory; from a git directory, the pinned commit is extracted into the cache."""
     if not path.exists():
@@ -144,7 +145,7 @@ def htsim_source(path: Path, progress: Progress = None) -> Union[tuple, Skip]:
                          f"({HTSIM_URL} at {HTSIM_COMMIT[:12]})")
 
 
-def _extract(git_dir: Path, progress: Progress) -> Union[tuple, Skip]:
+def _extract(git_dir: Path, progress: Progress) -> Union[Source, Skip]:
     """The pinned commit's sim/ from a git directory (its HEAD, with a warning, when the
     pinned commit is not in it), extracted into the cache once."""
     has_pinned = _git(git_dir, "cat-file", "-e", f"{HTSIM_COMMIT}^{{commit}}") is not None
@@ -159,13 +160,16 @@ def _extract(git_dir: Path, progress: Progress) -> Union[tuple, Skip]:
             return Skip("htsim", f"git archive {commit[:12]} sim failed in {git_dir}")
         tmp = Path(tempfile.mkdtemp(prefix="htsim-src-", dir=_made(dest.parent)))
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp)
+            try:
+                tar.extractall(tmp, filter="data")  # no links or paths outside tmp
+            except TypeError:  # a Python without extraction filters (before 3.11.4)
+                tar.extractall(tmp)
         shutil.rmtree(dest, ignore_errors=True)
         os.replace(tmp, dest)
     return dest / "sim", commit
 
 
-def _clone_htsim(dest: Path, progress: Progress) -> Union[tuple, Skip]:
+def _clone_htsim(dest: Path, progress: Progress) -> Union[Source, Skip]:
     """The pinned commit fetched from GitHub into the cache, where the network allows."""
     if (dest / "sim" / "tcp.cpp").is_file():
         return dest / "sim", _git_head(dest)
@@ -210,9 +214,10 @@ def _find_ns3(progress: Progress) -> Union[Anchor, Skip]:
     venv = Path(given).expanduser() if given else cache_root() / "ns3venv"
     root = ns3_root(venv)
     if root is None and not given:
-        root = _install_ns3(venv, progress)
-        if isinstance(root, Skip):
-            return root
+        installed = _install_ns3(venv, progress)
+        if isinstance(installed, Skip):
+            return installed
+        root = installed
     if root is None:
         return Skip("ns3", f"LOSSY_NS3_VENV={venv} holds no ns3 {NS3_VERSION} package: "
                            f"pip install {NS3_REQUIREMENT} into it, or unset it to let lossy make its own")
@@ -290,7 +295,7 @@ def _build(name: str, inputs: Sequence[Path], flags: Sequence[str],
     _made(folder)
     log = folder / "build.log"
     _say(progress, f"compiling the {name} anchor into {folder} (a minute or two)")
-    partial = folder / "bulk.partial"
+    partial = folder / f"bulk.{os.getpid()}.partial"  # two builds at once each write their own
     with open(log, "wb") as out:
         cmd = command(partial)
         out.write((" ".join(cmd) + "\n").encode())
