@@ -179,10 +179,12 @@ def _clone_htsim(dest: Path, progress: Progress) -> Union[Source, Skip]:
         return Skip("htsim", f"htsim anchor skipped: no git to fetch its source; {how}")
     _say(progress, f"fetching htsim {HTSIM_COMMIT[:12]} from {HTSIM_URL}")
     tmp = Path(tempfile.mkdtemp(prefix="htsim-clone-", dir=_made(dest.parent)))
-    steps = [["init", "-q"], ["fetch", "-q", "--depth", "1", HTSIM_URL, HTSIM_COMMIT],
+    # A stalled connection (under 1 kB/s for 20 s) ends the fetch instead of hanging the bench.
+    stall = ["-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=20"]
+    steps = [["init", "-q"], [*stall, "fetch", "-q", "--depth", "1", HTSIM_URL, HTSIM_COMMIT],
              ["checkout", "-q", "FETCH_HEAD"]]
     for step in steps:
-        if _git(None, "-C", str(tmp), *step, timeout=300) is None:
+        if _git(None, "-C", str(tmp), *step, timeout=600) is None:
             shutil.rmtree(tmp, ignore_errors=True)
             return Skip("htsim", f"htsim anchor skipped: fetching {HTSIM_URL} failed (no network?); {how}")
     shutil.rmtree(dest, ignore_errors=True)
