@@ -107,16 +107,28 @@ def test_a_git_dir_at_another_commit_is_noticed_and_a_compile_error_names_its_lo
     assert "\n" not in found.note and log.endswith("build.log") and Path(log).is_file()
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("LOSSY_HTSIM_SRC"),
-                    reason="set LOSSY_HTSIM_SRC to a csg-htsim work tree or git directory to build htsim")
-def test_the_htsim_anchor_builds_and_runs_two_simulated_seconds():
-    found = anchors.find("htsim")
+def _two_seconds_at_2_mbps(name: str, sack: bool) -> None:
+    """Build (or reuse) the anchor, run it for 2 simulated seconds and read its JSON line."""
+    found = anchors.find(name)
     assert isinstance(found, anchors.Anchor), found
-    run = subprocess.run(found.argv_for(2_000_000, 10_000_000, 0.01, 2.0, False, 1),
+    run = subprocess.run(found.argv_for(2_000_000, 10_000_000, 0.01, 2.0, sack, 1),
                          capture_output=True, text=True, check=True, timeout=120)
     reply = json.loads(run.stdout.strip().splitlines()[-1])
     assert {"sim_time_s", "delivered_packets", "events", "loop_cpu_s", "loop_wall_s", "peak_rss_bytes",
             "goodput_bps"} <= reply.keys()
     assert reply["sim_time_s"] == 2 and reply["delivered_packets"] > 0 and reply["peak_rss_bytes"] > 0
-    assert 0 < reply["goodput_bps"] <= 2_000_000
+    assert 0 < reply["goodput_bps"] <= 2_000_000  # within the last hop's rate
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("LOSSY_HTSIM_SRC"),
+                    reason="set LOSSY_HTSIM_SRC to a csg-htsim work tree or git directory to build htsim")
+def test_the_htsim_anchor_builds_and_runs_two_simulated_seconds():
+    _two_seconds_at_2_mbps("htsim", sack=False)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("LOSSY_NS3_VENV"),
+                    reason="set LOSSY_NS3_VENV to a virtual environment with ns3==3.44.post0 to build ns-3's")
+def test_the_ns3_anchor_builds_and_runs_two_simulated_seconds_with_sack():
+    _two_seconds_at_2_mbps("ns3", sack=True)
