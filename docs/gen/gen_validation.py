@@ -158,8 +158,8 @@ def _ns3_section(bench: List[Dict[str, str]]) -> List[str]:
                 "goodput")
     lines = [
         "## ns-3", "",
-        "`lossy bench` runs `scenarios/ns3-compare.toml` and ns-3.44's `bulk.cc` (the anchor in "
-        "`shared/anchors/ns3`) on the same path: S —10 Mb/s, 10 ms→ BS —2 Mb/s (or 100 Mb/s), 5 ms, "
+        "`lossy bench` runs `scenarios/ns3-compare.toml` and ns-3.44 (its [anchor](guide/anchors.md), "
+        "`python/lossy/anchors/ns3/bulk.cc`) on the same path: S —10 Mb/s, 10 ms→ BS —2 Mb/s (or 100 Mb/s), 5 ms, "
         "Bernoulli p = 0.01 on data→ R; NewReno with RFC 6582 recovery, SACK off, MSS 1000 B, an ACK "
         "per segment, 16 MiB buffers, initial window 10, minimum RTO 1 s, DropTail queues of 100 "
         "packets; 100 s simulated, median of 3, both simulators timed around their event loop only. "
