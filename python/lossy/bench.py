@@ -60,6 +60,8 @@ def load_anchors(wanted: bool, progress: Optional[Console]) -> Tuple[List[Anchor
         if hasattr(found, "argv_for"):
             sides.append(AnchorSide(found))
             notes.append(f"{found.name}: {found.version}")
+            if getattr(found, "warning", None):
+                notes.append(f"{found.name}: {found.warning}")
         else:
             notes.append(f"{name}: skipped: {found.note}")
     return sides, notes
@@ -124,25 +126,28 @@ def _row(case: Case, scenarios_dir: Path, tmp: Path, pairs: int, lossy: Any, com
             runners[ref.name] = lambda: ref.run(sized, path)
         if case.anchors is not None:
             for anchor in anchors:
+                if case.anchors.sack and not getattr(anchor.anchor, "supports_sack", True):
+                    row["notes"].append(f"{anchor.name} has no SACK: not run on this row")
+                    continue
                 sim_s = _anchor_sim_s(case, anchor, row, progress, target_s)
                 if sim_s is not None:
                     runners[anchor.name] = partial(anchor.run, case, sim_s)
         samples, loads = _rounds(case.label, runners, pairs, row, progress)
+        row["load"] = spread(loads) if loads else None
+        row["cpus"] = os.cpu_count()
+        for name, taken in samples.items():
+            row["sides"][name] = _side_stats(taken)
+        mine = [_cpu_per_packet(s) for s in samples[lossy.name]]
+        for name, taken in samples.items():
+            if name == lossy.name:
+                continue
+            theirs = [_cpu_per_packet(s) for s in taken]
+            # Anchors: how many times lossy's cost theirs is; REF: this build's cost over REF's.
+            ratios = pair_ratios(mine, theirs) if name == getattr(compare, "name", None) else pair_ratios(theirs, mine)
+            row["ratios"][name] = {**spread(ratios), "per_pair": ratios}
     except (ScenarioError, SideError, OSError) as e:
         row["error"] = " ".join(str(e).split())  # shown after the table
-        return row
-    row["load"] = spread(loads) if loads else None
-    row["cpus"] = os.cpu_count()
-    for name, taken in samples.items():
-        row["sides"][name] = _side_stats(taken)
-    mine = [_cpu_per_packet(s) for s in samples[lossy.name]]
-    for name, taken in samples.items():
-        if name == lossy.name:
-            continue
-        theirs = [_cpu_per_packet(s) for s in taken]
-        # Anchors: how many times lossy's cost theirs is; REF: this build's cost over REF's.
-        ratios = pair_ratios(mine, theirs) if name == getattr(compare, "name", None) else pair_ratios(theirs, mine)
-        row["ratios"][name] = {**spread(ratios), "per_pair": ratios}
+        row["sides"], row["ratios"] = {}, {}
     return row
 
 
@@ -213,8 +218,9 @@ def _side_stats(samples: List[Dict[str, Any]]) -> Dict[str, Any]:
     if all(s["events"] for s in samples):
         stats["events_per_cpu_s"] = spread([s["events"] / s["loop_cpu_s"] for s in samples])
     if all(s.get("import_rss_bytes") for s in samples):
-        # The core's own part: the peak over what the process held after `import lossy`.
-        stats["core_rss_bytes"] = max(s["peak_rss_bytes"] - s["import_rss_bytes"] for s in samples)
+        # The run's part: the peak over what the process held after `import lossy` (the
+        # modules a run imports on demand, NumPy today, included).
+        stats["run_rss_bytes"] = max(s["peak_rss_bytes"] - s["import_rss_bytes"] for s in samples)
     if "link_transmissions" in first:
         stats["link_frames_per_cpu_s"] = spread([s["link_transmissions"] / s["loop_cpu_s"] for s in samples])
     for key in ("eln_state_bytes_per_flow_max", "eln_state_bytes_per_flow_mean"):

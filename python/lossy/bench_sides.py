@@ -86,7 +86,10 @@ class AnchorSide:
     def run(self, case: Case, sim_s: float, seed: int = 1) -> Dict[str, Any]:
         path = case.anchors
         assert path is not None
-        argv = self.anchor.argv_for(path.rate_bps, path.wired_rate_bps, path.loss_p, sim_s, path.sack, seed)
+        try:
+            argv = self.anchor.argv_for(path.rate_bps, path.wired_rate_bps, path.loss_p, sim_s, path.sack, seed)
+        except ValueError as e:  # a configuration this anchor cannot run (htsim has no SACK)
+            raise SideError(f"{self.name}: {e}") from None
         out, maxrss, code, err, wall = spawn(list(argv), dict(os.environ))
         reply = last_json_line(out)
         if code != 0 or reply is None:

@@ -11,7 +11,7 @@ from rich.table import Table
 from .render import si
 
 COLUMNS = ["scenario / side", "simulated", "µs CPU / pkt\nmin/median/max", "events /\nCPU s",
-           "peak MiB\n(core)", "goodput", "ratio\nmin/median/max", "load\nmin–max"]
+           "peak MiB\n(run)", "goodput", "ratio\nmin/median/max", "load\nmin–max"]
 
 
 def report_table(report: Dict[str, Any]) -> Table:
@@ -24,7 +24,7 @@ def report_table(report: Dict[str, Any]) -> Table:
             "µs CPU / pkt: each simulator's CPU time in its own event loop per delivered data packet; "
             "ratio: for an anchor, its CPU per packet ÷ lossy's (how many times faster lossy is); for REF, "
             "this build's ÷ REF's (above 1: this build is slower); both taken within each round. "
-            "peak: the process's own VmHWM (core: the part after `import lossy`). load: 1-minute load average "
+            "peak: the process's own VmHWM (run: what the run added after `import lossy`, modules it imports included). load: 1-minute load average "
             f"before each round, on {report['cpus']} CPUs. w: timed by wall_s (a REF without cpu_s). "
             "Every sample: --json."),
         caption_justify="left",
@@ -77,8 +77,8 @@ def _g(x: float) -> str:
 
 def _memory(side: Dict[str, Any]) -> str:
     peak = f"{side['peak_rss_bytes'] / 2**20:.1f}"
-    core = side.get("core_rss_bytes")
-    return f"{peak} ({core / 2**20:.1f})" if core is not None else peak
+    run = side.get("run_rss_bytes")
+    return f"{peak} ({run / 2**20:.1f})" if run is not None else peak
 
 
 def _load(load: Optional[Dict[str, float]]) -> str:

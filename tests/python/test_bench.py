@@ -181,7 +181,7 @@ def test_a_row_calibrates_then_interleaves_and_takes_ratios_per_pair(monkeypatch
     assert row["ratios"]["REF"]["per_pair"] == [0.5, 1.0, 0.25]  # this build's cost over REF's
     assert row["ratios"]["REF"]["median"] == 0.5
     assert row["sides"]["lossy"]["cpu_per_packet_us"] == {"min": 1000.0, "median": 1000.0, "max": 2000.0}
-    assert row["sides"]["lossy"]["core_rss_bytes"] == 2 * 2**20
+    assert row["sides"]["lossy"]["run_rss_bytes"] == 2 * 2**20
     assert row["cpus"] == os.cpu_count()
     bench.report_table(report)  # renders
 

@@ -159,7 +159,7 @@ def test_bench_quick_json(cli):
     assert len(sack_notes) == 2 and all("floor 0.7×" in n for n in sack_notes)
     for label, side in lossy.items():
         assert side["cpu_per_packet_us"]["median"] > 0, label
-        assert side["peak_rss_bytes"] >= side.get("core_rss_bytes", 0), label
+        assert side["peak_rss_bytes"] >= side.get("run_rss_bytes", 0), label
 
 
 # --- issue 7: start-up, usage errors, outputs checked first, shipped scenarios ------------
