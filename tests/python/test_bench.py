@@ -246,3 +246,28 @@ def test_the_json_holds_every_sample(cli):
     assert side["peak_rss_from"] == ("VmHWM" if sys.platform.startswith("linux") else "ru_maxrss")
     assert report["sides"]["lossy"].startswith("lossy ")
     assert "sweep" not in report and "cli" not in report  # --rows left the other tables out
+
+
+def test_without_bench_anchors_the_rows_run_alone_with_a_note(monkeypatch):
+    monkeypatch.setitem(sys.modules, "lossy.bench_anchors", None)  # import fails as in a build without it
+    sides, notes = bench.load_anchors(True, None)
+    assert sides == [] and len(notes) == 1 and notes[0].startswith("anchors: not available")
+    assert bench.load_anchors(False, None) == ([], [])
+
+
+def test_a_skipped_anchor_is_one_note_and_a_found_one_a_side(monkeypatch, tmp_path: Path):
+    import types
+
+    class Skip:
+        note = "no htsim source: set LOSSY_HTSIM_SRC"
+
+    fake = types.ModuleType("lossy.bench_anchors")
+    found = FakeAnchor(tmp_path / "anchor.py")
+    fake.find = lambda name, progress: found if name == "ns3" else Skip()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lossy.bench_anchors", fake)
+    import lossy
+
+    monkeypatch.setattr(lossy, "bench_anchors", fake, raising=False)
+    sides, notes = bench.load_anchors(True, None)
+    assert [s.anchor for s in sides] == [found]
+    assert notes == ["htsim: skipped: no htsim source: set LOSSY_HTSIM_SRC", "htsim: fake htsim for tests"]
