@@ -137,14 +137,17 @@ def _row(case: Case, scenarios_dir: Path, tmp: Path, pairs: int, lossy: Any, com
         row["cpus"] = os.cpu_count()
         for name, taken in samples.items():
             row["sides"][name] = _side_stats(taken)
-        mine = [_cpu_per_packet(s) for s in samples[lossy.name]]
         for name, taken in samples.items():
             if name == lossy.name:
                 continue
-            theirs = [_cpu_per_packet(s) for s in taken]
+            # A side without a CPU time (a REF from before cpu_s) is compared by wall
+            # time on both sides, not its wall against our CPU.
+            clock = "loop_cpu_s" if all(s["cpu_measured"] for s in taken) else "loop_wall_s"
+            mine = [_cost_per_packet(s, clock) for s in samples[lossy.name]]
+            theirs = [_cost_per_packet(s, clock) for s in taken]
             # Anchors: how many times lossy's cost theirs is; REF: this build's cost over REF's.
             ratios = pair_ratios(mine, theirs) if name == getattr(compare, "name", None) else pair_ratios(theirs, mine)
-            row["ratios"][name] = {**spread(ratios), "per_pair": ratios}
+            row["ratios"][name] = {**spread(ratios), "per_pair": ratios, "clock": clock}
     except (ScenarioError, SideError, OSError) as e:
         row["error"] = " ".join(str(e).split())  # shown after the table
         row["sides"], row["ratios"] = {}, {}
@@ -196,9 +199,14 @@ def _rounds(label: str, runners: Dict[str, Callable[[], Dict[str, Any]]], pairs:
 
 def _cpu_per_packet(sample: Dict[str, Any]) -> float:
     """Microseconds of loop CPU time per delivered data packet."""
+    return _cost_per_packet(sample, "loop_cpu_s")
+
+
+def _cost_per_packet(sample: Dict[str, Any], clock: str) -> float:
+    """Microseconds of the loop's `clock` (loop_cpu_s or loop_wall_s) per delivered data packet."""
     if not sample["delivered_packets"]:
         raise SideError("no data packet delivered: nothing to time per packet")
-    return float(1e6 * sample["loop_cpu_s"] / sample["delivered_packets"])
+    return float(1e6 * sample[clock] / sample["delivered_packets"])
 
 
 def _side_stats(samples: List[Dict[str, Any]]) -> Dict[str, Any]:
@@ -268,7 +276,8 @@ def _side_notes(rows: List[Dict[str, Any]]) -> List[str]:
     for row in rows:
         notes += [f"{row['label']}: {n}" for n in row.get("notes", [])]
         notes += [f"{row['label']}: {name} dropped: {err}" for name, err in row.get("side_errors", {}).items()]
-        notes += [f"{row['label']}: {name} timed by its wall_s (its summary has no cpu_s)"
+        notes += [f"{row['label']}: {name} timed by its wall_s (its summary has no cpu_s); its ratio compares "
+                  "the wall times of both builds, which the machine's load moves"
                   for name, side in row.get("sides", {}).items() if not side["cpu_measured"]]
     return notes
 

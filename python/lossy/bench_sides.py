@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -34,7 +34,6 @@ class LossySide:
     python: str
     pythonpath: Optional[str]
     description: str
-    notes: List[str] = field(default_factory=list)
 
     def run(self, case: Case, path: Path, seed: int = 1) -> Dict[str, Any]:
         arg = json.dumps({"path": str(path), "seed": seed, "overrides": case.overrides})

@@ -25,7 +25,7 @@ def report_table(report: Dict[str, Any]) -> Table:
             "ratio: for an anchor, its CPU per packet ÷ lossy's (how many times faster lossy is); for REF, "
             "this build's ÷ REF's (above 1: this build is slower); both taken within each round. "
             "peak: the process's own VmHWM (run: what the run added after `import lossy`, modules it imports included). load: 1-minute load average "
-            f"before each round, on {report['cpus']} CPUs. w: timed by wall_s (a REF without cpu_s). "
+            f"before each round, on {report['cpus']} CPUs. w: timed by wall_s (a REF without cpu_s; its ratio is then of wall times on both sides). "
             "Every sample: --json."),
         caption_justify="left",
     )

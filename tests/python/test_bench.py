@@ -271,3 +271,22 @@ def test_a_skipped_anchor_is_one_note_and_a_found_one_a_side(monkeypatch, tmp_pa
     sides, notes = bench.load_anchors(True, None)
     assert [s.anchor for s in sides] == [found]
     assert notes == ["htsim: skipped: no htsim source: set LOSSY_HTSIM_SRC", "htsim: fake htsim for tests"]
+
+
+def test_a_reference_without_cpu_s_is_compared_by_wall_time_on_both_sides(monkeypatch):
+    log: List[str] = []
+    this = FakeLossy("lossy", log, [2.0, 1.0, 1.0, 1.0])  # CPU 1 s, wall 3 s below
+    ref = FakeLossy("REF", log, [1.5, 1.5, 1.5])
+    original = this.run
+
+    def loaded(case: Case, path: Path, seed: int = 1) -> Dict[str, Any]:
+        return {**original(case, path, seed), "loop_wall_s": 3.0}
+
+    this.run = loaded  # type: ignore[method-assign]
+    old_run = ref.run
+    ref.run = lambda case, path, seed=1: {**old_run(case, path, seed), "cpu_measured": False}  # type: ignore[method-assign]
+    monkeypatch.setattr(bench, "standard_cases", lambda quick: [Case("one-hop", "one-hop.toml", base_size=1.0)])
+    report = bench.run_bench(bench.find_scenarios(None), pairs=3, quick=True, lossy=this, compare=ref)  # type: ignore[arg-type]
+    ratio = report["rows"][0]["ratios"]["REF"]
+    assert ratio["clock"] == "loop_wall_s" and ratio["per_pair"] == [2.0, 2.0, 2.0]  # 3 s wall over 1.5 s wall
+    assert any("REF timed by its wall_s" in n for n in report["notes"])
