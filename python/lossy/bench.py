@@ -2,7 +2,7 @@
 ns-3 (our bulk-transfer programs in each, bench_anchors) and, with --compare, beside
 another build of lossy.
 
-Per row: one calibration run sizes the row so that each process's event loop lasts at
+Per row: one or two calibration runs size the row so that each process's event loop lasts at
 least 1 s (bench_stats.scaled_size); then `pairs` rounds of fresh processes, every side
 once per round (lossy, REF, htsim, ns-3, lossy, ...), the machine's load read before
 each round. The primary figure is CPU time per delivered data packet, timed by each
@@ -113,12 +113,16 @@ def _row(case: Case, scenarios_dir: Path, tmp: Path, pairs: int, lossy: Any, com
     try:
         base = case.at_size(case.base_size)
         row["scenario"] = describe(base, scenario_file(base, scenarios_dir, tmp))
-        _say(progress, f"{case.label}: calibrating lossy at {case.base_size:g} {case.size_unit}")
-        calibration = lossy.run(base, scenario_file(base, scenarios_dir, tmp))
-        size = scaled_size(case.base_size, calibration["loop_cpu_s"], target_s)
+
+        def lossy_at(size: float) -> float:
+            _say(progress, f"{case.label}: calibrating lossy at {size:g} {case.size_unit}")
+            at = case.at_size(size)
+            return float(lossy.run(at, scenario_file(at, scenarios_dir, tmp))["loop_cpu_s"])
+
+        size, steps = calibrate(lossy_at, case.base_size, target_s)
         sized = case.at_size(size)
         path = scenario_file(sized, scenarios_dir, tmp)
-        row["size"] = {"value": size, "unit": case.size_unit, "calibration_loop_cpu_s": calibration["loop_cpu_s"]}
+        row["size"] = {"value": size, "unit": case.size_unit, "calibration": steps}
         runners: Dict[str, Callable[[], Dict[str, Any]]] = {
             lossy.name: lambda: lossy.run(sized, path)}
         if compare is not None:
@@ -164,13 +168,30 @@ def _anchor_sim_s(case: Case, anchor: AnchorSide, row: Dict[str, Any], progress:
         row["notes"].append(f"{anchor.name} runs {fixed:g} s simulated (fixed: its cost per packet grows "
                             "with simulated time on this path)")
         return fixed
-    _say(progress, f"{case.label}: calibrating {anchor.name} at {case.base_size:g} s")
+
+    def anchor_at(sim_s: float) -> float:
+        _say(progress, f"{case.label}: calibrating {anchor.name} at {sim_s:g} s")
+        return float(anchor.run(case, sim_s)["loop_cpu_s"])
+
     try:
-        calibration = anchor.run(case, case.base_size)
+        return calibrate(anchor_at, case.base_size, target_s)[0]
     except SideError as e:
         row["side_errors"][anchor.name] = " ".join(str(e).split())
         return None
-    return scaled_size(case.base_size, calibration["loop_cpu_s"], target_s)
+
+
+def calibrate(loop_at: Callable[[float], float], base: float, target_s: float) -> Tuple[float, List[List[float]]]:
+    """The size whose loop lasts target_s, and the (size, loop CPU s) runs that found it.
+    A loop under a tenth of the target is too short to extrapolate from (timer and cache
+    noise are a large part of it), so a second run at about a quarter of the target
+    refines it."""
+    loop = loop_at(base)
+    steps = [[base, loop]]
+    if loop < target_s / 10:
+        base = scaled_size(base, loop, target_s / 4)
+        loop = loop_at(base)
+        steps.append([base, loop])
+    return scaled_size(base, loop, target_s), steps
 
 
 def _rounds(label: str, runners: Dict[str, Callable[[], Dict[str, Any]]], pairs: int, row: Dict[str, Any],

@@ -171,12 +171,14 @@ class FakeLossy:
 
 def test_a_row_calibrates_then_interleaves_and_takes_ratios_per_pair(monkeypatch):
     log: List[str] = []
-    # calibration 0.01 s (-> 130 s at a 1 s target), then three pairs against REF
-    this = FakeLossy("lossy", log, [0.01, 1.0, 2.0, 1.0])
+    # calibration 0.01 s at 1 s: too short, so 0.25 s at 33 s (-> 180 s), then three pairs against REF
+    this = FakeLossy("lossy", log, [0.01, 0.25, 1.0, 2.0, 1.0])
     ref = FakeLossy("REF", log, [2.0, 2.0, 4.0])
     monkeypatch.setattr(bench, "standard_cases", lambda quick: [Case("one-hop", "one-hop.toml", base_size=1.0)])
     report = bench.run_bench(bench.find_scenarios(None), pairs=3, quick=True, lossy=this, compare=ref)  # type: ignore[arg-type]
-    assert log == ["lossy 1 s", "lossy 130 s", "REF 130 s", "lossy 130 s", "REF 130 s", "lossy 130 s", "REF 130 s"]
+    assert log == ["lossy 1 s", "lossy 33 s",
+                   "lossy 180 s", "REF 180 s", "lossy 180 s", "REF 180 s", "lossy 180 s", "REF 180 s"]
+    assert report["rows"][0]["size"]["calibration"] == [[1.0, 0.01], [33.0, 0.25]]
     row = report["rows"][0]
     assert row["ratios"]["REF"]["per_pair"] == [0.5, 1.0, 0.25]  # this build's cost over REF's
     assert row["ratios"]["REF"]["median"] == 0.5
@@ -275,7 +277,7 @@ def test_a_skipped_anchor_is_one_note_and_a_found_one_a_side(monkeypatch, tmp_pa
 
 def test_a_reference_without_cpu_s_is_compared_by_wall_time_on_both_sides(monkeypatch):
     log: List[str] = []
-    this = FakeLossy("lossy", log, [2.0, 1.0, 1.0, 1.0])  # CPU 1 s, wall 3 s below
+    this = FakeLossy("lossy", log, [2.0, 1.0, 1.0, 1.0])  # calibrated at once; CPU 1 s, wall 3 s below
     ref = FakeLossy("REF", log, [1.5, 1.5, 1.5])
     original = this.run
 
@@ -290,3 +292,19 @@ def test_a_reference_without_cpu_s_is_compared_by_wall_time_on_both_sides(monkey
     ratio = report["rows"][0]["ratios"]["REF"]
     assert ratio["clock"] == "loop_wall_s" and ratio["per_pair"] == [2.0, 2.0, 2.0]  # 3 s wall over 1.5 s wall
     assert any("REF timed by its wall_s" in n for n in report["notes"])
+
+
+def test_a_very_short_calibration_run_is_refined_once():
+    sizes: List[float] = []
+
+    def loop_at(size: float) -> float:  # 1 ms per simulated second, plus 20 ms of noise at the start
+        sizes.append(size)
+        return 0.001 * size + (0.02 if len(sizes) == 1 else 0.0)
+
+    size, steps = bench.calibrate(loop_at, 10.0, 1.0)
+    # 0.03 s at 10 s: under a tenth of the target, so one more run near a quarter of it
+    assert sizes == [10.0, 110.0]
+    # From the second run: 1,300 s, a 1.3 s loop; from the first alone 440 s, a 0.44 s loop.
+    assert size == pytest.approx(1300.0) and scaled_size(10.0, 0.03) == pytest.approx(440.0)
+    assert steps == [[10.0, 0.03], [110.0, pytest.approx(0.11)]]
+    assert bench.calibrate(lambda s: 0.5, 10.0, 1.0) == (scaled_size(10.0, 0.5), [[10.0, 0.5]])

@@ -112,8 +112,6 @@ fn flow_notes(w: &World) -> Vec<String> {
     notes
 }
 
-/// The run's result from the world at its end: the flows' rows, the links', the
-/// agents', then the summary over them.
 /// CPU seconds this thread has used (POSIX `CLOCK_THREAD_CPUTIME_ID`): the event loop's
 /// own cost, which other processes on a loaded machine do not inflate as they do wall time
 /// (`lossy bench` reads it per delivered packet). None where the clock is missing.
@@ -130,7 +128,9 @@ fn thread_cpu_s() -> Option<f64> {
     None
 }
 
-/// `times` = (wall seconds, CPU seconds) of the event loop.
+/// The run's result from the world at its end: the flows' rows, the links', the
+/// agents', then the summary over them; `times` = (wall seconds, CPU seconds) of the
+/// event loop.
 fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, times: (f64, Option<f64>)) -> RunResult {
     let flows = flow_rows(&mut w, end_s);
     let mut links = Vec::with_capacity(2 * w.segments.len());
