@@ -1,314 +1,306 @@
-"""`lossy bench`: speed and memory of the simulator on the standard scenarios, and beside
-ns-3 (shared/anchors/ns3) on the same path when that anchor is built.
+"""`lossy bench`: the cost of a simulation on the standard scenarios, beside htsim and
+ns-3 (our bulk-transfer programs in each, bench_anchors) and, with --compare, beside
+another build of lossy.
 
-Every measurement runs in a fresh process so that its peak resident memory (read with
-wait4) is its own. The core times its own event loop (wall_s) and ns-3's anchor times
-Simulator::Run() alone, so both rates leave out process start-up and imports. A row that
-fails keeps its error and the other rows still run.
+Per row: one or two calibration runs size the row so that each process's event loop lasts at
+least 1 s (bench_stats.scaled_size); then `pairs` rounds of fresh processes, every side
+once per round (lossy, REF, htsim, ns-3, lossy, ...), the machine's load read before
+each round. The primary figure is CPU time per delivered data packet, timed by each
+simulator around its own event loop (lossy's `cpu_s`, the anchors' `loop_cpu_s`), so
+imports and start-up are left out; ratios are taken within each round. A row that
+fails keeps its error and the other rows still run; a side that fails is dropped from
+its row with a note.
 """
 
 from __future__ import annotations
 
-import errno
-import json
 import os
-import statistics
-import subprocess
-import sys
+import re
+from functools import partial
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from . import _core
 from ._core import ScenarioError
-from .render import number, seconds, si
+from .bench_cases import Case, describe, find_scenarios, scenario_file, standard_cases
+from .bench_sides import AnchorSide, LossySide, SideError, this_build
+from .bench_stats import TARGET_LOOP_S, machine_load, pair_ratios, round_order, scaled_size, spread
+from .render import si
 
-# What the child process runs: one lossy.run, reported as one JSON line.
-_CHILD = r"""
-import json, sys
-import lossy
-args = json.loads(sys.argv[1])
-try:
-    r = lossy.run(args["path"], seed=args["seed"], overrides=args["overrides"])
-except lossy.ScenarioError as e:
-    print(json.dumps({"error": str(e)}))
-    sys.exit(2)
-s = r.raw["summary"]
-keep = ("sim_time_s", "events", "wall_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered")
-out = {k: s[k] for k in keep}
-# Bytes over the whole run: a flow's own goodput_bps is over its active time, and flows
-# that start late would make the sum exceed the link.
-out["goodput_bps"] = 8 * sum(f["bytes_delivered"] for f in r.flows) / s["sim_time_s"]
-# Link-layer frames (ARQ's link packets, retransmissions included), where a link layer sends them.
-frames = sum(link["link_transmissions"] for link in r.links)
-if frames:
-    out["link_transmissions"] = frames
-eln = [a for a in r.agents if a["kind"] == "eln"]
-if eln and r.flows:
-    out["eln_state_bytes_per_flow_max"] = eln[0]["state_bytes_max"] / len(r.flows)
-    out["eln_state_bytes_per_flow_mean"] = eln[0]["state_bytes_mean"] / len(r.flows)
-print(json.dumps(out))
-"""
-
-
-@dataclass
-class Case:
-    label: str
-    scenario: str  # file name in the scenarios directory, or a generator's name
-    overrides: Dict[str, Any] = field(default_factory=dict)
-    ns3_args: Optional[List[str]] = None  # the same configuration in shared/anchors/ns3/bulk.cc
-    generate: Optional[Dict[str, Any]] = None  # arguments of generate.base_station, instead of a file
-    speed_vs: Optional[str] = None  # the label of a row whose speed this one is held to
-
-
-def _with_sack(case: Case) -> Case:
-    """The same path with SACK (RFC 6675) on both sides, held to the NewReno row's speed."""
-    assert case.ns3_args is not None
-    return Case(f"{case.label} SACK", case.scenario, {**case.overrides, "flows.0.tcp.variant": "sack"},
-                case.ns3_args + ["--sack=1"], speed_vs=case.label)
-
-
-def standard_cases(quick: bool) -> List[Case]:
-    """The standard scenarios; ns3-compare at 2 and 100 Mbps as in the anchor's README
-    (p = 0.01 on the last hop, 100 s simulated; 20 s with --quick, on both sides); and
-    the scale case, 10,000 bulk flows through one base station (1,000 with --quick)."""
-    sim_s = 20 if quick else 100
-    hosts = 1_000 if quick else 10_000
-    common = {"links.1.loss.p": 0.01, "duration": f"{sim_s} s"}
-    ns3_common = ["--p=0.01", f"--simTime={sim_s}", "--run=1"]
-    slow = Case("ns3-compare 2 Mbps", "ns3-compare.toml",
-                {**common, "links.0.rate": "10 Mbps", "links.1.rate": "2 Mbps"},
-                ns3_common + ["--rate=2Mbps", "--wiredRate=10Mbps"])
-    fast = Case("ns3-compare 100 Mbps", "ns3-compare.toml",
-                {**common, "links.0.rate": "1 Gbps", "links.1.rate": "100 Mbps"},
-                ns3_common + ["--rate=100Mbps", "--wiredRate=1Gbps"])
-    return [
-        Case("one-hop", "one-hop.toml"),
-        Case("last-hop", "last-hop.toml"),
-        slow, _with_sack(slow), fast, _with_sack(fast),
-        # Chockalingam's link: Rayleigh fading per bit at 20 dB and 10 Hz, 32-byte link
-        # packets in BCH(255,131) codewords, 16 attempts each; TCP Tahoe, 1024-byte packets.
-        Case("fading + BCH(255,131) + ARQ", "chockalingam.toml",
-             {"duration": f"{sim_s} s", "links.0.loss.mean_snr_db": 20, "links.0.loss.doppler_hz": 10,
-              "links.0.link_layer": {"kind": "arq", "payload": "32 B", "attempts": 16,
-                                     "coding": {"code": "bch", "n": 255, "k": 131}}}),
-        # Shagdar's topology 1: TCP from a station over an 802.11b WLAN (DCF with RTS/CTS,
-        # retries) and a wire, DPSK errors at the SNR; EWLN where it matters (9-10 dB: at
-        # 8.5 dB almost no frame gets through and a run delivers nothing to time).
-        Case("802.11b WLAN, 9.5 dB, EWLN", "shagdar-t1.toml",
-             {"duration": f"{sim_s} s", "wlans.0.loss.snr_db": 9.5, "wlans.0.ewln": True, "flows.0.tcp.ewln": True}),
-        Case("802.11b WLAN, 11.5 dB", "shagdar-t1.toml", {"duration": f"{sim_s} s", "wlans.0.loss.snr_db": 11.5}),
-        # Botoș's path: a FECTCP transfer over a 1 Mbit/s hop at 10 % segment loss, its
-        # decoding by the measured RaptorQ model (the fast mode); it ends when decoded.
-        Case("FECTCP, 1 Mbit/s, 10 % loss", "botos.toml",
-             {"links.2.loss.p": 0.1, "flows.0.fectcp": {}, "flows.0.app.size": f"{2 if quick else 10} MB"}),
-        # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
-        Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
-             generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}),
-    ]
-
-
-def find_scenarios(given: Optional[Path]) -> Path:
-    from .shipped import scenarios_dir
-
-    candidates = [given] if given else [scenarios_dir()]  # package data, from any directory
-    for path in candidates:
-        if path is not None and path.is_dir():
-            return path
-    raise FileNotFoundError(errno.ENOENT, "no scenarios directory; pass --scenarios DIR",
-                            str(candidates[0]))
-
-
-def ns3_binary() -> Path:
-    root = Path(os.environ.get("LOSSY_ANCHORS", "~/.cache/lossy-anchors")).expanduser()
-    return root / "ns3" / "bulk"
-
-
-def run_bench(
-    scenarios_dir: Path,
-    repeat: int,
-    quick: bool,
-    with_ns3: bool,
-    progress: Optional[Console] = None,
-) -> Dict[str, Any]:
-    ns3 = ns3_binary()
-    use_ns3 = with_ns3 and os.access(ns3, os.X_OK)
-    notes: List[str] = []
-    if with_ns3 and not use_ns3:
-        notes.append(f"ns-3 anchor not found at {ns3}: build it with shared/anchors/ns3/build.sh "
-                     "(see its README; set LOSSY_ANCHORS to look elsewhere). bench never builds it.")
-    # What a Python process holds before any run, to read the peak RSS column against.
-    _say(progress, "baseline: import lossy")
-    _, baseline_rss, _, _ = _spawn([sys.executable, "-c", "import lossy"])
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="lossy-bench-") as tmp:
-        for case in standard_cases(quick):
-            path = _scenario_file(case, scenarios_dir, Path(tmp))
-            row: Dict[str, Any] = {"label": case.label, "scenario": _describe(case, path),
-                                   "overrides": case.overrides}
-            try:
-                row.update(_measure_lossy(case, path, repeat, progress))
-                if use_ns3 and case.ns3_args is not None:
-                    anchor = _measure_ns3(case, ns3, repeat, progress)
-                    row["ns3"] = anchor
-                    row["ratio_packets_per_wall_s"] = row["packets_per_wall_s"] / anchor["packets_per_wall_s"]
-            except (ScenarioError, RuntimeError) as e:
-                row["error"] = " ".join(str(e).split())  # shown after the table
-            rows.append(row)
-    notes += _speed_notes(rows, standard_cases(quick)) + _link_notes(rows)
-    return {
-        "lossy_version": _core.version(),
-        "build_info": _core.build_info(),
-        "repeat": repeat,
-        "quick": quick,
-        "ns3_binary": str(ns3) if use_ns3 else None,
-        "baseline_rss_bytes": baseline_rss,
-        "rows": rows,
-        "notes": notes,
-    }
-
+__all__ = ["Case", "find_scenarios", "run_bench", "failures", "select", "load_anchors", "report_table"]
 
 # SACK's scoreboard must not cost more than this share of the NewReno speed (issue 9).
 SACK_SPEED_FLOOR = 0.7
 
 
+def select(cases: Sequence[Case], pattern: Optional[str]) -> List[Case]:
+    """The cases whose label the regular expression `pattern` finds (case-insensitive)."""
+    if not pattern:
+        return list(cases)
+    rx = re.compile(pattern, re.I)
+    return [c for c in cases if rx.search(c.label)]
+
+
+def load_anchors(wanted: bool, progress: Optional[Console]) -> Tuple[List[AnchorSide], List[str]]:
+    """The anchors that can run here, and one note per one that cannot. bench_anchors
+    (issue 28's anchors branch) is imported only here, so bench runs without it."""
+    if not wanted:
+        return [], []
+    try:
+        from . import bench_anchors  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as e:
+        return [], [f"anchors: not available in this build ({e}); rows run without htsim and ns-3"]
+    sides, notes = [], []
+    for name in ("htsim", "ns3"):
+        found = bench_anchors.find(name, progress)
+        if hasattr(found, "argv_for"):
+            sides.append(AnchorSide(found))
+            notes.append(f"{found.name}: {found.version}")
+            if getattr(found, "warning", None):
+                notes.append(f"{found.name}: {found.warning}")
+        else:
+            notes.append(f"{name}: skipped: {found.note}")
+    return sides, notes
+
+
+def run_bench(
+    scenarios_dir: Path,
+    pairs: int,
+    quick: bool,
+    anchors: Sequence[AnchorSide] = (),
+    compare: Optional[LossySide] = None,
+    rows: Optional[str] = None,
+    progress: Optional[Console] = None,
+    lossy: Optional[Any] = None,
+    target_s: float = TARGET_LOOP_S,
+) -> Dict[str, Any]:
+    """Every selected row; `lossy` is the side measured against the others (default this
+    build), `target_s` the loop time each row is sized for."""
+    lossy = lossy or this_build()
+    cases = select(standard_cases(quick), rows)
+    out = []
+    with tempfile.TemporaryDirectory(prefix="lossy-bench-") as tmp:
+        for case in cases:
+            out.append(_row(case, scenarios_dir, Path(tmp), pairs, lossy, compare, anchors, progress, target_s))
+    notes = _speed_notes(out, cases) + _link_notes(out) + _short_notes(out, target_s) + _side_notes(out)
+    if any(side.get("peak_rss_from") == "ru_maxrss" for row in out for side in row.get("sides", {}).values()):
+        notes.append("peak memory: no VmHWM here (not Linux): ru_maxrss from wait4, which can include "
+                     "the bench process's own peak")
+    return {
+        "lossy_version": _core.version(),
+        "build_info": _core.build_info(),
+        "pairs": pairs,
+        "quick": quick,
+        "rows_pattern": rows,
+        "target_loop_s": target_s,
+        "cpus": os.cpu_count(),
+        "sides": {lossy.name: lossy.description,
+                  **({compare.name: compare.description} if compare else {}),
+                  **{a.name: str(a.anchor.version) for a in anchors}},
+        "rows": out,
+        "notes": notes,
+    }
+
+
+def _row(case: Case, scenarios_dir: Path, tmp: Path, pairs: int, lossy: Any, compare: Optional[LossySide],
+         anchors: Sequence[AnchorSide], progress: Optional[Console], target_s: float) -> Dict[str, Any]:
+    row: Dict[str, Any] = {"label": case.label, "overrides": case.overrides, "sides": {}, "ratios": {},
+                           "side_errors": {}, "notes": []}
+    try:
+        base = case.at_size(case.base_size)
+        row["scenario"] = describe(base, scenario_file(base, scenarios_dir, tmp))
+
+        def lossy_at(size: float) -> float:
+            _say(progress, f"{case.label}: calibrating lossy at {size:g} {case.size_unit}")
+            at = case.at_size(size)
+            return float(lossy.run(at, scenario_file(at, scenarios_dir, tmp))["loop_cpu_s"])
+
+        size, steps = calibrate(lossy_at, case.base_size, target_s)
+        sized = case.at_size(size)
+        path = scenario_file(sized, scenarios_dir, tmp)
+        row["size"] = {"value": size, "unit": case.size_unit, "calibration": steps}
+        runners: Dict[str, Callable[[], Dict[str, Any]]] = {
+            lossy.name: lambda: lossy.run(sized, path)}
+        if compare is not None:
+            ref = compare
+            runners[ref.name] = lambda: ref.run(sized, path)
+        if case.anchors is not None:
+            for anchor in anchors:
+                if case.anchors.sack and not getattr(anchor.anchor, "supports_sack", True):
+                    row["notes"].append(f"{anchor.name} has no SACK: not run on this row")
+                    continue
+                sim_s = _anchor_sim_s(case, anchor, row, progress, target_s)
+                if sim_s is not None:
+                    runners[anchor.name] = partial(anchor.run, case, sim_s)
+        samples, loads = _rounds(case.label, runners, pairs, row, progress)
+        row["load"] = spread(loads) if loads else None
+        row["cpus"] = os.cpu_count()
+        for name, taken in samples.items():
+            row["sides"][name] = _side_stats(taken)
+        for name, taken in samples.items():
+            if name == lossy.name:
+                continue
+            # A side without a CPU time (a REF from before cpu_s) is compared by wall
+            # time on both sides, not its wall against our CPU.
+            clock = "loop_cpu_s" if all(s["cpu_measured"] for s in taken) else "loop_wall_s"
+            mine = [_cost_per_packet(s, clock) for s in samples[lossy.name]]
+            theirs = [_cost_per_packet(s, clock) for s in taken]
+            # Anchors: how many times lossy's cost theirs is; REF: this build's cost over REF's.
+            ratios = pair_ratios(mine, theirs) if name == getattr(compare, "name", None) else pair_ratios(theirs, mine)
+            row["ratios"][name] = {**spread(ratios), "per_pair": ratios, "clock": clock}
+    except (ScenarioError, SideError, OSError) as e:
+        row["error"] = " ".join(str(e).split())  # shown after the table
+        row["sides"], row["ratios"] = {}, {}
+    return row
+
+
+def _anchor_sim_s(case: Case, anchor: AnchorSide, row: Dict[str, Any], progress: Optional[Console],
+                  target_s: float) -> Optional[float]:
+    """The anchor's simulated seconds for this row: fixed for a few (bench_cases says why),
+    else calibrated as lossy's; None when its calibration run failed (the row keeps it)."""
+    assert case.anchors is not None
+    fixed = case.anchors.fixed_sim_s.get(anchor.name)
+    if fixed is not None:
+        row["notes"].append(f"{anchor.name} runs {fixed:g} s simulated (fixed: its cost per packet grows "
+                            "with simulated time on this path)")
+        return fixed
+
+    def anchor_at(sim_s: float) -> float:
+        _say(progress, f"{case.label}: calibrating {anchor.name} at {sim_s:g} s")
+        return float(anchor.run(case, sim_s)["loop_cpu_s"])
+
+    try:
+        return calibrate(anchor_at, case.base_size, target_s)[0]
+    except SideError as e:
+        row["side_errors"][anchor.name] = " ".join(str(e).split())
+        return None
+
+
+def calibrate(loop_at: Callable[[float], float], base: float, target_s: float) -> Tuple[float, List[List[float]]]:
+    """The size whose loop lasts target_s, and the (size, loop CPU s) runs that found it.
+    A loop under a tenth of the target is too short to extrapolate from (timer and cache
+    noise are a large part of it), so a second run at about a quarter of the target
+    refines it."""
+    loop = loop_at(base)
+    steps = [[base, loop]]
+    if loop < target_s / 10:
+        base = scaled_size(base, loop, target_s / 4)
+        loop = loop_at(base)
+        steps.append([base, loop])
+    return scaled_size(base, loop, target_s), steps
+
+
+def _rounds(label: str, runners: Dict[str, Callable[[], Dict[str, Any]]], pairs: int, row: Dict[str, Any],
+            progress: Optional[Console]) -> Tuple[Dict[str, List[Dict[str, Any]]], List[float]]:
+    """Every side once per round, rounds one after another; the first side (this lossy)
+    failing fails the row, another side failing drops that side alone."""
+    names = list(runners)
+    samples: Dict[str, List[Dict[str, Any]]] = {name: [] for name in names}
+    loads: List[float] = []
+    for i, name in round_order(names, pairs):
+        if name == names[0]:
+            load = machine_load()
+            if load is not None:
+                loads.append(load)
+        if name in row["side_errors"]:
+            continue
+        _say(progress, f"{label}: pair {i + 1}/{pairs}, {name}")
+        try:
+            samples[name].append(runners[name]())
+        except (SideError, ScenarioError) as e:
+            if name == names[0]:
+                raise
+            row["side_errors"][name] = " ".join(str(e).split())
+    return {n: s for n, s in samples.items() if n not in row["side_errors"]}, loads
+
+
+def _cpu_per_packet(sample: Dict[str, Any]) -> float:
+    """Microseconds of loop CPU time per delivered data packet."""
+    return _cost_per_packet(sample, "loop_cpu_s")
+
+
+def _cost_per_packet(sample: Dict[str, Any], clock: str) -> float:
+    """Microseconds of the loop's `clock` (loop_cpu_s or loop_wall_s) per delivered data packet."""
+    if not sample["delivered_packets"]:
+        raise SideError("no data packet delivered: nothing to time per packet")
+    return float(1e6 * sample[clock] / sample["delivered_packets"])
+
+
+def _side_stats(samples: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """One side's figures over its samples (each a fresh process)."""
+    first = samples[0]
+    stats: Dict[str, Any] = {
+        "samples": samples,
+        "sim_time_s": first["sim_time_s"],
+        "delivered_packets": first["delivered_packets"],
+        "cpu_per_packet_us": spread([_cpu_per_packet(s) for s in samples]),
+        "loop_cpu_s": spread([s["loop_cpu_s"] for s in samples]),
+        "goodput_bps": spread([s["goodput_bps"] for s in samples])["median"],
+        "cpu_measured": all(s["cpu_measured"] for s in samples),
+        "peak_rss_bytes": max(s["peak_rss_bytes"] for s in samples),
+        "peak_rss_from": first["peak_rss_from"],
+    }
+    if all(s["events"] for s in samples):
+        stats["events_per_cpu_s"] = spread([s["events"] / s["loop_cpu_s"] for s in samples])
+    if all(s.get("import_rss_bytes") for s in samples):
+        # The run's part: the peak over what the process held after `import lossy` (the
+        # modules a run imports on demand, NumPy today, included).
+        stats["run_rss_bytes"] = max(s["peak_rss_bytes"] - s["import_rss_bytes"] for s in samples)
+    if "link_transmissions" in first:
+        stats["link_frames_per_cpu_s"] = spread([s["link_transmissions"] / s["loop_cpu_s"] for s in samples])
+    for key in ("eln_state_bytes_per_flow_max", "eln_state_bytes_per_flow_mean"):
+        if key in first:  # the state is deterministic: equal in every sample
+            stats[key] = first[key]
+    return stats
+
+
 def _speed_notes(rows: List[Dict[str, Any]], cases: List[Case]) -> List[str]:
-    """One line per row held to another's speed: the ratio of delivered packets per wall
-    second, against the floor."""
+    """One line per row held to another's speed: the NewReno row's CPU per packet over
+    this one's (medians), against the floor."""
     by_label = {row["label"]: row for row in rows if "error" not in row}
     notes = []
     for case in cases:
         mine, base = by_label.get(case.label), by_label.get(case.speed_vs or "")
         if mine is None or base is None:
             continue
-        ratio = mine["packets_per_wall_s"] / base["packets_per_wall_s"]
+        ratio = base["sides"]["lossy"]["cpu_per_packet_us"]["median"] / mine["sides"]["lossy"]["cpu_per_packet_us"]["median"]
         verdict = "ok" if ratio >= SACK_SPEED_FLOOR else "BELOW"
-        notes.append(f"{case.label}: {ratio:.2f}× the speed of {case.speed_vs} "
+        notes.append(f"{case.label}: {ratio:.2f}× the speed of {case.speed_vs} per delivered packet "
                      f"(floor {SACK_SPEED_FLOOR}×: {verdict})")
     return notes
 
 
 def _link_notes(rows: List[Dict[str, Any]]) -> List[str]:
-    """Link-layer frames per wall second for the rows whose link layer sends them."""
-    return [f"{row['label']}: {si(row['link_packets_per_wall_s'], '').strip()} link-layer frames per wall second "
-            "(ARQ's link packets or 802.11 data frames, retransmissions included)"
-            for row in rows if "link_packets_per_wall_s" in row]
+    """Link-layer frames per CPU second for the rows whose link layer sends them."""
+    return [f"{row['label']}: {si(row['sides']['lossy']['link_frames_per_cpu_s']['median'], '').strip()} "
+            "link-layer frames per CPU second (ARQ's link packets or 802.11 data frames, retransmissions included)"
+            for row in rows if "error" not in row and "link_frames_per_cpu_s" in row["sides"]["lossy"]]
 
 
-def _scenario_file(case: Case, scenarios_dir: Path, tmp: Path) -> Path:
-    """The file the child runs: a shipped scenario, or a generated one written to tmp,
-    so that both take the same path through the child."""
-    if case.generate is not None:
-        from .generate import base_station, to_toml
-
-        path = tmp / f"{case.scenario}-{case.generate['hosts']}.toml"
-        path.write_text(to_toml(base_station(**case.generate)), encoding="utf-8")
-        return path
-    path = scenarios_dir / case.scenario
-    if not path.is_file():
-        raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path))
-    return path
+def _short_notes(rows: List[Dict[str, Any]], target_s: float) -> List[str]:
+    """The sides whose loop came in under the target in some process."""
+    notes = []
+    for row in rows:
+        for name, side in row.get("sides", {}).items():
+            if side["loop_cpu_s"]["min"] < target_s:
+                notes.append(f"{row['label']}: {name}'s loop took {side['loop_cpu_s']['min']:.2f} s CPU at least, "
+                             f"under {target_s:g} s: timer and scheduling noise weigh more in it")
+    return notes
 
 
-def _describe(case: Case, path: Path) -> str:
-    if case.generate is None:
-        return str(path)
-    args = ", ".join(f"{k}={v!r}" for k, v in case.generate.items())
-    return f"lossy.generate.{case.scenario}({args})"
-
-
-def _measure_lossy(case: Case, path: Path, repeat: int, progress: Optional[Console]) -> Dict[str, Any]:
-    samples, peaks = [], []
-    arg = json.dumps({"path": str(path), "seed": 1, "overrides": case.overrides})
-    for i in range(repeat):
-        _say(progress, f"lossy  {case.label} ({i + 1}/{repeat})")
-        out, peak, code, err = _spawn([sys.executable, "-c", _CHILD, arg])
-        reply = _last_json_line(out)
-        if code == 2 and reply and "error" in reply:
-            given = f" with {case.overrides}" if case.overrides else ""
-            raise ScenarioError(f"{case.scenario}{given}: {reply['error']}")
-        if code != 0 or reply is None:
-            raise RuntimeError(f"exit {code}: {_last_line(err)}")
-        samples.append(reply)
-        peaks.append(peak)
-    result: Dict[str, Any] = {
-        "sim_time_s": samples[0]["sim_time_s"],
-        "wall_s": statistics.median(s["wall_s"] for s in samples),
-        "goodput_bps": statistics.median(s["goodput_bps"] for s in samples),
-        "sim_s_per_wall_s": statistics.median(s["sim_s_per_wall_s"] for s in samples),
-        "packets_per_wall_s": statistics.median(s["packets_delivered"] / s["wall_s"] for s in samples),
-        "events_per_s": statistics.median(s["events_per_s"] for s in samples),
-        "peak_rss_bytes": max(peaks),
-    }
-    if "link_transmissions" in samples[0]:
-        result["link_packets_per_wall_s"] = statistics.median(s["link_transmissions"] / s["wall_s"] for s in samples)
-    for key in ("eln_state_bytes_per_flow_max", "eln_state_bytes_per_flow_mean"):
-        if key in samples[0]:  # the state is deterministic: equal in every sample
-            result[key] = samples[0][key]
-    return result
-
-
-def _measure_ns3(case: Case, binary: Path, repeat: int, progress: Optional[Console]) -> Dict[str, Any]:
-    samples, peaks = [], []
-    assert case.ns3_args is not None
-    for i in range(repeat):
-        _say(progress, f"ns-3   {case.label} ({i + 1}/{repeat})")
-        out, peak, code, err = _spawn([str(binary), *case.ns3_args])
-        reply = _last_json_line(out)
-        if code != 0 or reply is None:
-            raise RuntimeError(f"ns-3 anchor: exit {code}: {_last_line(err)}")
-        samples.append(reply)
-        peaks.append(peak)
-    return {
-        "args": case.ns3_args,
-        "goodput_bps": statistics.median(s["goodput_bps"] for s in samples),
-        "sim_s_per_wall_s": statistics.median(s["sim_s_per_wall_s"] for s in samples),
-        "packets_per_wall_s": statistics.median(s["rxDataPkts_per_wall_s"] for s in samples),
-        "events_per_s": statistics.median(s["events_per_s"] for s in samples),
-        "peak_rss_bytes": max(peaks),
-    }
-
-
-def _spawn(cmd: List[str]) -> Tuple[str, int, int, str]:
-    """Run cmd to the end; return (stdout, peak RSS in bytes of that process alone,
-    exit code, stderr). wait4 gives the child's own rusage, unlike RUSAGE_CHILDREN,
-    which keeps the largest of all children so far."""
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err)
-        assert proc.stdout is not None
-        try:
-            out = proc.stdout.read()
-        finally:
-            proc.stdout.close()
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = code = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        err_text = err.read().decode("utf-8", "replace")
-    # ru_maxrss is in KiB on Linux and in bytes on macOS.
-    peak = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
-    return out.decode("utf-8", "replace"), peak, code, err_text
-
-
-def _last_json_line(text: str) -> Optional[Dict[str, Any]]:
-    for line in reversed(text.strip().splitlines()):
-        if line.startswith("{"):
-            try:
-                reply: Dict[str, Any] = json.loads(line)
-            except ValueError:
-                return None
-            return reply
-    return None
-
-
-def _last_line(text: str) -> str:
-    """The line of a child's stderr that says what went wrong (a traceback's last)."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1].strip() if lines else "no message"
+def _side_notes(rows: List[Dict[str, Any]]) -> List[str]:
+    notes = []
+    for row in rows:
+        notes += [f"{row['label']}: {n}" for n in row.get("notes", [])]
+        notes += [f"{row['label']}: {name} dropped: {err}" for name, err in row.get("side_errors", {}).items()]
+        notes += [f"{row['label']}: {name} timed by its wall_s (its summary has no cpu_s); its ratio compares "
+                  "the wall times of both builds, which the machine's load moves"
+                  for name, side in row.get("sides", {}).items() if not side["cpu_measured"]]
+    return notes
 
 
 def _say(progress: Optional[Console], text: str) -> None:
@@ -321,52 +313,8 @@ def failures(report: Dict[str, Any]) -> List[str]:
     return [f"{row['label']}: {row['error']}" for row in report["rows"] if "error" in row]
 
 
-def report_table(report: Dict[str, Any]) -> Table:
-    quick = " (quick)" if report["quick"] else ""
-    with_ns3 = any("ns3" in row for row in report["rows"])
-    table = Table(
-        title=f"lossy {report['lossy_version']} bench{quick}: median of {report['repeat']}",
-        title_justify="left",
-        caption=("pkt = data packets delivered; wall = the event loop alone; peak RSS of the whole "
-                 f"Python process (after `import lossy` alone: {report['baseline_rss_bytes'] / 2**20:.1f} MiB); "
-                 "ELN B / flow = the ELN agent's largest / mean state in bytes, over the flows"),
-        caption_justify="left",
-    )
-    # Two-line headers keep the values on one line within 120 columns.
-    columns = ["scenario", "sim s /\nwall s", "pkt /\nwall s", "events\n/ s", "wall", "peak\nRSS",
-               "goodput", "ELN B /\nflow"]
-    if with_ns3:
-        columns += ["ns-3 pkt\n/ wall s", "ns-3\ngoodput", "lossy\n÷ ns-3"]
-    for name in columns:
-        table.add_column(name, justify="left" if name == "scenario" else "right",
-                         no_wrap=name == "scenario")
-    for row in report["rows"]:
-        if "error" in row:  # its one line comes after the table (failures())
-            table.add_row(row["label"], "failed", *["-"] * (len(columns) - 2))
-            continue
-        cells = [
-            row["label"],
-            number(row["sim_s_per_wall_s"]),
-            si(row["packets_per_wall_s"], "").strip(),
-            si(row["events_per_s"], "").strip(),
-            seconds(row["wall_s"]),
-            f"{row['peak_rss_bytes'] / 2**20:.1f} MiB",
-            si(row["goodput_bps"], "b/s"),
-            _eln_state(row),
-        ]
-        if with_ns3:
-            anchor = row.get("ns3")
-            cells += [
-                si(anchor["packets_per_wall_s"], "").strip() if anchor else "-",
-                si(anchor["goodput_bps"], "b/s") if anchor else "-",
-                f"{row['ratio_packets_per_wall_s']:.1f}×" if anchor else "-",
-            ]
-        table.add_row(*cells)
-    return table
+def report_table(report: Dict[str, Any]) -> Any:
+    from .bench_table import report_table as table
 
+    return table(report)
 
-def _eln_state(row: Dict[str, Any]) -> str:
-    if "eln_state_bytes_per_flow_max" not in row:
-        return "-"
-    return (f"{number(row['eln_state_bytes_per_flow_max'])} / "
-            f"{number(row['eln_state_bytes_per_flow_mean'])}")

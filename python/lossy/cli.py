@@ -264,47 +264,74 @@ def _lossy(
 
 @app.command()
 def bench(
-    quick: Annotated[bool, typer.Option(help="One repeat of shorter runs (under a minute).")] = False,
-    repeat: Annotated[Optional[int], typer.Option(min=1, help="Runs per measurement; the median is shown. [default: 3, 1 with --quick]")] = None,
-    ns3: Annotated[bool, typer.Option("--ns3/--no-ns3", help="Also run the ns-3 anchor when it is built.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    quick: Annotated[bool, typer.Option(help="3 rounds instead of 5, and the smaller scale rows (a few minutes).")] = False,
+    pairs: Annotated[Optional[int], typer.Option(min=1, help="Rounds of fresh processes per row, every side once per round (lossy, REF, htsim, ns-3, lossy, ...). [default: 5, 3 with --quick]")] = None,
+    rows: Annotated[Optional[str], typer.Option(metavar="PATTERN", help="Only the rows whose label this regular expression finds (case-insensitive); the other tables only when it finds their name (sweep, BCH, rateless, command line).")] = None,
+    compare: Annotated[Optional[str], typer.Option(metavar="REF", help="Also run another build, interleaved: a git commit of this repository (built once, cached) or a path to another installation's Python.")] = None,
+    min_loop: Annotated[float, typer.Option(min=0.0, metavar="SECONDS", help="CPU seconds each process's event loop is sized to last at least (a calibration run per row). [default: 1]")] = 1.0,
+    anchors: Annotated[bool, typer.Option("--anchors/--no-anchors", help="Also run htsim and ns-3 where they are available.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every sample) instead of tables.")] = False,
     scenarios: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where the standard scenarios are. [default: the shipped ones]")] = None,
     sweep: Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also time 1,000 short runs through the sweep machinery (overhead per run).")] = True,
 ) -> None:
-    """Measure speed and memory on the standard scenarios, beside ns-3 when it is built.
+    """Measure CPU time per delivered packet and memory on the standard scenarios, beside
+    htsim and ns-3 when they are available, each row in interleaved fresh processes.
     Exit status 1 when a row failed (its error is the last output; the other rows run)."""
     from . import bench as bench_mod  # only this command needs it
     from . import bench_cli, bench_codec, bench_rateless, bench_sweep
+    from .bench_compare import CompareError, resolve
+    from .bench_table import eln_lines
 
-    if not as_json:
-        console(stderr=True).print(
-            "[dim]bench: " + ("about a minute" if quick else
-                              "about 5 minutes, 15 or more with the ns-3 anchor built; "
-                              "--quick takes about a minute") + "[/dim]", highlight=False)
+    if rows is not None:
+        try:
+            re.compile(rows)
+        except re.error as e:
+            raise fail(f"--rows {rows!r}: not a regular expression ({e})") from None
+    progress = None if as_json else console(stderr=True)
+
+    def wanted(name: str) -> bool:
+        return rows is None or re.search(rows, name, re.I) is not None
+
     with user_errors():
+        try:
+            ref = resolve(compare, progress) if compare is not None else None
+        except CompareError as e:
+            raise fail(str(e)) from None
+        if progress is not None:
+            progress.print("[dim]bench: " + ("a few minutes" if quick else "10 minutes or more with the anchors")
+                           + "[/dim]", highlight=False)
+        anchor_sides, anchor_notes = bench_mod.load_anchors(anchors, progress)
         report = bench_mod.run_bench(
             scenarios_dir=bench_mod.find_scenarios(scenarios),
-            repeat=repeat or (1 if quick else 3),
+            pairs=pairs or (3 if quick else 5),
             quick=quick,
-            with_ns3=ns3,
-            progress=None if as_json else console(stderr=True),
+            anchors=anchor_sides,
+            compare=ref,
+            rows=rows,
+            progress=progress,
+            target_s=min_loop,
         )
-        if sweep:
-            report["sweep"] = bench_sweep.measure(quick=quick, progress=None if as_json else console(stderr=True))
-        report["codec"] = bench_codec.measure(quick=quick, progress=None if as_json else console(stderr=True))
-        report["rateless"] = bench_rateless.measure(quick=quick, progress=None if as_json else console(stderr=True))
-        report["cli"] = bench_cli.measure(quick=quick, progress=None if as_json else console(stderr=True))
+        report["notes"] = anchor_notes + report["notes"]
+        # The other tables: all of them, or those whose name --rows finds.
+        if sweep and wanted("sweep machinery"):
+            report["sweep"] = bench_sweep.measure(quick=quick, progress=progress)
+        if wanted("BCH decoder"):
+            report["codec"] = bench_codec.measure(quick=quick, progress=progress)
+        if wanted("rateless codes"):
+            report["rateless"] = bench_rateless.measure(quick=quick, progress=progress)
+        if wanted("command line"):
+            report["cli"] = bench_cli.measure(quick=quick, progress=progress)
     if as_json:
         sys.stdout.write(json.dumps(report, allow_nan=False) + "\n")
     else:
-        console().print(bench_mod.report_table(report))
-        for note in report["notes"]:
-            console().print(note)
-        if sweep:
-            console().print(bench_sweep.table(report["sweep"]))
-        console().print(bench_codec.table(report["codec"]))
-        console().print(bench_rateless.table(report["rateless"]))
-        console().print(bench_cli.table(report["cli"]))
+        if report["rows"]:
+            console().print(bench_mod.report_table(report))
+        for note in report["notes"] + eln_lines(report):
+            console().print(note, highlight=False)
+        for key, module in (("sweep", bench_sweep), ("codec", bench_codec), ("rateless", bench_rateless),
+                            ("cli", bench_cli)):
+            if key in report:
+                console().print(module.table(report[key]))  # type: ignore[attr-defined]
     failed = bench_mod.failures(report)
     for line in failed[:-1]:
         sys.stderr.write(f"lossy: {line}\n")

@@ -29,7 +29,7 @@ FORMATS = ("png", "svg", "pdf")
 # that names the axes a plot would pool.
 _NOT_AXES = {"point", "run_id", "scenario_hash", "status", "error", "lossy_version",
              "git_commit", "core_versions", "seed", "replication", "scenario", "sim_time_s",
-             "events", "wall_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered"}
+             "events", "wall_s", "cpu_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered"}
 _RESULT_PREFIXES = ("flows.", "links.", "agents.")
 # Units that read badly with a prefix (ks, Msegments): ticked as they are.
 _UNPREFIXED = {"s", "segments", "packets"}

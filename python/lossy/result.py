@@ -23,7 +23,7 @@ Traces = Dict[str, Dict[str, "np.ndarray"]]
 
 # Summary fields that measure the machine, not the simulation: they differ between two
 # runs of the same (scenario, seed, replication) and are left out of reproducibility checks.
-WALL_CLOCK_KEYS = frozenset({"wall_s", "events_per_s", "sim_s_per_wall_s"})
+WALL_CLOCK_KEYS = frozenset({"wall_s", "cpu_s", "events_per_s", "sim_s_per_wall_s"})
 
 _SECTIONS = ("flows", "links", "agents")
 

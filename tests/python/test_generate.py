@@ -128,16 +128,18 @@ def test_bench_runs_a_generated_case_and_keeps_a_failed_row(monkeypatch):
     from lossy import bench
 
     cases = [
-            bench.Case("ok", "base_station", generate={"hosts": 5, "duration": "1 s"}),
-        bench.Case("bad", "base_station", generate={"hosts": 5, "duration": "1 sx"}),
-        bench.Case("last-hop", "last-hop.toml", {"duration": "1 s"}),
+        bench.Case("ok", "base_station", generate={"hosts": 5, "duration": "1 s"}, base_size=1.0),
+        bench.Case("bad", "base_station", generate={"hosts": 5, "duration": "1 s", "stagger": "1 sx"}, base_size=1.0),
+        bench.Case("last-hop", "last-hop.toml", base_size=1.0),
     ]
     monkeypatch.setattr(bench, "standard_cases", lambda quick: cases)
-    report = bench.run_bench(bench.find_scenarios(None), repeat=1, quick=True, with_ns3=False)
+    # target_s=0: each row at its base size, one process per row (no calibration scaling).
+    report = bench.run_bench(bench.find_scenarios(None), pairs=1, quick=True, target_s=0.0)
     ok, bad, last_hop = report["rows"]
-    assert ok["events_per_s"] > 0 and ok["wall_s"] > 0 and ok["peak_rss_bytes"] > 0
-    assert 0 < ok["eln_state_bytes_per_flow_max"] < 64  # ELN on: a few sequence numbers per flow
-    assert last_hop["eln_state_bytes_per_flow_max"] > 0  # one flow: the agent's own state
+    side = ok["sides"]["lossy"]
+    assert side["events_per_cpu_s"]["median"] > 0 and side["loop_cpu_s"]["median"] > 0 and side["peak_rss_bytes"] > 0
+    assert 0 < side["eln_state_bytes_per_flow_max"] < 64  # ELN on: a few sequence numbers per flow
+    assert last_hop["sides"]["lossy"]["eln_state_bytes_per_flow_max"] > 0  # one flow: the agent's own state
     assert bench.failures(report) == [f"bad: {bad['error']}"]
-    assert "duration" in bad["error"] and "\n" not in bad["error"]
+    assert "is not a duration" in bad["error"] and "\n" not in bad["error"]
     bench.report_table(report)  # a failed row renders too

@@ -18,6 +18,8 @@ pub struct Summary {
     pub sim_time_s: f64,
     pub events: u64,
     pub wall_s: f64,
+    /// CPU seconds of the event loop's thread (None where the platform has no such clock).
+    pub cpu_s: Option<f64>,
     pub events_per_s: f64,
     pub sim_s_per_wall_s: f64,
     /// Data packets (TCP segments and UDP datagrams) that reached their receivers.

@@ -61,10 +61,12 @@ pub fn run_prepared(p: Prepared, progress: Option<&Progress>) -> Result<RunResul
 
 fn run_world(s: &Scenario, mut world: World, seed: u64, replication: u64, progress: Option<&Progress>) -> Result<RunResult> {
     let wall = Instant::now();
+    let cpu = thread_cpu_s();
     let end = world.run_loop_reporting(progress);
     let wall_s = wall.elapsed().as_secs_f64();
+    let cpu_s = thread_cpu_s().zip(cpu).map(|(after, before)| after - before);
     world.check_invariants()?;
-    let result = summarize(s, world, seed, replication, end.as_secs_f64(), wall_s);
+    let result = summarize(s, world, seed, replication, end.as_secs_f64(), (wall_s, cpu_s));
     check_link_rows(&result.links)?;
     Ok(result)
 }
@@ -110,16 +112,33 @@ fn flow_notes(w: &World) -> Vec<String> {
     notes
 }
 
+/// CPU seconds this thread has used (POSIX `CLOCK_THREAD_CPUTIME_ID`): the event loop's
+/// own cost, which other processes on a loaded machine do not inflate as they do wall time
+/// (`lossy bench` reads it per delivered packet). None where the clock is missing.
+#[cfg(unix)]
+fn thread_cpu_s() -> Option<f64> {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes only into the timespec it is given.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_s() -> Option<f64> {
+    None
+}
+
 /// The run's result from the world at its end: the flows' rows, the links', the
-/// agents', then the summary over them.
-fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, wall_s: f64) -> RunResult {
+/// agents', then the summary over them; `times` = (wall seconds, CPU seconds) of the
+/// event loop.
+fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64, times: (f64, Option<f64>)) -> RunResult {
     let flows = flow_rows(&mut w, end_s);
     let mut links = Vec::with_capacity(2 * w.segments.len());
     for slot in &w.segments {
         slot.seg.report(end_s, &mut links);
     }
     let agents = agent_rows(s, &w);
-    let summary = run_summary(s, &w, seed, replication, end_s, wall_s, &flows);
+    let summary = run_summary(s, &w, seed, replication, end_s, times, &flows);
     let traces = std::mem::take(&mut w.traces).finish();
     let mut captures = Vec::new();
     for slot in &mut w.segments {
@@ -177,7 +196,7 @@ fn agent_rows(s: &Scenario, w: &World) -> Vec<AgentSummary> {
 }
 
 /// The run's one-row summary: speed, the conservation counts, goodput aggregates.
-fn run_summary(s: &Scenario, w: &World, seed: u64, replication: u64, end_s: f64, wall_s: f64, flows: &[FlowSummary]) -> Summary {
+fn run_summary(s: &Scenario, w: &World, seed: u64, replication: u64, end_s: f64, (wall_s, cpu_s): (f64, Option<f64>), flows: &[FlowSummary]) -> Summary {
     let events = w.queue.popped();
     let tally = w.tally();
     Summary {
@@ -187,6 +206,7 @@ fn run_summary(s: &Scenario, w: &World, seed: u64, replication: u64, end_s: f64,
         sim_time_s: end_s,
         events,
         wall_s,
+        cpu_s,
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
         sim_s_per_wall_s: if wall_s > 0.0 { end_s / wall_s } else { 0.0 },
         packets_delivered: w.counters.data_delivered,

@@ -45,7 +45,7 @@ def __getattr__(name: str) -> Any:
 MAX_REPLICATIONS = 50  # --until-ci stops adding replications here unless told otherwise
 
 # Summary columns that are not metrics of the simulation (identity, or the machine's speed).
-_NOT_METRICS = frozenset({"replication", "seed", "wall_s", "events_per_s", "sim_s_per_wall_s"})
+_NOT_METRICS = frozenset({"replication", "seed", "wall_s", "cpu_s", "events_per_s", "sim_s_per_wall_s"})
 
 
 class Sweep:

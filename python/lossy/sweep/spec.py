@@ -33,7 +33,7 @@ RESERVED_COLUMNS = frozenset({
     "run_id", "point", "replication", "seed", "status", "error", "wall_s",
     "lossy_version", "git_commit", "scenario_hash", "core_versions",
     # the core's own summary fields
-    "scenario", "sim_time_s", "events", "events_per_s", "sim_s_per_wall_s", "packets_delivered",
+    "scenario", "sim_time_s", "events", "cpu_s", "events_per_s", "sim_s_per_wall_s", "packets_delivered",
     "packets_injected", "packets_duplicated", "packets_delivered_all", "drops_queue", "drops_channel",
     "drops_link_retry", "drops_link_down", "drops_no_route", "packets_absorbed", "packets_held_at_end",
 })

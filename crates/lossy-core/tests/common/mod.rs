@@ -59,7 +59,7 @@ pub fn run_value(v: &Value, seed: u64) -> RunResult {
 /// The result without wall-clock fields, for bit-for-bit comparisons.
 pub fn deterministic_part(r: &RunResult) -> Value {
     let mut v: Value = serde_json::from_str(&r.to_json()).unwrap();
-    for k in ["wall_s", "events_per_s", "sim_s_per_wall_s"] {
+    for k in ["wall_s", "cpu_s", "events_per_s", "sim_s_per_wall_s"] {
         v["summary"].as_object_mut().unwrap().remove(k);
     }
     v

@@ -1,0 +1,136 @@
+"""`lossy bench`, the rows: the standard scenarios, what each scales to make its loop
+long enough, and the configuration the anchors (htsim, ns-3) run beside it.
+"""
+
+from __future__ import annotations
+
+import errno
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+
+@dataclass(frozen=True)
+class AnchorPath:
+    """The ns3-compare path as the anchors' bulk-transfer programs take it."""
+    rate_bps: int
+    wired_rate_bps: int
+    loss_p: float
+    sack: bool
+    # Anchors whose simulated time is fixed instead of calibrated, and why (shown in a note).
+    fixed_sim_s: Dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Case:
+    label: str
+    scenario: str  # file name in the scenarios directory, or a generator's name
+    overrides: Dict[str, Any] = field(default_factory=dict)
+    generate: Optional[Dict[str, Any]] = None  # arguments of generate.base_station, instead of a file
+    speed_vs: Optional[str] = None  # the label of a row whose speed this one is held to
+    # What grows to make the loop last: "duration" (simulated seconds) or a transfer's
+    # size in MB (an override key), from `base_size`.
+    size_key: str = "duration"
+    base_size: float = 100.0
+    anchors: Optional[AnchorPath] = None
+
+    @property
+    def size_unit(self) -> str:
+        return "s" if self.size_key == "duration" else "MB"
+
+    def at_size(self, size: float) -> "Case":
+        """This case with its size set (an override, or the generator's duration)."""
+        value = f"{size:g} {self.size_unit}"
+        if self.generate is not None:
+            return replace(self, generate={**self.generate, "duration": value})
+        return replace(self, overrides={**self.overrides, self.size_key: value})
+
+
+# ns-3 at 100 Mbps without SACK costs more per packet the longer it runs (its transmit
+# buffer scans with 16 MiB buffers: 20 s simulated took 0.38 s wall, 40 s 11 s, 60 s 39 s
+# in shared/anchors/ns3/README.md; the anchor's README measures 448 µs per packet over
+# 20 s against ~60 µs at 2 Mbps): fixed at 20 s, a short study as an ns-3 user runs it,
+# rather than sized up to a run that would take minutes per process.
+NS3_FAST_NEWRENO_S = 20.0
+
+
+def _with_sack(case: Case) -> Case:
+    """The same path with SACK (RFC 6675) on both sides, held to the NewReno row's speed.
+    ns-3's SACK does not slow down with time: calibrated as the other rows."""
+    assert case.anchors is not None
+    return replace(case, label=f"{case.label} SACK", overrides={**case.overrides, "flows.0.tcp.variant": "sack"},
+                   speed_vs=case.label, anchors=replace(case.anchors, sack=True, fixed_sim_s={}))
+
+
+def standard_cases(quick: bool) -> List[Case]:
+    """The standard scenarios, each at its base size (calibrated up to a 1 s loop by
+    bench): ns3-compare at 2 and 100 Mbps as in the ns-3 anchor's README (p = 0.01 on the
+    last hop), and the scale case, 10,000 bulk flows through one base station (1,000 with
+    --quick)."""
+    base = 20.0 if quick else 100.0
+    hosts = 1_000 if quick else 10_000
+    common = {"links.1.loss.p": 0.01}
+    slow = Case("ns3-compare 2 Mbps", "ns3-compare.toml",
+                {**common, "links.0.rate": "10 Mbps", "links.1.rate": "2 Mbps"}, base_size=base,
+                anchors=AnchorPath(2_000_000, 10_000_000, 0.01, False))
+    fast = Case("ns3-compare 100 Mbps", "ns3-compare.toml",
+                {**common, "links.0.rate": "1 Gbps", "links.1.rate": "100 Mbps"}, base_size=base,
+                anchors=AnchorPath(100_000_000, 1_000_000_000, 0.01, False, {"ns3": NS3_FAST_NEWRENO_S}))
+    return [
+        Case("one-hop", "one-hop.toml", base_size=base),
+        Case("last-hop", "last-hop.toml", base_size=base),
+        slow, _with_sack(slow), fast, _with_sack(fast),
+        # Chockalingam's link: Rayleigh fading per bit at 20 dB and 10 Hz, 32-byte link
+        # packets in BCH(255,131) codewords, 16 attempts each; TCP Tahoe, 1024-byte packets.
+        Case("fading + BCH(255,131) + ARQ", "chockalingam.toml",
+             {"links.0.loss.mean_snr_db": 20, "links.0.loss.doppler_hz": 10,
+              "links.0.link_layer": {"kind": "arq", "payload": "32 B", "attempts": 16,
+                                     "coding": {"code": "bch", "n": 255, "k": 131}}}, base_size=base),
+        # Shagdar's topology 1: TCP from a station over an 802.11b WLAN (DCF with RTS/CTS,
+        # retries) and a wire, DPSK errors at the SNR; EWLN where it matters (9-10 dB: at
+        # 8.5 dB almost no frame gets through and a run delivers nothing to time).
+        Case("802.11b WLAN, 9.5 dB, EWLN", "shagdar-t1.toml",
+             {"wlans.0.loss.snr_db": 9.5, "wlans.0.ewln": True, "flows.0.tcp.ewln": True}, base_size=base),
+        Case("802.11b WLAN, 11.5 dB", "shagdar-t1.toml", {"wlans.0.loss.snr_db": 11.5}, base_size=base),
+        # Botoș's path: a FECTCP transfer over a 1 Mbit/s hop at 10 % segment loss, its
+        # decoding by the measured RaptorQ model (the fast mode); it ends when decoded,
+        # so the file's size is what grows.
+        Case("FECTCP, 1 Mbit/s, 10 % loss", "botos.toml", {"links.2.loss.p": 0.1, "flows.0.fectcp": {}},
+             size_key="flows.0.app.size", base_size=2.0 if quick else 10.0),
+        # Flows start 0.1 ms apart, so all of them run for at least 9 of the 10 s.
+        Case(f"{hosts:,} flows via one BS{' (quick)' if quick else ''}", "base_station",
+             generate={"hosts": hosts, "duration": "10 s", "stagger": "0.1 ms", "eln": True}, base_size=10.0),
+    ]
+
+
+def scenario_file(case: Case, scenarios_dir: Path, tmp: Path) -> Path:
+    """The file the child runs: a shipped scenario, or a generated one written to tmp,
+    so that both take the same path through the child."""
+    if case.generate is not None:
+        from .generate import base_station, to_toml
+
+        path = tmp / f"{case.scenario}-{case.generate['hosts']}-{case.generate['duration'].replace(' ', '')}.toml"
+        path.write_text(to_toml(base_station(**case.generate)), encoding="utf-8")
+        return path
+    path = scenarios_dir / case.scenario
+    if not path.is_file():
+        raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path))
+    return path
+
+
+def describe(case: Case, path: Path) -> str:
+    if case.generate is None:
+        return str(path)
+    args = ", ".join(f"{k}={v!r}" for k, v in case.generate.items())
+    return f"lossy.generate.{case.scenario}({args})"
+
+
+def find_scenarios(given: Optional[Path]) -> Path:
+    from .shipped import scenarios_dir
+
+    candidates = [given] if given else [scenarios_dir()]  # package data, from any directory
+    for path in candidates:
+        if path is not None and path.is_dir():
+            return path
+    raise FileNotFoundError(errno.ENOENT, "no scenarios directory; pass --scenarios DIR",
+                            str(candidates[0]))
