@@ -54,7 +54,7 @@ def main() -> None:
         code = typer.main.get_command(app).main(prog_name="lossy", standalone_mode=False)
     except click.UsageError as e:
         if e.ctx is not None and type(e).__name__ == "NoArgsIsHelpError":
-            sys.stdout.write(e.ctx.get_help())  # `lossy` or `lossy generate` alone: the help
+            sys.stdout.write(e.ctx.get_help() + "\n")  # `lossy` or `lossy generate` alone: the help
             sys.exit(0)
         # One line instead of click's usage box: `--seed abc` -> what, which option, what is allowed.
         command = e.ctx.command_path.split(" ", 1)[1] if e.ctx is not None and " " in e.ctx.command_path else ""
