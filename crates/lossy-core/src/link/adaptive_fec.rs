@@ -140,7 +140,7 @@ mod tests {
     use crate::time::SimDuration;
 
     fn ladder() -> Vec<Coding> {
-        vec![Coding::None, Coding::Bch(BchCode::new(127, 92).unwrap()), Coding::Bch(BchCode::new(127, 36).unwrap())]
+        vec![Coding::None, Coding::from(BchCode::new(127, 92).unwrap()), Coding::from(BchCode::new(127, 36).unwrap())]
     }
 
     struct Harness {
