@@ -16,6 +16,9 @@ use std::mem::size_of;
 
 /// `(what, its size, the bound)`, every row checked at once so one run names them all.
 fn over(rows: &[(&str, usize, usize)]) -> Vec<String> {
+    for (what, size, max) in rows {
+        println!("{what}: {size} B (bound {max} B)");
+    }
     rows.iter().filter(|(_, size, max)| size > max).map(|(what, size, max)| format!("{what}: {size} B > {max} B")).collect()
 }
 
