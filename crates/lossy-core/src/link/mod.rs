@@ -147,9 +147,3 @@ closed_enum! {
         fn counters(&self) -> LinkLayerCounters;
     }
 }
-
-impl From<adaptive_fec::AdaptiveFec> for AnyLinkLayer {
-    fn from(x: adaptive_fec::AdaptiveFec) -> Self {
-        Box::new(x).into()
-    }
-}

@@ -104,12 +104,6 @@ closed_enum! {
     }
 }
 
-impl From<red::Red> for AnyQueueDisc {
-    fn from(x: red::Red) -> Self {
-        Box::new(x).into()
-    }
-}
-
 /// What every discipline's table does; [`QueueDiscConfig`] delegates to it, so a new
 /// discipline implements it in its own file and adds one line to the list.
 pub trait QueueDiscSpec {
