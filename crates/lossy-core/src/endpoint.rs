@@ -77,27 +77,27 @@ pub trait Endpoint {
 }
 
 /// The trace events an endpoint has produced and not yet handed over; records nothing
-/// until enabled, so runs without traces pay one branch per event.
+/// until enabled, so runs without traces pay one branch per event. The queue is boxed
+/// when enabled: one word in every sender instead of 40 B (issue 28).
 #[derive(Debug, Default)]
 pub struct EventLog {
-    enabled: bool,
-    queue: std::collections::VecDeque<TraceEvent>,
+    queue: Option<Box<std::collections::VecDeque<TraceEvent>>>,
 }
 
 impl EventLog {
     pub fn enable(&mut self) {
-        self.enabled = true;
+        self.queue.get_or_insert_with(Box::default);
     }
 
     #[inline]
     pub fn record(&mut self, e: TraceEvent) {
-        if self.enabled {
-            self.queue.push_back(e);
+        if let Some(q) = &mut self.queue {
+            q.push_back(e);
         }
     }
 
     pub fn pop(&mut self) -> Option<TraceEvent> {
-        self.queue.pop_front()
+        self.queue.as_mut()?.pop_front()
     }
 }
 

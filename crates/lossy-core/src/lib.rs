@@ -37,6 +37,8 @@ pub mod units;
 pub mod world;
 mod world_checks;
 mod world_tables;
+#[cfg(test)]
+mod layout_tests;
 
 pub use error::{Error, Result};
 pub use result::RunResult;

@@ -113,10 +113,14 @@ impl Metrics {
     /// `lists` (a family's schemes' `Columns`, in the family's order). A name in two
     /// lists keeps its first place, and must have the same default in both.
     pub fn declared(lists: &[&Columns]) -> Self {
-        let mut m = Metrics::default();
+        // Sized once: a run's result holds a row per flow and per link direction
+        // (30,000 behind a 10,000-host base station), and a row grown one push at a time
+        // kept up to twice its columns' bytes (issue 28).
+        let mut m = Metrics { entries: Vec::with_capacity(lists.iter().map(|l| l.len()).sum()), ..Metrics::default() };
         for list in lists {
             m.add(list);
         }
+        m.entries.shrink_to_fit();
         m.declared = m.entries.len();
         m
     }

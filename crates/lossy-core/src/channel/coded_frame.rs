@@ -30,7 +30,7 @@ mod tests {
     use crate::time::SimTime;
 
     fn rate_half() -> Coding {
-        Coding::Bch(BchCode::new(255, 131).unwrap())
+        Coding::from(BchCode::new(255, 131).unwrap())
     }
 
     #[test]

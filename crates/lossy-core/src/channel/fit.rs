@@ -204,7 +204,7 @@ impl FitConfig {
         match self.code {
             None => Ok(Coding::None),
             Some((n, k)) => BchCode::new(n, k)
-                .map(Coding::Bch)
+                .map(Coding::from)
                 .map_err(|e| format!("code: BCH({n}, {k}) does not exist: {e}")),
         }
     }

@@ -113,18 +113,21 @@ pub trait LossProcess {
 }
 
 closed_enum! {
-    /// Every built-in loss model, dispatched by `match` (no boxing on the per-packet path).
+    /// Every built-in loss model, dispatched by `match` (no `dyn` on the per-packet
+    /// path). The models with more state than two words are boxed: every link direction
+    /// holds a `Channel`, and Neyman's 168 B padded each Bernoulli channel to its size
+    /// (issue 28; `layout_tests.rs` bounds it). Boxed once when built, never per packet.
     #[derive(Clone, Debug)]
     pub enum Channel via each_channel {
         None(NoLoss),
         Bernoulli(Bernoulli),
         Ber(Ber),
-        GilbertElliott(GilbertElliott),
-        Gilbert(Gilbert),
-        Markov(Markov),
-        Rayleigh(Rayleigh),
-        Neyman(Neyman),
-        Trace(LossTrace),
+        GilbertElliott(Box<GilbertElliott>),
+        Gilbert(Box<Gilbert>),
+        Markov(Box<Markov>),
+        Rayleigh(Box<Rayleigh>),
+        Neyman(Box<Neyman>),
+        Trace(Box<LossTrace>),
     }
     impl LossProcess {
         fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool;
@@ -133,6 +136,18 @@ closed_enum! {
         fn mean_burst(&self, bits: u64) -> Option<f64>;
     }
 }
+
+/// `From` the boxed models' own types, so that a config builds any model with `.into()`.
+macro_rules! from_boxed {
+    ($($var:ident($ty:ty)),+) => {
+        $(impl From<$ty> for Channel {
+            fn from(x: $ty) -> Self {
+                Channel::$var(Box::new(x))
+            }
+        })+
+    };
+}
+from_boxed!(GilbertElliott(GilbertElliott), Gilbert(Gilbert), Markov(Markov), Rayleigh(Rayleigh), Neyman(Neyman), Trace(LossTrace));
 
 /// What every model's config table does; [`LossConfig`] dispatches to it, so a new
 /// model implements it in its own file and adds one line to [`LossConfig`].

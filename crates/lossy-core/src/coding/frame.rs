@@ -61,7 +61,7 @@ impl CodingConfig {
                     (None, None) => return Err("k: missing; give the data bits per codeword k (or t, the errors corrected)".into()),
                 };
                 // Name the field the codec's message is about: n for the length, else k or t.
-                code.map(Coding::Bch).map_err(|m| {
+                code.map(Coding::from).map_err(|m| {
                     let field = if m.starts_with("n = ") { "n" } else if k.is_some() { "k" } else { "t" };
                     format!("{field}: {m}")
                 })
@@ -70,12 +70,20 @@ impl CodingConfig {
     }
 }
 
+/// Boxed code: every plain link direction holds a `Coding`, nearly always `None`, and
+/// an inline `BchCode` (112 B) made each of them that large (issue 28).
 #[derive(Clone, Debug)]
 pub enum Coding {
     /// The frame's bits as they are: lost on any bit error.
     None,
     /// A binary BCH(n, k, t) code: codewords of n bits carrying k data bits.
-    Bch(BchCode),
+    Bch(Box<BchCode>),
+}
+
+impl From<BchCode> for Coding {
+    fn from(code: BchCode) -> Self {
+        Coding::Bch(Box::new(code))
+    }
 }
 
 impl Coding {
@@ -129,7 +137,7 @@ mod tests {
     }
 
     fn rate_half() -> Coding {
-        Coding::Bch(BchCode::new(255, 131).unwrap())
+        Coding::from(BchCode::new(255, 131).unwrap())
     }
 
     #[test]

@@ -125,6 +125,13 @@ impl CodeChoice for CodeLadder {
     }
 }
 
+/// Boxed into the link-layer list (only the plain link is held inline there).
+impl From<AdaptiveFec> for super::AnyLinkLayer {
+    fn from(x: AdaptiveFec) -> Self {
+        Box::new(x).into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,7 +147,7 @@ mod tests {
     use crate::time::SimDuration;
 
     fn ladder() -> Vec<Coding> {
-        vec![Coding::None, Coding::Bch(BchCode::new(127, 92).unwrap()), Coding::Bch(BchCode::new(127, 36).unwrap())]
+        vec![Coding::None, Coding::from(BchCode::new(127, 92).unwrap()), Coding::from(BchCode::new(127, 36).unwrap())]
     }
 
     struct Harness {

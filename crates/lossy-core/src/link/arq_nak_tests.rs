@@ -35,7 +35,7 @@ fn link(attempts: u32, t: NakTiming, delivery: Delivery) -> ArqNak {
 }
 
 fn losing(transmissions: &[u64]) -> Channel {
-    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![], file: None }))
+    Channel::from(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![], file: None }))
 }
 
 /// What a run did: each transmission's start, and each fate with the time the link

@@ -22,7 +22,7 @@ fn packet() -> Packet {
 }
 
 fn losing(transmissions: &[u64]) -> Channel {
-    Channel::Trace(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![], file: None }))
+    Channel::from(LossTrace::new(&LossTraceConfig { packets: transmissions.to_vec(), times: vec![], file: None }))
 }
 
 /// Runs one packet through `link` on `channel` from time 0: its outcome and the link's
@@ -82,7 +82,7 @@ fn the_last_link_packet_is_short_and_one_attempt_is_plain_framing_in_pieces() {
 
 #[test]
 fn coded_link_packets_carry_their_parity_and_headers_on_the_air() {
-    let code = Coding::Bch(crate::coding::BchCode::new(255, 131).unwrap());
+    let code = Coding::from(crate::coding::BchCode::new(255, 131).unwrap());
     let mut link = arq(32, 2, 16, code);
     let (outcome, c) = send(&mut link, Channel::None(NoLoss));
     // 34 bytes = 272 bits need three codewords: 765 bits per link packet.

@@ -129,11 +129,13 @@ pub trait LinkLayer {
 }
 
 closed_enum! {
-    /// Every built-in link layer.
+    /// Every built-in link layer. Only the plain link is held inline: every link
+    /// direction holds one, and the others' state (framing, code ladders) would pad
+    /// each plain link to their size (issue 28; `layout_tests.rs` bounds it).
     pub enum AnyLinkLayer via each_link {
         Plain(plain::Plain),
         Arq(arq::Arq),
-        AdaptiveFec(adaptive_fec::AdaptiveFec),
+        AdaptiveFec(Box<adaptive_fec::AdaptiveFec>),
     }
     impl LinkLayer {
         fn ready(&self, now: SimTime) -> bool;

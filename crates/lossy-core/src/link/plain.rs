@@ -171,7 +171,7 @@ mod tests {
     fn a_coded_frame_carries_its_parity_and_survives_correctable_errors() {
         // Miyoshi's 100-byte segment in BCH(127,92) codewords: ⌈800/92⌉ = 9 of 127 bits.
         let code = crate::coding::BchCode::new(127, 92).unwrap();
-        let mut l = Plain::new(ConstantRate::new(1_000_000), Coding::Bch(code));
+        let mut l = Plain::new(ConstantRate::new(1_000_000), Coding::from(code));
         let mut tickets = Tickets::default();
         // BER 1e-3 on 127 bits: P(> 5 errors in a codeword) ≈ 3e-7, so nearly every frame arrives.
         let mut ch = Channel::Ber(crate::channel::Ber::new(&crate::channel::BerConfig { ber: 1e-3 }));

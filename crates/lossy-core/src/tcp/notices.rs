@@ -22,7 +22,9 @@ pub(super) struct Notices {
     /// ECN (RFC 3168 §6.1.2): once per window, CWR on the next new data.
     pub ecn: EcnSender,
     /// Adaptive FEC's controller: the code every data segment asks for (Miyoshi §4).
-    pub fec: Option<ElnFecControl>,
+    /// Boxed, once when built: inline, its 136 B sat in every sender, nearly all without
+    /// it (issue 28; `layout_tests.rs`).
+    pub fec: Option<Box<ElnFecControl>>,
 }
 
 /// One ACK's signals, classified.
@@ -46,7 +48,7 @@ impl Notices {
             ewln: EwlnResponse::new(cfg.ewln),
             ewln_resend: None,
             ecn: EcnSender::new(cfg.ecn),
-            fec: cfg.adaptive_fec.as_ref().map(|f| ElnFecControl::new(f, mss)),
+            fec: cfg.adaptive_fec.as_ref().map(|f| Box::new(ElnFecControl::new(f, mss))),
         }
     }
 

@@ -87,11 +87,12 @@ pub trait QueueDisc {
 }
 
 closed_enum! {
-    /// Every built-in queue discipline (unboxed: one is touched per packet).
-    #[allow(clippy::large_enum_variant)]
+    /// Every built-in queue discipline. Drop-tail inline (one is touched per packet);
+    /// RED boxed, as its 272 B padded every drop-tail queue of every link direction to
+    /// its size (issue 28; `layout_tests.rs` bounds it).
     pub enum AnyQueueDisc via each_queue {
         DropTail(drop_tail::DropTail),
-        Red(red::Red),
+        Red(Box<red::Red>),
     }
     impl QueueDisc {
         fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet>;

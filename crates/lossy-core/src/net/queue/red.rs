@@ -233,6 +233,13 @@ impl QueueDisc for Red {
     }
 }
 
+/// Boxed into the discipline list (only drop-tail is held inline there).
+impl From<Red> for super::AnyQueueDisc {
+    fn from(x: Red) -> Self {
+        Box::new(x).into()
+    }
+}
+
 #[cfg(test)]
 #[path = "red_tests.rs"]
 mod tests;

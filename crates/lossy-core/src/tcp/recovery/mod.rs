@@ -107,7 +107,9 @@ closed_enum! {
         Tahoe(Tahoe),
         Reno(Reno),
         NewReno(NewReno),
-        Sack(Sack),
+        // Boxed: its scoreboard (120 B) padded every NewReno sender to its size, and
+        // the sender is most of an endpoint slot (issue 28; `layout_tests.rs`).
+        Sack(Box<Sack>),
     }
     impl LossRecovery {
         fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, ack: &Ack<'_>) -> AckOutcome;
@@ -131,8 +133,8 @@ impl LossRecoveryConfig {
             LossRecoveryConfig::Tahoe => Tahoe.into(),
             LossRecoveryConfig::Reno => Reno.into(),
             LossRecoveryConfig::Newreno => NewReno::default().into(),
-            LossRecoveryConfig::Sack => Sack::new(SackRules::Rfc6675, mss, dupack_threshold).into(),
-            LossRecoveryConfig::Sack1 => Sack::new(SackRules::Sack1, mss, dupack_threshold).into(),
+            LossRecoveryConfig::Sack => AnyLossRecovery::Sack(Box::new(Sack::new(SackRules::Rfc6675, mss, dupack_threshold))),
+            LossRecoveryConfig::Sack1 => AnyLossRecovery::Sack(Box::new(Sack::new(SackRules::Sack1, mss, dupack_threshold))),
         }
     }
 }
