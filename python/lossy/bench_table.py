@@ -94,3 +94,32 @@ def eln_lines(report: Dict[str, Any]) -> List[str]:
             lines.append(f"{row['label']}: the ELN agent holds {side['eln_state_bytes_per_flow_max']:.1f} bytes per "
                          f"flow at most ({side['eln_state_bytes_per_flow_mean']:.1f} on average)")
     return lines
+
+
+MARKDOWN_COLUMNS = ["scenario / side", "simulated", "µs CPU / pkt (min/median/max)", "events / CPU s",
+                    "peak MiB (run)", "goodput", "ratio (min/median/max)", "load (min–max)"]
+
+
+def markdown(report: Dict[str, Any]) -> str:
+    """The table as Markdown, for a README or a paper (`lossy bench --markdown`): a line
+    per row and, under it, `· <side>` per other side, then the notes as a list."""
+    lines = ["| " + " | ".join(MARKDOWN_COLUMNS) + " |", "|" + " --- |" * len(MARKDOWN_COLUMNS)]
+    for row in report["rows"]:
+        if "error" in row:
+            lines.append(f"| {row['label']} | failed |" + " - |" * (len(MARKDOWN_COLUMNS) - 2))
+            continue
+        for i, (name, side) in enumerate(row["sides"].items()):
+            ratio = row["ratios"].get(name)
+            cells = [
+                row["label"] if i == 0 else f"· {_side_label(name)}",
+                _simulated(side),
+                _spread(side["cpu_per_packet_us"], "") + ("" if side["cpu_measured"] else " w"),
+                si(side["events_per_cpu_s"]["median"], "").strip() if "events_per_cpu_s" in side else "-",
+                _memory(side),
+                si(side["goodput_bps"], "b/s").strip(),
+                _spread(ratio, "×") if ratio else "",
+                _load(row["load"]) if i == 0 else "",
+            ]
+            lines.append("| " + " | ".join(cells) + " |")
+    notes = report["notes"] + eln_lines(report)
+    return "\n".join(lines + ([""] + [f"- {note}" for note in notes] if notes else [])) + "\n"

@@ -271,6 +271,7 @@ def bench(
     min_loop: Annotated[float, typer.Option(min=0.0, metavar="SECONDS", help="CPU seconds each process's event loop is sized to last at least (a calibration run per row). [default: 1]")] = 1.0,
     anchors: Annotated[bool, typer.Option("--anchors/--no-anchors", help="Also run htsim and ns-3 where they are available.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every sample) instead of tables.")] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the main table and its notes as Markdown (for a README or a paper) instead of tables.")] = False,
     scenarios: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Where the standard scenarios are. [default: the shipped ones]")] = None,
     sweep: Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also time 1,000 short runs through the sweep machinery (overhead per run).")] = True,
 ) -> None:
@@ -287,6 +288,8 @@ def bench(
             re.compile(rows)
         except re.error as e:
             raise fail(f"--rows {rows!r}: not a regular expression ({e})") from None
+    if as_json and markdown:
+        raise fail("--json and --markdown: choose one output")
     progress = None if as_json else console(stderr=True)
 
     def wanted(name: str) -> bool:
@@ -323,6 +326,10 @@ def bench(
             report["cli"] = bench_cli.measure(quick=quick, progress=progress)
     if as_json:
         sys.stdout.write(json.dumps(report, allow_nan=False) + "\n")
+    elif markdown:
+        from .bench_table import markdown as markdown_table
+
+        sys.stdout.write(markdown_table(report))
     else:
         if report["rows"]:
             console().print(bench_mod.report_table(report))

@@ -18,6 +18,7 @@ from lossy.bench_cases import AnchorPath, Case, standard_cases
 from lossy.bench_child import vmhwm_bytes
 from lossy.bench_sides import AnchorSide, SideError, lossy_sample
 from lossy.bench_stats import MARGIN, MAX_FACTOR, pair_ratios, round_order, scaled_size, spread
+from lossy.bench_table import markdown
 
 STATUS = """Name:\tpython3
 VmPeak:\t  310044 kB
@@ -186,6 +187,15 @@ def test_a_row_calibrates_then_interleaves_and_takes_ratios_per_pair(monkeypatch
     assert row["sides"]["lossy"]["run_rss_bytes"] == 2 * 2**20
     assert row["cpus"] == os.cpu_count()
     bench.report_table(report)  # renders
+    md = markdown(report).splitlines()
+    assert md[0].startswith("| scenario / side | simulated | µs CPU / pkt")
+    assert md[2].startswith("| one-hop | 1 s | 1,000/1,000/2,000 |")
+    assert md[3].startswith("| · REF | 1 s |") and "| 0.25/0.5/1× |" in md[3]
+
+
+def test_markdown_and_json_together_are_one_line_and_status_2(cli):
+    r = cli("bench", "--json", "--markdown", "--rows", "one-hop")
+    assert r.returncode == 2 and r.stderr == "lossy: --json and --markdown: choose one output\n"
 
 
 # --- --compare's arguments ----------------------------------------------------------------
