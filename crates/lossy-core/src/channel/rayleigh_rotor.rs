@@ -80,7 +80,8 @@ impl FadingRotor {
         let Some((anchor_base, anchor_offset)) = self.anchor else {
             return self.anchor_at(base, offset_ns, f64::NAN);
         };
-        let since = (base.0 as i128 - anchor_base.0 as i128) as f64 + (offset_ns - anchor_offset);
+        // Whole nanoseconds as a signed difference (exact below 2⁵³ ns, 104 days).
+        let since = base.0.wrapping_sub(anchor_base.0) as i64 as f64 + (offset_ns - anchor_offset);
         let state = if self.steps == 0 { 0.0 } else { self.steps as f64 * self.step_ns };
         let gap = since - state;
         let tolerance = STEP_TOLERANCE * (1.0 + since.abs());
@@ -118,9 +119,14 @@ impl FadingRotor {
     }
 
     fn rotate(&mut self) -> f64 {
-        let rotations = self.step_cos.iter().zip(&self.step_sin);
-        for ((c, s), (rc, rs)) in self.cos.iter_mut().zip(&mut self.sin).zip(rotations) {
-            (*c, *s) = (*c * rc - *s * rs, *c * rs + *s * rc);
+        // Equal-length slices indexed together: no bounds checks in the loop.
+        let n = self.cos.len();
+        let (cos, sin) = (&mut self.cos[..n], &mut self.sin[..n]);
+        let (step_cos, step_sin) = (&self.step_cos[..n], &self.step_sin[..n]);
+        for i in 0..n {
+            let (c, s) = (cos[i], sin[i]);
+            cos[i] = c * step_cos[i] - s * step_sin[i];
+            sin[i] = c * step_sin[i] + s * step_cos[i];
         }
         self.steps += 1;
         self.sum()
