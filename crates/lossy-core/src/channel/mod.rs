@@ -19,6 +19,7 @@
 pub mod ber;
 pub mod bernoulli;
 pub mod coded_frame;
+pub mod erfc;
 pub mod fit;
 pub mod gilbert;
 pub mod gilbert_elliott;
@@ -28,6 +29,7 @@ pub mod modulation;
 pub mod neyman;
 mod no_loss;
 pub mod rayleigh;
+mod rayleigh_rotor;
 pub mod sequence;
 pub mod snr;
 pub mod trace;

@@ -22,6 +22,12 @@
 //!   chunk, not per bit) and `lost` draws once per frame from
 //!   1 − Πₖ (1 − pₖ)^(bitsₖ). The test `chunked_sampling_agrees_with_per_bit_sampling`
 //!   compares this with a draw per bit at each bit's own γ.
+//! - **Read by phase rotation.** The chunks' midpoints go to a [`FadingRotor`]
+//!   (`rayleigh_rotor.rs`), which steps each cosine by a complex multiplication when
+//!   the sample is one cached step after the last (back-to-back frames), re-anchoring
+//!   exactly every 256 steps; |g|² stays within about 1e-13 of the direct sum
+//!   ([`Fading::power`], which the tests and `ber_at` use). The BPSK probability's erfc
+//!   is Cody's rational approximation (`erfc.rs`).
 //! - **No closed-form packet loss.** The mean BER over Rayleigh is not a packet loss
 //!   probability (bits of one packet share a fade), so `stationary_loss` and
 //!   `mean_burst` are `None`.
@@ -30,6 +36,7 @@ use super::ber::ErrorGaps;
 use super::fit::{out_of_range, PACKETS_RANGE};
 use crate::units::thousands;
 use super::modulation::{db_to_linear, Modulation};
+use super::rayleigh_rotor::FadingRotor;
 use super::{Channel, LossProcess, ModelConfig, TxSpan};
 use crate::rng::RngStream;
 use crate::time::SimTime;
@@ -224,12 +231,25 @@ impl Fading {
         let (re, im) = self.gain(t);
         re * re + im * im
     }
+
+    /// (ω, φ) of each cosine: the N in-phase terms, then the N quadrature terms.
+    pub(super) fn oscillators(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        let in_phase = self.sinusoids.iter().map(|s| (s.w_in_phase, s.phase_in_phase));
+        in_phase.chain(self.sinusoids.iter().map(|s| (s.w_quadrature, s.phase_quadrature)))
+    }
+
+    /// 1/√N, the factor on each sum.
+    pub(super) fn scale(&self) -> f64 {
+        self.scale
+    }
 }
 
 /// The fading bit-error process.
 #[derive(Clone, Debug)]
 pub struct Rayleigh {
     fading: Fading,
+    /// Reads `fading` at the chunks' midpoints by phase rotation (`rayleigh_rotor.rs`).
+    rotor: FadingRotor,
     mean_snr: f64,
     modulation: Modulation,
     /// Longest chunk over which the envelope is held, in seconds.
@@ -240,30 +260,38 @@ impl Rayleigh {
     /// Draws the fading from `fading` (see the module doc: its own stream).
     pub fn new(cfg: &RayleighConfig, fading: &mut RngStream) -> Self {
         let fd = cfg.doppler();
+        let fading = Fading::new(fd, cfg.sinusoids, fading);
         Rayleigh {
-            fading: Fading::new(fd, cfg.sinusoids, fading),
+            rotor: FadingRotor::new(&fading),
+            fading,
             mean_snr: db_to_linear(cfg.mean_snr_db),
             modulation: cfg.modulation,
             chunk_secs: cfg.chunk_periods / fd,
         }
     }
 
-    /// The bit error probability at time `t` seconds.
+    /// The bit error probability at time `t` seconds (the direct sum of cosines).
     pub fn ber_at(&self, t: f64) -> f64 {
         self.modulation.ber(self.mean_snr * self.fading.power(t))
     }
 
     /// Splits `bits` bits sent evenly over [start, end] into chunks no longer than
     /// `chunk_secs` (and of at least one bit), and calls `f(bits, ber)` for each, with
-    /// the BER at the chunk's midpoint.
-    fn for_each_chunk(&self, start: SimTime, end: SimTime, bits: u64, mut f: impl FnMut(u64, f64)) {
+    /// the BER at the chunk's midpoint, read by the rotor (whole nanoseconds from `start`
+    /// and a fraction, so back-to-back frames fall on its step exactly).
+    fn for_each_chunk(&mut self, start: SimTime, end: SimTime, bits: u64, mut f: impl FnMut(u64, f64)) {
         let (t0, t1) = (start.as_secs_f64(), end.as_secs_f64());
         let span = (t1 - t0).max(0.0);
         let chunks = ((span / self.chunk_secs).ceil() as u64).clamp(1, bits.max(1));
+        let span_ns = end.0.saturating_sub(start.0) as f64;
+        let mut ber_at = |offset_ns: f64| self.modulation.ber(self.mean_snr * self.rotor.power(start, offset_ns));
+        if chunks == 1 {
+            return f(bits, ber_at(0.5 * span_ns));
+        }
         let edge = |k: u64| (k as u128 * bits as u128 / chunks as u128) as u64;
         for k in 0..chunks {
-            let mid = t0 + span * (k as f64 + 0.5) / chunks as f64;
-            f(edge(k + 1) - edge(k), self.ber_at(mid));
+            let mid = span_ns * (k as f64 + 0.5) / chunks as f64;
+            f(edge(k + 1) - edge(k), ber_at(mid));
         }
     }
 }
