@@ -160,15 +160,18 @@ impl Direction {
         if self.next != Some(key) {
             return false;
         }
-        if self.link.next_wake(!self.queue.is_empty()) == Some(key) {
+        // `key` is the link's or the pipeline's (tickets are unique); asking the pipeline,
+        // a plain struct, costs less than the link layer's and the queue's dispatch.
+        if self.pipeline.next_wake() == Some(key) {
+            let (node, from) = (self.to, self.from);
+            self.pipeline.wake(key, |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
+        } else {
+            debug_assert_eq!(self.link.next_wake(!self.queue.is_empty()), Some(key));
             let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
             if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
                 self.finish_woken(now, outcome, tickets, out);
             }
             self.pull(now, tickets, out);
-        } else {
-            let (node, from) = (self.to, self.from);
-            self.pipeline.wake(key, |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
         }
         self.refresh();
         true
