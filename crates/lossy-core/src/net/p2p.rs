@@ -84,6 +84,10 @@ pub struct Direction {
     /// The earliest of the link layer's and the pipeline's deadlines, kept current by
     /// `refresh` after every change (read once or twice per event).
     pub next: Option<Key>,
+    /// The link layer's part of `next` as `refresh` last read it: a packet leaving the
+    /// pipeline changes neither the link nor the queue, so its wake reads only the
+    /// pipeline (`refresh_pipeline`), not the link layer's and queue's dispatch again.
+    pub link_next: Option<Key>,
 }
 
 impl Direction {
@@ -149,7 +153,14 @@ impl Direction {
     /// already in the pipeline moves no deadline: most sends on a busy path).
     #[inline]
     fn refresh(&mut self) -> bool {
-        let next = earliest(self.link.next_wake(!self.queue.is_empty()), self.pipeline.next_wake());
+        self.link_next = self.link.next_wake(!self.queue.is_empty());
+        self.refresh_pipeline()
+    }
+
+    /// `refresh` after a change to the pipeline alone (the link's part is unchanged).
+    #[inline]
+    fn refresh_pipeline(&mut self) -> bool {
+        let next = earliest(self.link_next, self.pipeline.next_wake());
         let moved = next != self.next;
         self.next = next;
         moved
@@ -160,20 +171,20 @@ impl Direction {
         if self.next != Some(key) {
             return false;
         }
-        // `key` is the link's or the pipeline's (tickets are unique); asking the pipeline,
-        // a plain struct, costs less than the link layer's and the queue's dispatch.
-        if self.pipeline.next_wake() == Some(key) {
+        // `key` is the link's or the pipeline's (tickets are unique).
+        debug_assert_eq!(self.link_next, self.link.next_wake(!self.queue.is_empty()));
+        if self.link_next != Some(key) {
             let (node, from) = (self.to, self.from);
             self.pipeline.wake(key, |pkt| out.arrivals.push_back(Arrival { node, from, pkt }));
+            self.refresh_pipeline();
         } else {
-            debug_assert_eq!(self.link.next_wake(!self.queue.is_empty()), Some(key));
             let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
             if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
                 self.finish_woken(now, outcome, tickets, out);
             }
             self.pull(now, tickets, out);
+            self.refresh();
         }
-        self.refresh();
         true
     }
 
