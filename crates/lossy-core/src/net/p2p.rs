@@ -316,3 +316,30 @@ impl Segment for PointToPoint {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> SimTime {
+        SimTime(n * 1_000_000)
+    }
+
+    #[test]
+    fn frames_still_on_the_air_at_the_end_are_left_out_when_two_overlap() {
+        let mut c = DirCounters::default();
+        c.deliver(ms(0), ms(10), 100);
+        // A second frame ends after the first while that one is still on the air (the
+        // inline slot hands the older one to the deque).
+        c.deliver(ms(1), ms(20), 200);
+        // The first has left by 15 ms; the second is still on the air.
+        c.deliver(ms(15), ms(30), 400);
+        assert_eq!((c.delivered, c.bytes_delivered), (3, 700));
+        assert_eq!(c.bytes_sent_by(0.016), 100);
+        assert_eq!(c.bytes_sent_by(0.025), 300);
+        assert_eq!(c.bytes_sent_by(0.031), 700);
+        // A frame already sent when it is delivered is never on the air.
+        c.deliver(ms(40), ms(40), 50);
+        assert_eq!(c.bytes_sent_by(0.040), 750);
+    }
+}
