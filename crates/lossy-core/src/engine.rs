@@ -95,6 +95,16 @@ impl<E> EventQueue<E> {
         Some((e.key, e.event))
     }
 
+    /// The earliest event if it is due by `until` (one look at the heap's top, then the
+    /// pop): the run loop's step.
+    #[inline]
+    pub fn pop_until(&mut self, until: SimTime) -> Option<(Key, E)> {
+        if self.heap.peek()?.key.time > until {
+            return None;
+        }
+        self.pop()
+    }
+
     pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|e| e.key.time)
     }

@@ -111,6 +111,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             pipeline: Pipeline::new(imp, streams(&format!("link:{name}:impair"))),
             counters: DirCounters::default(),
             next: None,
+            link_next: None,
             capture: capture.contains(name.as_str()).then(Box::default),
             name,
         })
