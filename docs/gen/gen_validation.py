@@ -101,14 +101,15 @@ def page(root: Optional[Path] = None, readme: Path = README) -> str:
 
 
 def bench_rows(readme: Path = README) -> List[Dict[str, str]]:
-    """The README's benchmark table (the first table under `## Benchmarks`), as dicts by
-    column. A README without it is an error that names README.md: the page is built
-    from it."""
+    """The README's benchmark table (the first table under `## Benchmarks`, as `lossy bench
+    --markdown` prints it): one dict per scenario with lossy's cells and, where an ns-3
+    line (`· ns-3`) follows it, ns-3's. A README without it is an error that names
+    README.md: the page is built from it."""
     text = readme.read_text(encoding="utf-8") if readme.is_file() else ""
     m = re.search(r"^## Benchmarks\s*$(.*?)(?=^## |\Z)", text, re.M | re.S)
     table = [line.strip() for line in (m.group(1) if m else "").splitlines()]
     start = next((i for i, line in enumerate(table) if line.startswith("|")), None)
-    need = ["scenario", "delivered pkt / wall s", "goodput", "ns-3 pkt / wall s", "ns-3 goodput", "lossy ÷ ns-3"]
+    need = ["scenario / side", "µs CPU / pkt (min/median/max)", "goodput", "ratio (min/median/max)"]
     if start is None:
         raise RuntimeError(f"validation.md: {readme} has no table under '## Benchmarks' "
                            f"(docs/gen/gen_validation.py reads its ns-3 rows from it)")
@@ -122,7 +123,16 @@ def bench_rows(readme: Path = README) -> List[Dict[str, str]]:
     if missing:
         raise RuntimeError(f"validation.md: the table under '## Benchmarks' in {readme} has no column "
                            f"{', '.join(map(repr, missing))} (docs/gen/gen_validation.py reads them)")
-    return [dict(zip(header, r)) for r in body]
+    out: List[Dict[str, str]] = []
+    for cells in (dict(zip(header, r)) for r in body):
+        side = cells["scenario / side"]
+        if not side.startswith("·"):
+            out.append({"scenario": side, "lossy µs / pkt": cells["µs CPU / pkt (min/median/max)"],
+                        "goodput": cells["goodput"], "ns-3 µs / pkt": "", "ns-3 goodput": "", "ns-3 ÷ lossy": ""})
+        elif side == "· ns-3" and out:
+            out[-1].update({"ns-3 µs / pkt": cells["µs CPU / pkt (min/median/max)"],
+                            "ns-3 goodput": cells["goodput"], "ns-3 ÷ lossy": cells["ratio (min/median/max)"]})
+    return out
 
 
 NS3_PATH = ("S —10 Mb/s, 10 ms→ BS —{rate}, 5 ms, p = 0.01→ R, NewReno without SACK, "
@@ -130,21 +140,21 @@ NS3_PATH = ("S —10 Mb/s, 10 ms→ BS —{rate}, 5 ms, p = 0.01→ R, NewReno w
 
 
 def _ns3_rows(bench: List[Dict[str, str]]) -> List[str]:
-    compared = [r for r in bench if r["ns-3 pkt / wall s"]]
+    compared = [r for r in bench if r["ns-3 µs / pkt"]]
     if not compared:
-        return ["| ns-3 3.44 | speed and goodput on bulk.cc's path | – | – | not in the README's last "
+        return ["| ns-3 3.44 | speed and goodput on the ns3-compare path | – | – | not in the README's last "
                 "benchmark (run `lossy bench` with the ns-3 anchor built) | – |"]
     out = []
     for r in compared:
-        rate = r["scenario"].replace("ns3-compare,", "").strip()
-        out.append(f"| ns-3 3.44 | speed: delivered packets per wall second, {rate} last hop | "
-                   f"{r['ns-3 pkt / wall s']} pkt/s | none: a measurement, compared within one invocation | "
-                   f"{r['delivered pkt / wall s']} pkt/s ({r['lossy ÷ ns-3']}) | measured |")
+        rate = r["scenario"].replace("ns3-compare", "").strip(" ,")
+        out.append(f"| ns-3 3.44 | speed: CPU µs per delivered packet (min/median/max), {rate} last hop | "
+                   f"{r['ns-3 µs / pkt']} | none: a measurement, compared within one invocation | "
+                   f"{r['lossy µs / pkt']} (ns-3 ÷ lossy {r['ns-3 ÷ lossy']}) | measured |")
     for r in compared:
-        rate = r["scenario"].replace("ns3-compare,", "").strip()
+        rate = r["scenario"].replace("ns3-compare", "").strip(" ,")
         if "SACK" in rate:  # one run at p = 0.01; the SACK claims above hold the means
-            out.append(f"| ns-3 3.44 `--sack=1` | goodput, {rate.replace(', SACK', '')} last hop, SACK on both "
-                       f"sides, one run | {r['ns-3 goodput']} | none for one run: the SACK claims above "
+            out.append(f"| ns-3 3.44 `--sack=1` | goodput, {rate.replace(' SACK', '').strip(' ,')} last hop, SACK on "
+                       f"both sides, one run | {r['ns-3 goodput']} | none for one run: the SACK claims above "
                        f"compare means | {r['goodput']} | measured |")
             continue
         out.append(f"| ns-3 3.44 | goodput, {rate} last hop, NewReno without SACK | {r['ns-3 goodput']} | "
@@ -162,23 +172,24 @@ def _ns3_section(bench: List[Dict[str, str]]) -> List[str]:
         "`python/lossy/anchors/ns3/bulk.cc`) on the same path: S —10 Mb/s, 10 ms→ BS —2 Mb/s (or 100 Mb/s), 5 ms, "
         "Bernoulli p = 0.01 on data→ R; NewReno with RFC 6582 recovery, SACK off, MSS 1000 B, an ACK "
         "per segment, 16 MiB buffers, initial window 10, minimum RTO 1 s, DropTail queues of 100 "
-        "packets; 100 s simulated, median of 3, both simulators timed around their event loop only. "
-        "The README's table, from one invocation on a 2-core machine of this project:", "",
-        "| scenario | delivered pkt / wall s | goodput | ns-3 pkt / wall s | ns-3 goodput | lossy ÷ ns-3 |",
+        "packets; each side sized so that its event loop runs at least 1 s of CPU (ns-3 at 100 Mb/s "
+        "without SACK: 20 s simulated), interleaved rounds of fresh processes, both simulators "
+        "timed around their event loop only (CPU time per delivered packet). The README's table, "
+        "from one invocation on a 2-core machine of this project:", "",
+        "| scenario | lossy µs / pkt | goodput | ns-3 µs / pkt | ns-3 goodput | ns-3 ÷ lossy |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    lines += [f"| {r['scenario']} | {r['delivered pkt / wall s']} | {r['goodput']} | {r['ns-3 pkt / wall s']} | "
-              f"{r['ns-3 goodput']} | {r['lossy ÷ ns-3']} |" for r in bench if r["ns-3 pkt / wall s"]]
+    lines += [f"| {r['scenario']} | {r['lossy µs / pkt']} | {r['goodput']} | {r['ns-3 µs / pkt']} | "
+              f"{r['ns-3 goodput']} | {r['ns-3 ÷ lossy']} |" for r in bench if r["ns-3 µs / pkt"]]
     lines += [
         "", "What differs, and why:", "",
-        "- **Speed.** Compare delivered packets per wall second, not events: a plain link in `lossy` "
+        "- **Speed.** Compare CPU time per delivered packet, not events: a plain link in `lossy` "
         "needs an event at the end of a frame only when a packet waits behind it, so it executes about "
         "5 events per delivered packet on these paths where ns-3 executes about 15. At 100 Mb/s with "
         "16 MiB buffers ns-3's cost grows faster than linearly in simulated time (its TCP "
         "transmit-buffer scans dominate), so that row is what a user of ns-3 experiences, not its "
-        "best. Speeds depend on the machine: only ratios measured in one invocation are compared "
-        "(between two invocations on the same machine the README saw ns-3's 2 Mb/s row move by about "
-        "30 %, lossy's rows by under 6 %).",
+        "best. Speeds depend on the machine and its load: only ratios taken within one round of one "
+        "invocation are compared, and the table gives their min/median/max.",
         "- **Goodput.** Without SACK, ns-3.44's NewReno keeps more data in flight than its window (its "
         "recovery \"pipe\" is computed from emulated SACK marks) and, with large buffers, falls into "
         "a cycle of timeout, go-back-N and spurious fast retransmit; an RFC 6582 NewReno is not "
