@@ -225,16 +225,14 @@ impl<T: Copy> Pipeline<T> {
             // No impairment configured (`plain` is never true with one): nothing draws and
             // the fate is ordinary, so straight into the FIFO.
             debug_assert!(self.reorder.is_none() && self.duplicate.is_none());
-            debug_assert!(self.fifo.back().map(|b| b.key) <= Some(WakeKey { time: arrival, ticket }));
-            self.counters.entered += 1;
-            self.fifo.push_back(InFlight { key: WakeKey { time: arrival, ticket }, item, fate: Fate::default() });
-            return;
+            return self.enter(arrival, ticket, item, Fate::default());
         }
         let reorder = draw(&mut self.rng, self.reorder);
         let duplicate = draw(&mut self.rng, self.duplicate);
         self.enter(arrival, ticket, item, Fate { reorder, duplicate });
     }
 
+    #[inline(always)]
     fn enter(&mut self, arrival: SimTime, ticket: u64, item: T, fate: Fate) {
         let key = WakeKey { time: arrival, ticket };
         debug_assert!(self.fifo.back().map(|b| b.key) <= Some(key), "pushed out of order");
