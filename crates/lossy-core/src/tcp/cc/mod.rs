@@ -20,6 +20,7 @@ pub use byte_counting::ByteCounting;
 pub use choice::CcChoice;
 
 pub use abc::Abc;
+use super::rate_sample::RateSample;
 use super::state::{SenderState, Signal};
 use crate::closed::closed_enum;
 use crate::time::{SimDuration, SimTime};
@@ -46,6 +47,11 @@ pub trait CongestionControl {
     fn pacing_rate(&self, _st: &SenderState, _srtt: Option<SimDuration>) -> Option<f64> {
         None
     }
+    /// Every ACK that acknowledged or SACKed new data, in recovery or not, with its
+    /// delivery-rate sample (`tcp/rate_sample.rs`); after `on_ack`/the recovery's own
+    /// handling of the same ACK. Window rules ignore it (the default); a model-based
+    /// control (BBR) sets its window and pacing rate here.
+    fn on_rate_sample(&mut self, _st: &mut SenderState, _now: SimTime, _rs: &RateSample) {}
 }
 
 closed_enum! {
@@ -61,6 +67,7 @@ closed_enum! {
         fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
         fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
         fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
+        fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
     }
 }
 
