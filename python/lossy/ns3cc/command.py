@@ -38,14 +38,16 @@ def ns3_runs(setups: List[SetUp], quick: bool, stored: bool, say: Any) -> List[D
 
 
 def lossy_runs(setups: List[SetUp], quick: bool, say: Any) -> List[Dict[str, Any]]:
+    """lossy's runs, a congestion control at a time: one it cannot run is one line."""
     runs: List[Dict[str, Any]] = []
     for setup in setups:
         todo = points(setup, quick)
         say(f"lossy: {len(todo)} runs of {setup.name}")
-        try:
-            runs += lossy_side.run_setup(setup, todo)
-        except ScenarioError as e:
-            say(f"lossy: {setup.name} cannot run with this lossy ({setup.scenario.name}): {e}")
+        for cc in setup.ccs:
+            try:
+                runs += lossy_side.run_setup(setup, [point for point in todo if point[0] == cc])
+            except ScenarioError as e:
+                say(f"lossy: {setup.name} {cc} cannot run with this lossy ({setup.scenario.name}): {e}")
     return runs
 
 
