@@ -55,14 +55,15 @@ def compare_ns3(names: Optional[Sequence[str]], quick: bool, stored: bool, write
                 out: Path, say: Any) -> List[Dict[str, Any]]:
     """The table's rows, also written to out/ns3-compare.{csv,md}."""
     setups = chosen(names)
+    if write_reference and (stored or quick or len(setups) != len(SETUPS)):
+        raise ScenarioError("--write-reference: needs every set-up at full scale from ns-3 itself "
+                            "(no --setup, --quick or --stored)")
     ours = ns3_runs(setups, quick, stored, say)
     if write_reference:
-        if stored or quick or len(setups) != len(SETUPS):
-            raise ScenarioError("--write-reference: needs every set-up at full scale from ns-3 itself "
-                                "(no --setup, --quick or --stored)")
         found = ns3_side.find(say)
-        version = found.version if isinstance(found, ns3_side.Ns3) else "unknown"
-        say(f"wrote {reference.write(ours, version)}")
+        if not isinstance(found, ns3_side.Ns3):  # ns3_runs fell back to the stored runs
+            raise ScenarioError(f"--write-reference: needs ns-3 itself: {found.note}")
+        say(f"wrote {reference.write(ours, found.version)}")
     table = compare.rows(ours, lossy_runs(setups, quick, say))
     notes = [f"ns-3 3.44: python/lossy/anchors/ns3/cc.cc; lossy: the set-ups' scenarios "
              f"(python/lossy/ns3cc/setups.py); {'quick (3 seeds)' if quick else 'full'}"]
