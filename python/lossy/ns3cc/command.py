@@ -23,7 +23,7 @@ def chosen(names: Optional[Sequence[str]]) -> List[SetUp]:
 def ns3_runs(setups: List[SetUp], quick: bool, stored: bool, say: Any) -> List[Dict[str, Any]]:
     """ns-3's runs: made (or read from the cache) when ns-3 can be built, else the stored ones."""
     found = None if stored else ns3_side.find(say)
-    if found is None or isinstance(found, ns3_side.Skip):
+    if not isinstance(found, ns3_side.Ns3):
         why = "--stored" if found is None else found.note
         source = (reference.provenance() or ["no stored reference"])[0]
         say(f"ns-3: {why}; its column is the stored reference ({source})")
