@@ -32,7 +32,8 @@ def read() -> List[Dict[str, Any]]:
         return []
     with path().open() as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    return [{k: (v if k in ("setup", "cc") else float(v)) for k, v in row.items()} for row in rows]
+    # An empty cell (a gap between ProbeRTTs where there were fewer than two) reads as NaN.
+    return [{k: (v if k in ("setup", "cc") else float(v or "nan")) for k, v in row.items()} for row in rows]
 
 
 def provenance() -> List[str]:
