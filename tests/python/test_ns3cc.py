@@ -8,6 +8,7 @@ import math
 import os
 import re
 import subprocess
+import sys
 import json
 
 import pytest
@@ -126,3 +127,15 @@ def test_cc_builds_and_runs_two_seconds_of_bbr_on_the_lossy_path():
     out = subprocess.run([str(built[0]), *args], capture_output=True, text=True, check=True).stdout
     reply = json.loads(out.strip().splitlines()[-1])
     assert reply["cc"] == "Bbr" and 0 < reply["goodput_bps"] <= 2_000_000
+
+
+@pytest.mark.slow
+def test_the_command_prints_and_writes_the_table_from_the_stored_reference(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "lossy", "ns3", "--setup", "bbr-dumbbell", "--quick", "--stored",
+                           "--out", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "its column is the stored reference (ns-3 side of `lossy ns3`" in done.stderr
+    newreno = [line for line in done.stdout.splitlines() if line.startswith("| bbr-dumbbell | NewReno | 0 |")]
+    assert newreno and newreno[0].startswith("| bbr-dumbbell | NewReno | 0 | 9.705 ± 0.000 (n=3) |")
+    assert newreno[0].endswith("| yes |")  # lossy has Reno: 9.709 Mb/s, +0.0 %
+    assert (tmp_path / "ns3-compare.md").read_text().startswith(done.stdout.splitlines()[0])
