@@ -540,8 +540,9 @@ def ns3(
 
     say = console(stderr=True).print
     with user_errors({"--out": out}):
-        table = run_comparison(setup, quick, stored, write_reference, out, lambda line: say(line, markup=False, soft_wrap=True))
-    print(markdown(table), end="")
+        table, window = run_comparison(setup, quick, stored, write_reference, out,
+                                       lambda line: say(line, markup=False, soft_wrap=True))
+    print(markdown(table) + "\n" + window, end="")
 
 
 @app.command()

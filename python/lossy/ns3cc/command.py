@@ -6,7 +6,7 @@ line naming the scenario's error, and that set-up's lossy column stays empty."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._core import ScenarioError
 from . import compare, lossy_side, ns3_side, reference
@@ -52,21 +52,24 @@ def lossy_runs(setups: List[SetUp], quick: bool, say: Any) -> List[Dict[str, Any
 
 
 def compare_ns3(names: Optional[Sequence[str]], quick: bool, stored: bool, write_reference: bool,
-                out: Path, say: Any) -> List[Dict[str, Any]]:
-    """The table's rows, also written to out/ns3-compare.{csv,md}."""
+                out: Path, say: Any) -> Tuple[List[Dict[str, Any]], str]:
+    """The goodput table's rows and the window table (markdown), also written to
+    out/ns3-compare.{csv,md}."""
     setups = chosen(names)
     if write_reference and (stored or quick or len(setups) != len(SETUPS)):
         raise ScenarioError("--write-reference: needs every set-up at full scale from ns-3 itself "
                             "(no --setup, --quick or --stored)")
-    ours = ns3_runs(setups, quick, stored, say)
+    ns3 = ns3_runs(setups, quick, stored, say)
     if write_reference:
         found = ns3_side.find(say)
         if not isinstance(found, ns3_side.Ns3):  # ns3_runs fell back to the stored runs
             raise ScenarioError(f"--write-reference: needs ns-3 itself: {found.note}")
-        say(f"wrote {reference.write(ours, found.version)}")
-    table = compare.rows(ours, lossy_runs(setups, quick, say))
+        say(f"wrote {reference.write(ns3, found.version)}")
+    theirs = lossy_runs(setups, quick, say)
+    table = compare.rows(ns3, theirs)
+    window = compare.windows(ns3, theirs)
     notes = [f"ns-3 3.44: python/lossy/anchors/ns3/cc.cc; lossy: the set-ups' scenarios "
              f"(python/lossy/ns3cc/setups.py); {'quick (3 seeds)' if quick else 'full'}"]
-    for path in compare.write(table, out, notes):
+    for path in compare.write(table, out, notes, window):
         say(f"wrote {path}")
-    return table
+    return table, window

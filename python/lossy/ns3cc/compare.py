@@ -1,6 +1,7 @@
 """The side-by-side table: per set-up, congestion control and loss rate, ns-3's and
 lossy's mean goodput over seeds with 95 % confidence intervals (Student's t), the
-difference of the means relative to ns-3's, and whether it is within TOLERANCE."""
+difference of the means relative to ns-3's, and whether it is within TOLERANCE; and the
+window (mean and peak, in segments) on ns-3's own set-ups."""
 
 from __future__ import annotations
 
@@ -68,7 +69,30 @@ def markdown(table: List[Dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(table: List[Dict[str, Any]], folder: Path, notes: Optional[List[str]] = None) -> List[Path]:
+def windows(ns3_runs: Iterable[Dict[str, Any]], lossy_runs: Iterable[Dict[str, Any]]) -> str:
+    """The window on ns-3's loss-free set-ups, in segments (ns-3's bytes ÷ MSS): its
+    time-weighted mean and its peak, each side's mean over seeds; "-" where a side has no
+    run."""
+    sides: Dict[Tuple[str, str], Dict[str, List[Tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
+    for side, runs in (("ns3", ns3_runs), ("lossy", lossy_runs)):
+        for run in runs:
+            if run["setup"] != "lossy-path":
+                sides[(run["setup"], run["cc"])][side].append((float(run["cwnd_mean_segs"]),
+                                                                float(run["cwnd_peak_segs"])))
+
+    def cell(values: List[Tuple[float, float]]) -> str:
+        if not values:
+            return "-"
+        return f"{sum(v[0] for v in values) / len(values):.1f} / {sum(v[1] for v in values) / len(values):.1f}"
+
+    lines = ["| set-up | CC | ns-3 cwnd mean / peak, segments | lossy cwnd mean / peak, segments |",
+             "| --- | --- | --- | --- |"]
+    lines += [f"| {setup} | {cc} | {cell(v['ns3'])} | {cell(v['lossy'])} |" for (setup, cc), v in sorted(sides.items())]
+    return "\n".join(lines) + "\n"
+
+
+def write(table: List[Dict[str, Any]], folder: Path, notes: Optional[List[str]] = None,
+          extra: str = "") -> List[Path]:
     """ns3-compare.csv (every column) and ns3-compare.md (the table and the notes)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / "ns3-compare.csv", folder / "ns3-compare.md"]
@@ -76,6 +100,6 @@ def write(table: List[Dict[str, Any]], folder: Path, notes: Optional[List[str]] 
         writer = csv.DictWriter(f, fieldnames=list(table[0]) if table else ["setup"], lineterminator="\n")
         writer.writeheader()
         writer.writerows(table)
-    text = markdown(table) + "".join(f"\n- {note}" for note in (notes or []))
+    text = markdown(table) + ("\n" + extra if extra else "") + "".join(f"\n- {note}" for note in (notes or []))
     written[1].write_text(text + ("\n" if notes else ""))
     return written
