@@ -28,8 +28,9 @@ Usage (from the repository root)
     PYTHONPATH=python python3 tools/ns3_sack_reference.py          # 10 runs per point
     PYTHONPATH=python python3 tools/ns3_sack_reference.py --runs 3 --out /tmp/ns3_sack.csv
 
-    At most two ns-3 processes run at once; 10 runs take about 2 minutes on a 2-core
-    machine.
+    At most two ns-3 processes run at once; 10 runs a point (140 runs) took 100 s of CPU
+    and 6 minutes on a 2-core machine under a load of 10, and reproduced the stored CSV
+    byte for byte (2026-11-27).
 """
 
 import argparse
