@@ -110,4 +110,11 @@ CASES = [
     BadInput("cli-unitless-string-duration-warned", argv=("run", "last-hop", "--set", 'links.0.delay="5"', "--set", 'duration="1 s"'),
              says=('links.0.delay: 5 is read as 5 s; write "5 s"',), warning=True,
              source="silent: delay = 5 means 5 seconds with no note (a unitless string likewise)"),
+    BadInput("cli-ns3-unknown-setup", argv=("ns3", "--setup", "bbr", "--stored", "--out", "{tmp}/ns3"),
+             says=("--setup: no set-up 'bbr'", "known: bbr-dumbbell, cubic-codel, lossy-path"),
+             source="issue 29: lossy ns3's set-ups by name"),
+    BadInput("cli-ns3-write-reference-quick", argv=("ns3", "--write-reference", "--quick", "--stored",
+                                                    "--out", "{tmp}/ns3"),
+             says=("--write-reference: needs every set-up at full scale from ns-3 itself",),
+             source="issue 29: a partial reference must not replace the stored one"),
 ]
