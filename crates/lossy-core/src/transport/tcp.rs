@@ -5,6 +5,7 @@ use super::{AnyEndpoint, FlowEnds, TransportSpec};
 use crate::apps::App;
 use crate::error::Result;
 use crate::tcp::inference::LossInference;
+use crate::tcp::recovery::LossRecoverySpec;
 use crate::tcp::{TcpReceiver, TcpSender};
 
 /// `transport = "tcp"` (the default) for a byte stream.
