@@ -113,40 +113,43 @@ pub(crate) use closed_enum;
 /// }
 /// ```
 ///
+/// `parts { ... }` adds a list of the schemes' parts (a transport's endpoints), each
+/// line naming its own after `+`: `tcp::Tcp(TcpTransport, TCP) + [TcpSender(tcp::Sender)]`.
+///
 /// `unit_config { ... }` instead of `config` makes a table of plain names (serde unit
 /// variants: `tcp.variant = "reno"`): each variant is a name and its line's config item a
 /// constant (or unit struct) of the scheme's file implementing the spec trait, which the
 /// `via` macro hands to the expression.
 macro_rules! family {
-    ($(runtime { $($rt:tt)* })? $(config { $($ct:tt)* })? $(unit_config { $($ut:tt)* })? schemes { $($lines:tt)* }) => {
-        $crate::closed::family!(@munch [$($($rt)*)?] [$($($ct)*)?] [$($($ut)*)?] [] [] [] [] $($lines)*);
+    ($(runtime { $($rt:tt)* })? $(config { $($ct:tt)* })? $(unit_config { $($ut:tt)* })? $(parts { $($pt:tt)* })? schemes { $($lines:tt)* }) => {
+        $crate::closed::family!(@munch [$($($rt)*)?] [$($($ct)*)?] [$($($ut)*)?] [$($($pt)*)?] [] [] [] [] [] $($lines)*);
     };
 
     // One line at a time into: modules and their exports, runtime variants, boxed
     // runtime variants (for their `From`), config variants.
-    (@munch $rt:tt $ct:tt $ut:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*]
-        $(#[$a:meta])* $m:ident :: $v:ident (_, $c:ident) $(, $($rest:tt)*)?) => {
-        $crate::closed::family!(@munch $rt $ct $ut [$($mods)* ($m $c)] [$($rv)*] [$($bx)*] [$($cv)* ([$(#[$a])*] $v $m $c)] $($($rest)*)?);
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident (_, $c:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $c)] [$($rv)*] [$($bx)*] [$($cv)* ([$(#[$a])*] $v $m $c)] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
     };
-    (@munch $rt:tt $ct:tt $ut:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*]
-        $(#[$a:meta])* $m:ident :: $v:ident (Box<$r:ident>, $c:ident) $(, $($rest:tt)*)?) => {
-        $crate::closed::family!(@munch $rt $ct $ut [$($mods)* ($m $r $c)] [$($rv)* ($v Box<$m::$r>)] [$($bx)* ($v $m $r)] [$($cv)* ([$(#[$a])*] $v $m $c)] $($($rest)*)?);
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident (Box<$r:ident>, $c:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r $c)] [$($rv)* ($v Box<$m::$r>)] [$($bx)* ($v $m $r)] [$($cv)* ([$(#[$a])*] $v $m $c)] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
     };
-    (@munch $rt:tt $ct:tt $ut:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*]
-        $(#[$a:meta])* $m:ident :: $v:ident ($r:ident, $c:ident) $(, $($rest:tt)*)?) => {
-        $crate::closed::family!(@munch $rt $ct $ut [$($mods)* ($m $r $c)] [$($rv)* ($v $m::$r)] [$($bx)*] [$($cv)* ([$(#[$a])*] $v $m $c)] $($($rest)*)?);
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident ($r:ident, $c:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r $c)] [$($rv)* ($v $m::$r)] [$($bx)*] [$($cv)* ([$(#[$a])*] $v $m $c)] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
     };
-    (@munch $rt:tt $ct:tt $ut:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*]
-        $(#[$a:meta])* $m:ident :: $v:ident (Box<$r:ident>) $(, $($rest:tt)*)?) => {
-        $crate::closed::family!(@munch $rt $ct $ut [$($mods)* ($m $r)] [$($rv)* ($v Box<$m::$r>)] [$($bx)* ($v $m $r)] [$($cv)*] $($($rest)*)?);
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident (Box<$r:ident>) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r)] [$($rv)* ($v Box<$m::$r>)] [$($bx)* ($v $m $r)] [$($cv)*] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
     };
-    (@munch $rt:tt $ct:tt $ut:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*]
-        $(#[$a:meta])* $m:ident :: $v:ident ($r:ident) $(, $($rest:tt)*)?) => {
-        $crate::closed::family!(@munch $rt $ct $ut [$($mods)* ($m $r)] [$($rv)* ($v $m::$r)] [$($bx)*] [$($cv)*] $($($rest)*)?);
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident ($r:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r)] [$($rv)* ($v $m::$r)] [$($bx)*] [$($cv)*] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
     };
 
     // Every line read: emit.
-    (@munch [$($rt:tt)*] [$($ct:tt)*] [$($ut:tt)*] [$(($m:ident $($ty:ident)+))*] $rv:tt $bx:tt $cv:tt) => {
+    (@munch [$($rt:tt)*] [$($ct:tt)*] [$($ut:tt)*] [$($ph:tt)*] [$(($m:ident $($ty:ident)+))*] $rv:tt $bx:tt $cv:tt [$($pv:tt)*]) => {
         $(
             pub mod $m;
             pub use $m::{$($ty),+};
@@ -154,6 +157,15 @@ macro_rules! family {
         $crate::closed::family!(@runtime [$($rt)*] $rv $bx);
         $crate::closed::family!(@config [$($ct)*] $cv);
         $crate::closed::family!(@unit_config [$($ut)*] $cv);
+        $crate::closed::family!(@parts [$($ph)*] [$($pv)*]);
+    };
+
+    (@parts [] $pv:tt) => {};
+    (@parts [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $($impls:tt)*] [$($pv:tt)*]) => {
+        $crate::closed::closed_enum! {
+            $(#[$em])* $vis enum $name via $via { $($pv)* }
+            $($impls)*
+        }
     };
 
     (@runtime [] $rv:tt $bx:tt) => {};

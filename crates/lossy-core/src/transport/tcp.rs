@@ -1,16 +1,19 @@
 //! TCP as a transport: the flow's `tcp` table builds a `TcpSender` and a `TcpReceiver`
 //! (the state machines live in `crate::tcp`).
 
-use super::{AnyEndpoint, FlowEnds, TransportSpec};
+use super::{AnyEndpoint, AnyTransport, FlowEnds, TransportSpec};
 use crate::apps::App;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::tcp::inference::LossInference;
 use crate::tcp::recovery::LossRecoverySpec;
-use crate::tcp::{TcpReceiver, TcpSender};
+pub use crate::tcp::{TcpReceiver, TcpSender};
 
 /// `transport = "tcp"` (the default) for a byte stream.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpTransport;
+
+/// `transport = "tcp"`.
+pub const TCP: AnyTransport = AnyTransport::Tcp(TcpTransport);
 
 impl TransportSpec for TcpTransport {
     fn name(&self) -> &'static str {
@@ -27,6 +30,14 @@ impl TransportSpec for TcpTransport {
 
     fn agents_act_on_it(&self) -> bool {
         true
+    }
+
+    /// A `fectcp` table on a TCP flow would be silently ignored.
+    fn check_asked(&self, f: &FlowEnds) -> Result<()> {
+        if f.fectcp.is_some() {
+            return Err(Error::scenario((f.path)("fectcp"), "given, but the flow's transport is \"tcp\"; add transport = \"fectcp\" or drop the table"));
+        }
+        Ok(())
     }
 
     fn endpoints(&self, f: &FlowEnds) -> Result<[AnyEndpoint; 2]> {

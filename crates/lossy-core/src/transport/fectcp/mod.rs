@@ -19,7 +19,7 @@ pub use decode::Decode;
 pub use receiver::FectcpReceiver;
 pub use sender::FectcpSender;
 
-use super::{AnyEndpoint, FlowEnds, TransportSpec};
+use super::{AnyEndpoint, AnyTransport, FlowEnds, TransportSpec};
 use crate::apps::App;
 use crate::coding::rateless::BlockPlan;
 use crate::error::{Error, Result};
@@ -29,6 +29,16 @@ use crate::metrics::{Columns, Metric};
 /// `transport = "fectcp"`: a file sent as rateless-code symbols (Botoș §II).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FectcpTransport;
+
+/// `transport = "fectcp"`.
+pub const FECTCP: AnyTransport = AnyTransport::Fectcp(FectcpTransport);
+
+/// Its sender boxed in the endpoints' list (once, when built).
+impl From<FectcpSender> for AnyEndpoint {
+    fn from(x: FectcpSender) -> Self {
+        Box::new(x).into()
+    }
+}
 
 impl TransportSpec for FectcpTransport {
     fn name(&self) -> &'static str {
@@ -48,6 +58,14 @@ impl TransportSpec for FectcpTransport {
     /// Its symbols and ACKs are not TCP's: no agent acts on them.
     fn agents_act_on_it(&self) -> bool {
         false
+    }
+
+    /// It carries files: a datagram app rides on UDP whatever the transport says.
+    fn check_asked(&self, f: &FlowEnds) -> Result<()> {
+        if !f.app.is_stream() {
+            return Err(Error::scenario((f.path)("transport"), "\"fectcp\" carries file transfers; a CBR application rides on UDP, so leave transport unset"));
+        }
+        Ok(())
     }
 
     /// Its file split into source blocks of symbols, the sender, and the receiver with
