@@ -114,7 +114,7 @@ pub(crate) use closed_enum;
 /// ```
 ///
 /// `parts { ... }` adds a list of the schemes' parts (a transport's endpoints), each
-/// line naming its own after `+`: `tcp::Tcp(TcpTransport, TCP) + [TcpSender(tcp::Sender)]`.
+/// line naming its own after `+`: `tcp::Tcp(TcpTransport, NAMED_TCP) + [TcpSender(tcp::TcpSender)]`.
 ///
 /// `unit_config { ... }` instead of `config` makes a table of plain names (serde unit
 /// variants: `tcp.variant = "reno"`): each variant is a name and its line's config item a

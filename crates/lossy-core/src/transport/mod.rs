@@ -130,9 +130,9 @@ family! {
     }
     schemes {
         #[default]
-        tcp::Tcp(TcpTransport, TCP) + [TcpSender(tcp::TcpSender), TcpReceiver(tcp::TcpReceiver)],
+        tcp::Tcp(TcpTransport, NAMED_TCP) + [TcpSender(tcp::TcpSender), TcpReceiver(tcp::TcpReceiver)],
         udp::Udp(UdpTransport) + [CbrSource(udp::CbrSource), UdpSink(udp::UdpSink)],
-        fectcp::Fectcp(FectcpTransport, FECTCP) + [FectcpSender(Box<fectcp::FectcpSender>), FectcpReceiver(fectcp::FectcpReceiver)],
+        fectcp::Fectcp(FectcpTransport, NAMED_FECTCP) + [FectcpSender(Box<fectcp::FectcpSender>), FectcpReceiver(fectcp::FectcpReceiver)],
     }
 }
 
@@ -155,7 +155,7 @@ impl Transport {
 
     /// The transport asked for.
     fn asked(self) -> AnyTransport {
-        each_transport_config!(self, t => *t)
+        each_transport_config!(self, t => AnyTransport::from(*t))
     }
 }
 

@@ -1,7 +1,7 @@
 //! TCP as a transport: the flow's `tcp` table builds a `TcpSender` and a `TcpReceiver`
 //! (the state machines live in `crate::tcp`).
 
-use super::{AnyEndpoint, AnyTransport, FlowEnds, TransportSpec};
+use super::{AnyEndpoint, FlowEnds, TransportSpec};
 use crate::apps::App;
 use crate::error::{Error, Result};
 use crate::tcp::inference::LossInference;
@@ -12,8 +12,8 @@ pub use crate::tcp::{TcpReceiver, TcpSender};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpTransport;
 
-/// `transport = "tcp"`.
-pub const TCP: AnyTransport = AnyTransport::Tcp(TcpTransport);
+/// What `transport = "tcp"` names (the family's list reads it).
+pub const NAMED_TCP: TcpTransport = TcpTransport;
 
 impl TransportSpec for TcpTransport {
     fn name(&self) -> &'static str {

@@ -22,7 +22,6 @@ use serde::de::{self, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
-pub use red::RedMode;
 
 /// What a discipline counts beyond its drops, for the link's summary row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -192,7 +191,7 @@ impl JsonSchema for QueueConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::queue::red::RedConfig;
+    use crate::net::queue::red::{RedConfig, RedMode};
 
     fn de(json: &str) -> Result<QueueConfig, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())

@@ -19,7 +19,7 @@ pub use decode::Decode;
 pub use receiver::FectcpReceiver;
 pub use sender::FectcpSender;
 
-use super::{AnyEndpoint, AnyTransport, FlowEnds, TransportSpec};
+use super::{AnyEndpoint, FlowEnds, TransportSpec};
 use crate::apps::App;
 use crate::coding::rateless::BlockPlan;
 use crate::error::{Error, Result};
@@ -30,8 +30,8 @@ use crate::metrics::{Columns, Metric};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FectcpTransport;
 
-/// `transport = "fectcp"`.
-pub const FECTCP: AnyTransport = AnyTransport::Fectcp(FectcpTransport);
+/// What `transport = "fectcp"` names (the family's list reads it).
+pub const NAMED_FECTCP: FectcpTransport = FectcpTransport;
 
 /// Its sender boxed in the endpoints' list (once, when built).
 impl From<FectcpSender> for AnyEndpoint {
