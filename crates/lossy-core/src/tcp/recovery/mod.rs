@@ -93,7 +93,7 @@ pub trait LossRecovery {
 
 /// What each value of `tcp.variant` is: its name, whether it reads SACK blocks and the
 /// recovery it builds. Implemented in each scheme's file by a unit struct named for the
-/// value (`RenoConfig`), which [`LossRecoveryConfig`] dispatches to.
+/// value (`RenoChoice`), which [`LossRecoveryConfig`] dispatches to.
 pub trait LossRecoverySpec {
     /// Its name as a scenario writes it.
     fn name(&self) -> &'static str;
@@ -141,20 +141,20 @@ family! {
     }
     schemes {
         /// Fast retransmit, then slow start from one segment.
-        tahoe::Tahoe(Tahoe, TahoeConfig),
+        tahoe::Tahoe(Tahoe, TahoeChoice),
         /// RFC 5681 fast retransmit and fast recovery.
-        reno::Reno(Reno, RenoConfig),
+        reno::Reno(Reno, RenoChoice),
         /// RFC 6582: Reno with partial-ACK handling.
         #[default]
         #[serde(rename = "newreno")]
-        new_reno::NewReno(NewReno, NewRenoConfig),
+        new_reno::NewReno(NewReno, NewRenoChoice),
         /// SACK (RFC 2018) with RFC 6675's loss recovery: scoreboard, IsLost, pipe, NextSeg.
         // Boxed: its scoreboard (120 B) padded every NewReno sender to its size, and
         // the sender is most of an endpoint slot (issue 28; `layout_tests.rs`).
-        sack::Sack(Box<Sack>, SackConfig),
+        sack::Sack(Box<Sack>, SackChoice),
         /// SACK as ns-2's Agent/TCP/Sack1 recovers (the papers' "TCP-SACK"): halve once,
         /// a running pipe estimate, every hole below the highest SACK resent once.
-        sack1::Sack1(_, Sack1Config),
+        sack1::Sack1(_, Sack1Choice),
     }
 }
 

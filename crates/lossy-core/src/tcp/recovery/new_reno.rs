@@ -68,9 +68,9 @@ impl DupackRecovery for NewReno {
 
 /// `tcp.variant = "newreno"` (the default).
 #[derive(Clone, Copy, Debug)]
-pub struct NewRenoConfig;
+pub struct NewRenoChoice;
 
-impl LossRecoverySpec for NewRenoConfig {
+impl LossRecoverySpec for NewRenoChoice {
     fn name(&self) -> &'static str {
         "newreno"
     }

@@ -37,9 +37,9 @@ impl DupackRecovery for Reno {
 
 /// `tcp.variant = "reno"`.
 #[derive(Clone, Copy, Debug)]
-pub struct RenoConfig;
+pub struct RenoChoice;
 
-impl LossRecoverySpec for RenoConfig {
+impl LossRecoverySpec for RenoChoice {
     fn name(&self) -> &'static str {
         "reno"
     }

@@ -237,9 +237,9 @@ impl LossRecovery for Sack {
 
 /// `tcp.variant = "sack"`: RFC 6675's rules.
 #[derive(Clone, Copy, Debug)]
-pub struct SackConfig;
+pub struct SackChoice;
 
-impl LossRecoverySpec for SackConfig {
+impl LossRecoverySpec for SackChoice {
     fn name(&self) -> &'static str {
         "sack"
     }

@@ -8,9 +8,9 @@ use super::{AnyLossRecovery, LossRecoverySpec};
 
 /// `tcp.variant = "sack1"`.
 #[derive(Clone, Copy, Debug)]
-pub struct Sack1Config;
+pub struct Sack1Choice;
 
-impl LossRecoverySpec for Sack1Config {
+impl LossRecoverySpec for Sack1Choice {
     fn name(&self) -> &'static str {
         "sack1"
     }

@@ -44,9 +44,9 @@ impl DupackRecovery for Tahoe {
 
 /// `tcp.variant = "tahoe"`.
 #[derive(Clone, Copy, Debug)]
-pub struct TahoeConfig;
+pub struct TahoeChoice;
 
-impl LossRecoverySpec for TahoeConfig {
+impl LossRecoverySpec for TahoeChoice {
     fn name(&self) -> &'static str {
         "tahoe"
     }
