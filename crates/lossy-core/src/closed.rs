@@ -227,8 +227,8 @@ macro_rules! family {
 pub(crate) use family;
 
 /// A variant's name as serde's `rename_all = "snake_case"` writes it (`GilbertElliott`
-/// → `gilbert_elliott`), for tests that compare `VARIANTS` with a schema's tags.
-#[cfg(test)]
+/// → `gilbert_elliott`), for tests that compare `VARIANTS` with a schema's tags and for
+/// messages that list the names a scenario may write.
 pub(crate) fn snake_case(name: &str) -> String {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {

@@ -56,19 +56,21 @@ mod tcp_families {
     #[test]
     fn a_loss_recovery_is_named_only_in_its_files_and_its_lists() {
         let files = sources();
-        // tcp/config.rs lists `tcp.variant`'s values, some named as the schemes are.
-        let wrong = shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &["tcp/config.rs"], AnyLossRecovery::VARIANTS);
+        // tcp/config.rs lists `tcp.variant`'s values, some named as the schemes are;
+        // tcp/cc/mod.rs lists `tcp.cc`'s, where `reno` is the window rule of that name
+        // (Linux's), not this family's Reno.
+        let wrong = shape(&files, "tcp/recovery", "tcp/recovery/mod.rs", "AnyLossRecovery", &["tcp/config.rs", "tcp/cc/mod.rs"], AnyLossRecovery::VARIANTS);
         assert!(wrong.is_empty(), "loss recoveries named outside their family:\n{}", wrong.join("\n"));
         // Item 4: no cycle between the tcp config and the sender or the families it
-        // chooses from. The config imports neither the sender nor the window rules;
-        // `tcp.variant`'s values are the loss recovery family's list, so the config
-        // imports that list and no loss recovery imports the config.
+        // chooses from. The config imports the sender nowhere; it holds `tcp.cc`'s
+        // tables and `tcp.variant`'s values, each its family's list, so it imports those
+        // families, and neither family imports the config.
         let config = &files["tcp/config.rs"];
-        for module in ["sender", "cc"] {
+        for module in ["sender"] {
             assert!(!config.contains(&format!("super::{module}")) && !config.contains(&format!("tcp::{module}")), "tcp/config.rs imports {module}");
         }
-        for (path, code) in files.iter().filter(|(p, _)| p.starts_with("tcp/recovery/")) {
-            assert!(!code.contains("super::config") && !code.contains("tcp::config"), "{path} imports the tcp config");
+        for (path, code) in files.iter().filter(|(p, _)| p.starts_with("tcp/cc/") || p.starts_with("tcp/recovery/")) {
+            assert!(!code.contains("super::config") && !code.contains("tcp::config") && !code.contains("super::super::config"), "{path} imports tcp/config.rs");
         }
     }
 
@@ -592,7 +594,15 @@ mod recipe {
     fn recipe_a_loss_recovery_is_its_file_and_one_line() {
         use lossy_core::tcp::recovery::{AnyLossRecovery, LossRecoveryConfig};
         let variants = union(&[LossRecoveryConfig::VARIANTS, AnyLossRecovery::VARIANTS]);
-        check(Family { dir: "tcp/recovery", list: "tcp/recovery/mod.rs", parent: "recovery", enums: &["LossRecoveryConfig", "AnyLossRecovery"], variants }, &[]);
+        // `reno` is also the window rule of that name (Linux's), on its line in tcp/cc.
+        check(Family { dir: "tcp/recovery", list: "tcp/recovery/mod.rs", parent: "recovery", enums: &["LossRecoveryConfig", "AnyLossRecovery"], variants }, &[("tcp/cc/mod.rs", "Reno")]);
+    }
+
+    #[test]
+    fn recipe_a_congestion_control_is_its_file_and_one_line() {
+        use lossy_core::tcp::cc::{AnyCongestionControl, CongestionControlConfig};
+        let variants = union(&[CongestionControlConfig::VARIANTS, AnyCongestionControl::VARIANTS]);
+        check(Family { dir: "tcp/cc", list: "tcp/cc/mod.rs", parent: "cc", enums: &["CongestionControlConfig", "AnyCongestionControl"], variants }, &[]);
     }
 
     #[test]

@@ -1,105 +1,25 @@
 //! TCP options a scenario can set. Defaults follow the RFCs; where the papers' ns-2
 //! runs differ (1-segment initial window, 500 ms tick) they set the field.
 
+pub use super::cc::abc::Abc;
+use super::cc::{CcChoice, CcSpec};
 // The loss recovery a scenario picks, `tcp.variant`, from its family's list.
 pub use super::recovery::LossRecoveryConfig;
 use super::recovery::LossRecoverySpec;
 use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
-use std::borrow::Cow;
-use std::fmt;
-
-/// Appropriate byte counting (RFC 3465): off, or the slow-start limit L in segments.
-/// A scenario writes `abc = false` or `abc = 2`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Abc {
-    /// RFC 5681 §3.1: growth counted per ACK.
-    #[default]
-    Off,
-    /// L = n·SMSS with n = 1 or 2 (RFC 3465 §2.3: L > 2·SMSS MUST NOT be used).
-    Limit(u8),
-}
-
-impl Abc {
-    /// L in segments, or `None` when off.
-    pub fn limit_segments(self) -> Option<u64> {
-        match self {
-            Abc::Off => None,
-            Abc::Limit(n) => Some(n as u64),
-        }
-    }
-
-    /// The one check of L, for parsing and `TcpConfig::validate` alike.
-    fn limit(n: u64) -> Result<Abc, String> {
-        match n {
-            1 | 2 => Ok(Abc::Limit(n as u8)),
-            _ => Err(format!("{n} is not allowed; use false, 1 or 2")),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Abc {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Abc;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("false, 1 or 2")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Abc, E> {
-                match v {
-                    false => Ok(Abc::Off),
-                    true => Err(E::custom("true is not allowed; use 2 (L = 2 segments, the most RFC 3465 allows), 1 or false")),
-                }
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Abc, E> {
-                Abc::limit(v).map_err(E::custom)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Abc, E> {
-                Err(E::custom(format!("{v} is not allowed; use false, 1 or 2")))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Abc, E> {
-                Err(E::custom(format!("{v} is not allowed; use false, 1 or 2")))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Abc, E> {
-                Err(E::custom(format!("\"{v}\" is not allowed; use false, 1 or 2")))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl Serialize for Abc {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Abc::Off => s.serialize_bool(false),
-            Abc::Limit(n) => s.serialize_u8(*n),
-        }
-    }
-}
-
-impl JsonSchema for Abc {
-    fn schema_name() -> Cow<'static, str> {
-        "Abc".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "Appropriate byte counting (RFC 3465): false, or the limit L in segments (1 or 2)",
-            "anyOf": [
-                {"type": "boolean", "const": false},
-                {"type": "integer", "enum": [1, 2]}
-            ]
-        })
-    }
-}
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
     /// Loss recovery: tahoe, reno, newreno, sack (RFC 6675) or sack1 (ns-2's Sack1).
     pub variant: LossRecoveryConfig,
+    /// The congestion control (the window rule, and the pacing rate of one that paces): a
+    /// name such as "reno" (the default: RFC 5681) or a table with a `kind` and its
+    /// fields. Loss recovery beside it is `variant`'s.
+    #[serde(skip_serializing_if = "CcChoice::is_default")]
+    pub cc: CcChoice,
     /// The SACK option (RFC 2018): up to 3 blocks on every ACK, which grow it by 12, 20
     /// or 28 B. Unset = on exactly for the SACK variants; a value that contradicts the
     /// variant is an error (a SACK variant needs the blocks, the others cannot use them).
@@ -171,6 +91,7 @@ impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
             variant: LossRecoveryConfig::default(),
+            cc: CcChoice::default(),
             sack: None,
             mss: Bytes(1000),
             header: Bytes(40),
@@ -260,7 +181,14 @@ impl TcpConfig {
         }
         if let Abc::Limit(n) = self.abc {
             Abc::limit(n as u64).map_err(|m| format!("abc: {m}"))?;
+            if !self.cc.0.uses_abc() {
+                return Err(format!(
+                    "abc: {n} has no effect with cc = \"{}\", which does not count bytes acked by RFC 3465; remove abc or use cc = \"reno\"",
+                    self.cc.kind()
+                ));
+            }
         }
+        self.cc.validate()?;
         if let Some(fec) = &self.adaptive_fec {
             fec.validate().map_err(|m| format!("adaptive_fec.{m}"))?;
         }

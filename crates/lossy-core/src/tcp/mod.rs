@@ -15,6 +15,7 @@ mod endpoint;
 pub mod inference;
 pub mod metrics;
 mod notices;
+pub mod rate_sample;
 pub mod receiver;
 pub mod recovery;
 mod rto_timer;

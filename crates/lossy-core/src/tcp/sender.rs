@@ -4,7 +4,7 @@
 //! `adaptive_fec`), segment transmission in `transmit`, and what the world sees of it
 //! (including its flow summary, `report`) in `endpoint`.
 
-use super::cc::{AnyCongestionControl, CongestionControl};
+use super::cc::{AnyCongestionControl, CcContext, CcSpec, CongestionControl};
 use super::config::TcpConfig;
 use super::metrics::SenderMetrics;
 use super::notices::{AckSignals, Notices};
@@ -50,7 +50,7 @@ impl TcpSender {
         st.eln_threshold = cfg.eln_dupack_threshold;
         TcpSender {
             st,
-            cc: cfg.abc.build(),
+            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc }),
             recovery: cfg.variant.build(mss, cfg.dupack_threshold),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,

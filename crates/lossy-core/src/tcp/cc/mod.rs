@@ -4,19 +4,23 @@
 //!
 //! The family: the [`CongestionControl`] trait, one file per scheme named after it
 //! ([`aimd`]: RFC 5681's rules, [`byte_counting`]: RFC 3465), and the closed list
-//! [`AnyCongestionControl`] the sender holds. The scenario picks one with `tcp.abc`
-//! ([`Abc`]); [`Abc::build`] makes it.
+//! [`AnyCongestionControl`] the sender holds. The scenario picks one with `tcp.cc`
+//! ([`CcChoice`]: a name or a table), whose closed list [`CongestionControlConfig`] has
+//! one table per scheme implementing [`CcSpec`] in the scheme's file (`reno.rs` builds
+//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`).
 
-pub mod aimd;
-pub mod byte_counting;
+pub mod abc;
+pub mod choice;
 
-pub use aimd::Aimd;
-pub use byte_counting::ByteCounting;
+pub use choice::CcChoice;
 
-use super::config::Abc;
+pub use abc::Abc;
+use super::rate_sample::RateSample;
 use super::state::{SenderState, Signal};
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::time::{SimDuration, SimTime};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 pub trait CongestionControl {
     /// At `now`, an ACK of `acked` new bytes outside recovery; `rtt` is the round trip
@@ -38,32 +42,71 @@ pub trait CongestionControl {
     fn pacing_rate(&self, _st: &SenderState, _srtt: Option<SimDuration>) -> Option<f64> {
         None
     }
+    /// Every ACK that acknowledged or SACKed new data, in recovery or not, with its
+    /// delivery-rate sample (`tcp/rate_sample.rs`); after `on_ack`/the recovery's own
+    /// handling of the same ACK. Window rules ignore it (the default); a model-based
+    /// control (BBR) sets its window and pacing rate here.
+    fn on_rate_sample(&mut self, _st: &mut SenderState, _now: SimTime, _rs: &RateSample) {}
 }
 
-closed_enum! {
-    /// The window rules a scenario can pick (a closed enum: dispatch without boxing). A
-    /// new rule is its file and one line here.
-    #[derive(Clone, Debug)]
-    pub enum AnyCongestionControl via each_congestion_control {
-        Aimd(Aimd),
-        ByteCounting(ByteCounting),
-    }
-    impl CongestionControl {
-        fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
-        fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
-        fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
-        fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
+/// What a congestion control's table may read from the rest of `tcp` when it builds.
+#[derive(Clone, Copy, Debug)]
+pub struct CcContext {
+    /// SMSS in bytes (`tcp.mss`).
+    pub mss: u64,
+    /// The initial window in bytes (RFC 5681 §3.1, or `tcp.initial_window`).
+    pub initial_window: u64,
+    /// `tcp.abc`, read by the rules that count bytes acked (`reno`).
+    pub abc: Abc,
+}
+
+/// What every congestion control's table does; [`CongestionControlConfig`] delegates
+/// to it, so a new control implements it in its own file and adds its line to the list.
+pub trait CcSpec {
+    /// Checks the fields; the message starts with the field's name (relative to `tcp.cc`).
+    fn validate(&self) -> Result<(), String>;
+    /// The sender's window rule.
+    fn build(&self, ctx: &CcContext) -> AnyCongestionControl;
+    /// Whether it reads `tcp.abc` (a rule that does not refuses an `abc` it would ignore).
+    fn uses_abc(&self) -> bool {
+        false
     }
 }
 
-impl Abc {
-    /// The window rule `tcp.abc` asks for: RFC 5681's per-ACK growth when off, RFC
-    /// 3465's byte counting with limit L otherwise.
-    pub fn build(self) -> AnyCongestionControl {
-        match self.limit_segments() {
-            None => Aimd.into(),
-            Some(l) => ByteCounting::new(l).into(),
+// One line per congestion control (`closed::family!`): its module, its window rule
+// (none for a table that builds others', as `reno` builds `Aimd` or `ByteCounting`) and
+// its table (none for a rule only another's table builds). The doc comments are the
+// schema's descriptions of the tables (`lossy schema`).
+family! {
+    runtime {
+        /// The window rules a sender can hold (a closed enum: dispatch without boxing).
+        #[derive(Clone, Debug)]
+        pub enum AnyCongestionControl via each_congestion_control;
+        impl CongestionControl {
+            fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
+            fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
+            fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
+            fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
+            fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
         }
+    }
+    config {
+        /// A congestion control chosen by `kind`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum CongestionControlConfig via each_cc_config;
+        impl CcSpec {
+            fn validate(&self) -> Result<(), String>;
+            fn build(&self, ctx: &CcContext) -> AnyCongestionControl;
+            fn uses_abc(&self) -> bool;
+        }
+    }
+    schemes {
+        aimd::Aimd(Aimd),
+        byte_counting::ByteCounting(ByteCounting),
+        /// RFC 5681's window rule (Linux's `reno`, ns-3's `TcpNewReno`), with RFC 3465
+        /// byte counting when `tcp.abc` is set. The default.
+        reno::Reno(_, RenoConfig),
     }
 }
 
@@ -72,15 +115,46 @@ mod tests {
     use super::*;
 
     /// Every value `tcp.abc` accepts.
-    const CONFIGS: [Abc; 3] = [Abc::Off, Abc::Limit(1), Abc::Limit(2)];
+    const ABC: [Abc; 3] = [Abc::Off, Abc::Limit(1), Abc::Limit(2)];
 
     fn variant_name(cc: &AnyCongestionControl) -> String {
         format!("{cc:?}").split('(').next().unwrap_or_default().to_string()
     }
 
-    /// Each window rule in the list, built from a scenario's config.
+    /// Every kind of `tcp.cc` at its defaults, by name as a scenario writes it.
+    fn every_config() -> Vec<CcChoice> {
+        CcChoice::kinds().iter().map(|k| serde_json::from_value(serde_json::json!(k)).expect(k)).collect()
+    }
+
+    /// Each window rule in the list, built from a scenario's config: every kind with
+    /// every `abc` its rule reads.
     fn every_control() -> Vec<(String, AnyCongestionControl)> {
-        CONFIGS.iter().map(|c| c.build()).map(|cc| (variant_name(&cc), cc)).collect()
+        let mut out = Vec::new();
+        for choice in every_config() {
+            let abcs: &[Abc] = if choice.0.uses_abc() { &ABC } else { &ABC[..1] };
+            for &abc in abcs {
+                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc });
+                out.push((variant_name(&cc), cc));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_kind_is_written_back_as_its_name_and_read_again() {
+        for choice in every_config() {
+            let text = serde_json::to_string(&choice).unwrap();
+            assert_eq!(text, format!("\"{}\"", choice.kind()));
+            assert_eq!(serde_json::from_str::<CcChoice>(&text).unwrap(), choice);
+            let table: CcChoice = serde_json::from_value(serde_json::json!({ "kind": choice.kind() })).unwrap();
+            assert_eq!(table, choice);
+        }
+    }
+
+    #[test]
+    fn an_unknown_kind_is_refused_listing_the_kinds() {
+        let err = serde_json::from_value::<CcChoice>(serde_json::json!("cubik")).unwrap_err().to_string();
+        assert!(err.contains("cubik") && err.contains("reno"), "{err}");
     }
 
     /// Ten segments in flight at cwnd 10 segments, in congestion avoidance.
@@ -95,7 +169,7 @@ mod tests {
     fn every_control_in_the_list_is_reachable_from_the_scenario() {
         let built: std::collections::BTreeSet<String> = every_control().into_iter().map(|(n, _)| n).collect();
         for name in AnyCongestionControl::VARIANTS {
-            assert!(built.contains(*name), "no value of tcp.abc builds {name}");
+            assert!(built.contains(*name), "no value of tcp.cc and tcp.abc builds {name}");
         }
     }
 
