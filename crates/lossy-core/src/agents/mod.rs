@@ -6,8 +6,8 @@
 //!
 //! Each agent's file also holds its scenario table (`ElnConfig`, `SnoopConfig` in
 //! `snoop_config.rs`, `SyndromeConfig`), which checks its fields and builds the agent
-//! ([`AgentSpec`]); so a new agent is its file, one line in [`AgentConfig`] and one in
-//! [`AnyAgent`], and the scenario builder names none.
+//! ([`AgentSpec`]); so a new agent is its file and one line in the `family!` list below
+//! (which makes both [`AgentConfig`] and [`AnyAgent`]), and the scenario builder names none.
 
 mod uplink_eln;
 

@@ -1,6 +1,7 @@
 //! Applications: what a flow carries (docs/architecture.md#families). Each is a
-//! config table in its own file implementing [`App`]; [`AppConfig`] lists them, so a new
-//! application is its file and one line in the list, and no consumer names one. Bulk
+//! config table in its own file implementing [`App`]; [`AppConfig`] lists them, made by
+//! the `family!` list below, so a new application is its file and one line there, and
+//! no consumer names one. Bulk
 //! and file transfers are byte streams (TCP or FECTCP carries them); constant bit rate
 //! is datagrams (UDP carries it).
 

@@ -9,7 +9,7 @@
 //! opportunities (Mahimahi's `mm-link`, `src/frontend/link_queue.cc`: each trace line an
 //! opportunity for 1504 bytes at an integer millisecond, bytes accounted across frames,
 //! wrapping at the trace's end) or a piecewise-constant rate schedule is one more file
-//! here and one line in [`AnyCapacity`]: `frame_end` is stateful (`&mut self`) so such
+//! here and one line in the `family!` list below ([`AnyCapacity`]): `frame_end` is stateful (`&mut self`) so such
 //! a kind consumes its opportunities as frames take them, and starts from any time, so
 //! it needs no event of its own.
 

@@ -14,7 +14,8 @@
 //! Botoș §II C) and [`trace`] (replay). [`LossConfig`] is
 //! the scenario's `loss = { model = "...", ... }` table; [`LossConfig::build`] makes a
 //! [`Channel`]. Each model's file also holds its config table and its [`ModelConfig`]
-//! impl, so a new model is its file, one line in [`Channel`] and one in [`LossConfig`].
+//! impl, so a new model is its file and one line in the `family!` list below, which
+//! declares its module and makes its variants of [`Channel`] and [`LossConfig`].
 
 pub mod coded_frame;
 pub mod erfc;

@@ -3,8 +3,8 @@
 //! channel, each frame timed by the direction's capacity (`crate::capacity`). The plain
 //! link sends each packet as one frame; segmentation with ARQ and the adaptive FEC link
 //! are further variants of [`AnyLinkLayer`]. A link layer is one file (its runtime type,
-//! and its scenario table implementing `config::LinkLayerSpec`) and one line in each
-//! list: [`AnyLinkLayer`] and `config::LinkLayerConfig`.
+//! and its scenario table implementing `config::LinkLayerSpec`) and one line in the
+//! `family!` list below, which makes both [`AnyLinkLayer`] and [`LinkLayerConfig`].
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
 //! act (`next_wake`), and at that moment consults the channel and says what became of

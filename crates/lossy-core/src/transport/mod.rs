@@ -5,8 +5,10 @@
 //! FECTCP are variants of [`AnyEndpoint`].
 //!
 //! The transports are a family: each is a [`TransportSpec`] in its own file (`tcp.rs`,
-//! `udp.rs`, `fectcp/mod.rs`) that checks a flow's tables and builds its two endpoints,
-//! listed once in [`AnyTransport`]; the scenario builder names none of them.
+//! `udp.rs`, `fectcp/mod.rs`) that checks a flow's tables and builds its two endpoints;
+//! one line per transport in the `family!` list below makes [`AnyTransport`], the
+//! scenario's [`Transport`] and its endpoints' variants of [`AnyEndpoint`]; the scenario
+//! builder names none of them.
 
 pub mod flow_columns;
 

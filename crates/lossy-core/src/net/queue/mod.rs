@@ -6,8 +6,8 @@
 //! before queues became tables) or a table with a `kind` (`drop_tail`, `red`).
 //!
 //! A discipline is one file (its runtime type, and its table implementing
-//! [`QueueDiscSpec`]) and one line in each list: [`AnyQueueDisc`] and
-//! [`QueueDiscConfig`]. Disciplines that need the link's rate ask its capacity for the
+//! [`QueueDiscSpec`]) and one line in the `family!` list below, which makes both
+//! [`AnyQueueDisc`] and [`QueueDiscConfig`]. Disciplines that need the link's rate ask its capacity for the
 //! nominal rate (`crate::capacity`).
 
 use crate::capacity::AnyCapacity;

@@ -7,7 +7,9 @@
 //! [`AnyCongestionControl`] the sender holds. The scenario picks one with `tcp.cc`
 //! ([`CcChoice`]: a name or a table), whose closed list [`CongestionControlConfig`] has
 //! one table per scheme implementing [`CcSpec`] in the scheme's file (`reno.rs` builds
-//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`).
+//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`). A new control is its file (the rule and
+//! its table) and one line in the `family!` list below, which makes its variants of
+//! [`AnyCongestionControl`] and [`CongestionControlConfig`].
 
 pub mod abc;
 pub mod choice;

@@ -9,6 +9,10 @@
 //! [`NewReno`] (the three that count duplicate ACKs, [`dupacks`]) and [`Sack`] (from
 //! SACK blocks, by RFC 6675's rules or ns-2's Sack1: [`SackRules`]). "Recovery" alone
 //! means the period the sender spends in it (`SenderState::in_recovery`).
+//!
+//! A new recovery is its file (the scheme, and the unit struct for its `tcp.variant`
+//! value implementing [`LossRecoverySpec`]) and one line in the `family!` list below,
+//! which makes its variant of [`AnyLossRecovery`] and its value of [`LossRecoveryConfig`].
 
 pub mod dupacks;
 
