@@ -8,7 +8,7 @@ use super::cc::{AnyCongestionControl, CcContext, CcSpec, CongestionControl};
 use super::config::TcpConfig;
 use super::metrics::SenderMetrics;
 use super::notices::{AckSignals, Notices};
-use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery};
+use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec};
 use super::rto_timer::RetransmitTimer;
 use super::rtt::{RtoConfig, RttEstimator};
 use super::state::{RetxCause, SenderState, Signal};

@@ -3,13 +3,17 @@
 
 use super::{AnyEndpoint, FlowEnds, TransportSpec};
 use crate::apps::App;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::tcp::inference::LossInference;
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::recovery::LossRecoverySpec;
+pub use crate::tcp::{TcpReceiver, TcpSender};
 
 /// `transport = "tcp"` (the default) for a byte stream.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpTransport;
+
+/// What `transport = "tcp"` names (the family's list reads it).
+pub const NAMED_TCP: TcpTransport = TcpTransport;
 
 impl TransportSpec for TcpTransport {
     fn name(&self) -> &'static str {
@@ -26,6 +30,14 @@ impl TransportSpec for TcpTransport {
 
     fn agents_act_on_it(&self) -> bool {
         true
+    }
+
+    /// A `fectcp` table on a TCP flow would be silently ignored.
+    fn check_asked(&self, f: &FlowEnds) -> Result<()> {
+        if f.fectcp.is_some() {
+            return Err(Error::scenario((f.path)("fectcp"), "given, but the flow's transport is \"tcp\"; add transport = \"fectcp\" or drop the table"));
+        }
+        Ok(())
     }
 
     fn endpoints(&self, f: &FlowEnds) -> Result<[AnyEndpoint; 2]> {

@@ -6,16 +6,12 @@
 //! before queues became tables) or a table with a `kind` (`drop_tail`, `red`).
 //!
 //! A discipline is one file (its runtime type, and its table implementing
-//! [`QueueDiscSpec`]) and one line in each list: [`AnyQueueDisc`] and
-//! [`QueueDiscConfig`]. Disciplines that need the link's rate ask its capacity for the
+//! [`QueueDiscSpec`]) and one line in the `family!` list below, which makes both
+//! [`AnyQueueDisc`] and [`QueueDiscConfig`]. Disciplines that need the link's rate ask its capacity for the
 //! nominal rate (`crate::capacity`).
 
-pub mod drop_tail;
-pub mod red;
-pub mod red_config;
-
 use crate::capacity::AnyCapacity;
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::metrics::{Columns, Metric, Metrics};
 use crate::packet::Packet;
 use crate::rng::RngStream;
@@ -26,7 +22,6 @@ use serde::de::{self, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
-pub use red_config::RedMode;
 
 /// What a discipline counts beyond its drops, for the link's summary row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -86,23 +81,6 @@ pub trait QueueDisc {
     }
 }
 
-closed_enum! {
-    /// Every built-in queue discipline. Drop-tail inline (one is touched per packet);
-    /// RED boxed, as its 272 B padded every drop-tail queue of every link direction to
-    /// its size (issue 28; `layout_tests.rs` bounds it).
-    pub enum AnyQueueDisc via each_queue {
-        DropTail(drop_tail::DropTail),
-        Red(Box<red::Red>),
-    }
-    impl QueueDisc {
-        fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet>;
-        fn dequeue(&mut self, now: SimTime) -> Option<Packet>;
-        fn len(&self) -> usize;
-        fn is_empty(&self) -> bool;
-        fn drain(&mut self, f: &mut dyn FnMut(Packet));
-        fn stats(&self, end_s: f64) -> QueueStats;
-    }
-}
 
 /// What every discipline's table does; [`QueueDiscConfig`] delegates to it, so a new
 /// discipline implements it in its own file and adds one line to the list.
@@ -119,21 +97,39 @@ pub trait QueueDiscSpec {
     }
 }
 
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    /// A queue discipline chosen by `kind`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum QueueDiscConfig via each_queue_config {
-        /// First in, first out; an arrival that does not fit is dropped.
-        DropTail(drop_tail::DropTailConfig),
-        /// Random Early Detection (Floyd and Jacobson 1993) with ns-2.35's defaults.
-        Red(red_config::RedConfig),
+// One line per discipline (`closed::family!`): its module, its runtime type (boxed or
+// not) and its table. The doc comments are the schema's descriptions (`lossy schema`).
+family! {
+    runtime {
+        /// Every built-in queue discipline. Drop-tail inline (one is touched per packet);
+        /// RED boxed, as its 272 B padded every drop-tail queue of every link direction to
+        /// its size (issue 28; `layout_tests.rs` bounds it).
+        pub enum AnyQueueDisc via each_queue;
+        impl QueueDisc {
+            fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet>;
+            fn dequeue(&mut self, now: SimTime) -> Option<Packet>;
+            fn len(&self) -> usize;
+            fn is_empty(&self) -> bool;
+            fn drain(&mut self, f: &mut dyn FnMut(Packet));
+            fn stats(&self, end_s: f64) -> QueueStats;
+        }
     }
-    impl QueueDiscSpec {
-        fn validate(&self) -> Result<(), String>;
-        fn build(&self, capacity: &AnyCapacity, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String>;
-        fn as_limit(&self) -> Option<QueueLimit>;
+    config {
+        /// A queue discipline chosen by `kind`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum QueueDiscConfig via each_queue_config;
+        impl QueueDiscSpec {
+            fn validate(&self) -> Result<(), String>;
+            fn build(&self, capacity: &AnyCapacity, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String>;
+            fn as_limit(&self) -> Option<QueueLimit>;
+        }
+    }
+    schemes {
+        /// First in, first out; an arrival that does not fit is dropped.
+        drop_tail::DropTail(DropTail, DropTailConfig),
+        /// Random Early Detection (Floyd and Jacobson 1993) with ns-2.35's defaults.
+        red::Red(Box<Red>, RedConfig),
     }
 }
 
@@ -195,7 +191,7 @@ impl JsonSchema for QueueConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::queue::red_config::RedConfig;
+    use crate::net::queue::red::{RedConfig, RedMode};
 
     fn de(json: &str) -> Result<QueueConfig, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())

@@ -5,7 +5,12 @@
 //! early (RFC 3168 §5; ns-2's `setbit_`). Draws come from the direction's own queue
 //! stream (`link:A->B:queue`), so RED never moves the channel's draws.
 
-use super::red_config::RedParams;
+use config::RedParams;
+pub use config::{RedConfig, RedMode};
+
+// Its table, in a file of its own for its length.
+#[path = "red_config.rs"]
+mod config;
 use super::drop_tail::DropTail;
 use super::{QueueDisc, QueueStats};
 use crate::packet::{Flags, Packet};
@@ -234,11 +239,6 @@ impl QueueDisc for Red {
 }
 
 /// Boxed into the discipline list (only drop-tail is held inline there).
-impl From<Red> for super::AnyQueueDisc {
-    fn from(x: Red) -> Self {
-        Box::new(x).into()
-    }
-}
 
 #[cfg(test)]
 #[path = "red_tests.rs"]

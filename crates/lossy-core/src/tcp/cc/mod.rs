@@ -7,22 +7,19 @@
 //! [`AnyCongestionControl`] the sender holds. The scenario picks one with `tcp.cc`
 //! ([`CcChoice`]: a name or a table), whose closed list [`CongestionControlConfig`] has
 //! one table per scheme implementing [`CcSpec`] in the scheme's file (`reno.rs` builds
-//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`).
+//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`). A new control is its file (the rule and
+//! its table) and one line in the `family!` list below, which makes its variants of
+//! [`AnyCongestionControl`] and [`CongestionControlConfig`].
 
 pub mod abc;
-pub mod aimd;
-pub mod byte_counting;
 pub mod choice;
-pub mod reno;
 
-pub use aimd::Aimd;
-pub use byte_counting::ByteCounting;
 pub use choice::CcChoice;
 
 pub use abc::Abc;
 use super::rate_sample::RateSample;
 use super::state::{SenderState, Signal};
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::time::{SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -54,23 +51,6 @@ pub trait CongestionControl {
     fn on_rate_sample(&mut self, _st: &mut SenderState, _now: SimTime, _rs: &RateSample) {}
 }
 
-closed_enum! {
-    /// The window rules a scenario can pick (a closed enum: dispatch without boxing). A
-    /// new rule is its file and one line here.
-    #[derive(Clone, Debug)]
-    pub enum AnyCongestionControl via each_congestion_control {
-        Aimd(Aimd),
-        ByteCounting(ByteCounting),
-    }
-    impl CongestionControl {
-        fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
-        fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
-        fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
-        fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
-        fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
-    }
-}
-
 /// What a congestion control's table may read from the rest of `tcp` when it builds.
 #[derive(Clone, Copy, Debug)]
 pub struct CcContext {
@@ -95,20 +75,40 @@ pub trait CcSpec {
     }
 }
 
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    /// A congestion control chosen by `kind`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum CongestionControlConfig via each_cc_config {
+// One line per congestion control (`closed::family!`): its module, its window rule
+// (none for a table that builds others', as `reno` builds `Aimd` or `ByteCounting`) and
+// its table (none for a rule only another's table builds). The doc comments are the
+// schema's descriptions of the tables (`lossy schema`).
+family! {
+    runtime {
+        /// The window rules a sender can hold (a closed enum: dispatch without boxing).
+        #[derive(Clone, Debug)]
+        pub enum AnyCongestionControl via each_congestion_control;
+        impl CongestionControl {
+            fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
+            fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
+            fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
+            fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
+            fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
+        }
+    }
+    config {
+        /// A congestion control chosen by `kind`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum CongestionControlConfig via each_cc_config;
+        impl CcSpec {
+            fn validate(&self) -> Result<(), String>;
+            fn build(&self, ctx: &CcContext) -> AnyCongestionControl;
+            fn uses_abc(&self) -> bool;
+        }
+    }
+    schemes {
+        aimd::Aimd(Aimd),
+        byte_counting::ByteCounting(ByteCounting),
         /// RFC 5681's window rule (Linux's `reno`, ns-3's `TcpNewReno`), with RFC 3465
         /// byte counting when `tcp.abc` is set. The default.
-        Reno(reno::RenoConfig),
-    }
-    impl CcSpec {
-        fn validate(&self) -> Result<(), String>;
-        fn build(&self, ctx: &CcContext) -> AnyCongestionControl;
-        fn uses_abc(&self) -> bool;
+        reno::Reno(_, RenoConfig),
     }
 }
 

@@ -22,7 +22,7 @@
 //! the timeout (RFC 2018 §8: the receiver may have reneged) and then relearns it from
 //! the ACKs that follow, so its go-back-N skips what they report held.
 
-use super::{begin_recovery, Ack, AckOutcome, LossRecovery};
+use super::{begin_recovery, Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::scoreboard::{NextSeg, Rule, Scoreboard};
 use crate::tcp::state::{SenderState, Signal};
@@ -232,6 +232,22 @@ impl LossRecovery for Sack {
 
     fn check(&self, st: &SenderState) -> Result<(), String> {
         self.sb.check(st.snd_una, st.snd_max)
+    }
+}
+
+/// `tcp.variant = "sack"`: RFC 6675's rules.
+#[derive(Clone, Copy, Debug)]
+pub struct SackChoice;
+
+impl LossRecoverySpec for SackChoice {
+    fn name(&self) -> &'static str {
+        "sack"
+    }
+    fn uses_sack(&self) -> bool {
+        true
+    }
+    fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery {
+        Sack::new(SackRules::Rfc6675, mss, dupack_threshold).into()
     }
 }
 
