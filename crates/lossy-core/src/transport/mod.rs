@@ -10,6 +10,7 @@
 
 pub mod fectcp;
 pub mod flow_columns;
+pub mod one_way_delay;
 pub mod tcp;
 pub mod udp;
 
