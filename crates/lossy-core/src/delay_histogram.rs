@@ -1,14 +1,15 @@
 //! Delay percentiles without keeping every sample (issue 29, delay metrics): a
 //! log-linear histogram of nanoseconds in the manner of HdrHistogram (Gil Tene), with the
-//! exact count, minimum, maximum and sum kept beside it.
+//! exact count, minimum, maximum and sum kept beside it (the bucket layout only; the
+//! percentile rule below is this file's own).
 //!
 //! **Buckets.** A value below 2^(M+1) ns has its own bucket (exact). Above, each power of
 //! two [2^h, 2^(h+1)) is cut into 2^M equal buckets of width 2^(h−M), so a bucket is never
 //! wider than 1/2^M of the values it holds. M = 7: 128 buckets per octave.
 //!
 //! **Percentile.** Nearest rank: the p-th percentile of n samples is the k-th smallest,
-//! k = ⌈p·n⌉ (at least 1) — a value that was observed, defined for one sample, and the
-//! definition HdrHistogram's `getValueAtPercentile` uses; interpolating between two ranks
+//! k = ⌈p·n⌉ (at least 1) — a value that was observed, and defined for one sample;
+//! interpolating between two ranks
 //! would interpolate between buckets, which a histogram cannot do honestly. The histogram
 //! returns the middle of the k-th sample's bucket, clamped to [min, max] (so a constant
 //! series and a single sample come out exact).
