@@ -13,6 +13,7 @@ use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer};
 use crate::packet::{NodeId, Packet};
 use crate::result::LinkSummary;
 use super::link_columns::link_metrics;
+use super::queue_delay::QueueDelayRecord;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -88,6 +89,8 @@ pub struct Direction {
     /// pipeline changes neither the link nor the queue, so its wake reads only the
     /// pipeline (`refresh_pipeline`), not the link layer's and queue's dispatch again.
     pub link_next: Option<Key>,
+    /// Sojourns and the time-weighted queue length (issue 29).
+    pub queue_delay: QueueDelayRecord,
 }
 
 impl Direction {
@@ -100,8 +103,10 @@ impl Direction {
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         let was_empty = self.queue.is_empty();
-        if let Err(p) = self.queue.enqueue(now, pkt) {
-            self.drop(p, DropCause::Queue, out);
+        let (uid, size) = (pkt.uid, pkt.size);
+        match self.queue.enqueue(now, pkt) {
+            Ok(()) => self.queue_delay.arrived(now, uid, size),
+            Err(p) => self.drop(p, DropCause::Queue, out),
         }
         let began = self.pull(now, tickets, out);
         // A packet now waits behind a busy link: the link wants its end-of-frame event.
@@ -117,6 +122,7 @@ impl Direction {
             return false;
         }
         let Some(p) = self.queue.dequeue(now) else { return false };
+        self.queue_delay.left(now, p.uid, self.queue.len());
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
         if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
             self.finish(now, outcome, tickets, out);
@@ -189,7 +195,8 @@ impl Direction {
     }
 
     /// Drops everything the direction holds (the link went down).
-    fn flush(&mut self, out: &mut NetOut) {
+    fn flush(&mut self, now: SimTime, out: &mut NetOut) {
+        self.queue_delay.flushed(now);
         let mut lost = Vec::new();
         self.queue.drain(&mut |p| lost.push(p));
         self.link.drain(&mut |p| lost.push(p));
@@ -264,14 +271,14 @@ impl Segment for PointToPoint {
         }
     }
 
-    fn set_attached(&mut self, _now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
+    fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
         let ends = self.dirs[0].from == node || self.dirs[0].to == node;
         if !ends || self.up == up {
             return false;
         }
         self.up = up;
         if !up {
-            self.dirs.iter_mut().for_each(|d| d.flush(out));
+            self.dirs.iter_mut().for_each(|d| d.flush(now, out));
         }
         true
     }
@@ -292,6 +299,10 @@ impl Segment for PointToPoint {
         }
     }
 
+    fn sojourn_trace(&self, row: usize) -> &[(u64, u64)] {
+        self.dirs[row].queue_delay.trace()
+    }
+
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
         for d in &self.dirs {
             let c = &d.counters;
@@ -303,6 +314,7 @@ impl Segment for PointToPoint {
             metrics.set("link_down_drops", c.drops.link_down);
             d.pipeline.counters.report(&mut metrics);
             q.report(c.drops.queue, &mut metrics);
+            d.queue_delay.report(end_s, &mut metrics);
             out.push(LinkSummary {
                 name: d.name.clone(),
                 packets_offered: c.offered,

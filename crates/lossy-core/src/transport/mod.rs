@@ -11,6 +11,7 @@
 //! builder names none of them.
 
 pub mod flow_columns;
+pub mod one_way_delay;
 
 pub use crate::endpoint::{Endpoint, EventLog, StreamProgress, TraceEvent};
 
