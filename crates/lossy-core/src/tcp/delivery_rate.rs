@@ -115,23 +115,31 @@ impl DeliveryRate {
         let end = s.seq + s.len;
         let high = self.stamps.back().map_or(s.seq, |b| b.end);
         if s.seq < high {
-            let from = self.stamps.partition_point(|p| p.end <= s.seq);
-            for p in self.stamps.range_mut(from..).take_while(|p| p.start() < end) {
-                if !p.has(DELIVERED) {
-                    let resent = Stamp { end: p.end, len: p.len, flags: stamp.flags | RESENT, ..stamp };
-                    if !p.has(LOST) {
-                        // Resent without a mark (an EWLN notice, a rescue): lost all the same.
-                        self.lost += p.len as u64;
-                    }
-                    *p = resent;
-                }
-            }
+            self.restamp(s.seq, end, stamp);
         }
         if end > high {
             let start = s.seq.max(high);
             stamp.end = end;
             stamp.len = (end - start) as u32;
             self.stamps.push_back(stamp);
+        }
+    }
+
+    /// A resend of [seq, end): the segments it covers not yet delivered take `stamp`.
+    /// Out of line: new data is the common send.
+    #[cold]
+    #[inline(never)]
+    fn restamp(&mut self, seq: u64, end: u64, stamp: Stamp) {
+        let from = self.stamps.partition_point(|p| p.end <= seq);
+        for p in self.stamps.range_mut(from..).take_while(|p| p.start() < end) {
+            if !p.has(DELIVERED) {
+                let resent = Stamp { end: p.end, len: p.len, flags: stamp.flags | RESENT, ..stamp };
+                if !p.has(LOST) {
+                    // Resent without a mark (an EWLN notice, a rescue): lost all the same.
+                    self.lost += p.len as u64;
+                }
+                *p = resent;
+            }
         }
     }
 
