@@ -38,9 +38,9 @@ pub trait CongestionControl {
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
     /// The pacing seam: the rate in bytes per second at which this control asks the
     /// sender to space its segments, from the state and the smoothed RTT; `None` (the
-    /// default, every window rule here) sends as the window allows, clocked by ACKs. The
-    /// sender does not pace yet; a rate-based or pacing control overrides this and the
-    /// sender's transmit path spaces segments by it, with no change to the trait.
+    /// default, every window rule here) sends as the window allows, clocked by ACKs.
+    /// Asked at every segment the sender decides: it leaves no earlier than the previous
+    /// departure + its length / rate (`tcp/pacing.rs`).
     fn pacing_rate(&self, _st: &SenderState, _srtt: Option<SimDuration>) -> Option<f64> {
         None
     }
