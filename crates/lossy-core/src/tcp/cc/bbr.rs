@@ -21,22 +21,22 @@ use crate::time::{SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The draft §4.3.2.1 BBRHighGain, 2/ln 2: the smallest gain that doubles the sending
+/// The draft's BBRHighGain (§2, §4.3.2.1), 2/ln 2: the smallest gain that doubles the sending
 /// rate every round (Linux `bbr_high_gain` = 2885/1000 in 8-bit fixed point; ns-3's
 /// `HighGain` attribute 2.89).
 pub const HIGH_GAIN: f64 = 2.0 / std::f64::consts::LN_2;
-/// ProbeBW's gain cycle (the draft §4.3.4.3, Linux `bbr_pacing_gain`).
+/// ProbeBW's gain cycle (the draft §4.3.4, Linux `bbr_pacing_gain`).
 pub const PACING_GAIN_CYCLE: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
-/// The BtlBw filter's window in rounds (the draft §4.1.1.4 BtlBwFilterLen; Linux
+/// The BtlBw filter's window in rounds (the draft §4.1.1.2 BtlBwFilterLen; Linux
 /// `bbr_bw_rtts` = CYCLE_LEN + 2).
 pub const BW_WINDOW_ROUNDS: u64 = 10;
-/// The RTprop filter's window (the draft §4.1.2.3 RTpropFilterLen; Linux
+/// The RTprop filter's window (the draft §4.1.2.2 RTpropFilterLen; Linux
 /// `bbr_min_rtt_win_sec`).
 pub const MIN_RTT_WINDOW: SimDuration = SimDuration::from_secs(10);
-/// ProbeRTT's least duration (the draft §4.3.5 ProbeRTTDuration; Linux
+/// ProbeRTT's least duration (the draft §2 and §4.3.5 ProbeRTTDuration; Linux
 /// `bbr_probe_rtt_mode_ms`).
 pub const PROBE_RTT_DURATION: SimDuration = SimDuration::from_millis(200);
-/// The least window, in segments (the draft §4.2.3.1 BBRMinPipeCwnd; Linux
+/// The least window, in segments (the draft §4.2.3.3 BBRMinPipeCwnd; Linux
 /// `bbr_cwnd_min_target`): two delayed-ACK pairs in flight.
 pub const MIN_PIPE_SEGMENTS: u64 = 4;
 /// Startup's bandwidth is still growing if it rose by this factor in a round (the draft
@@ -96,7 +96,7 @@ impl CcSpec for BbrConfig {
     }
 
     fn build(&self, ctx: &CcContext) -> AnyCongestionControl {
-        AnyCongestionControl::Bbr(Box::new(Bbr::new(self, ctx)))
+        Box::new(Bbr::new(self, ctx)).into()
     }
 }
 
@@ -197,10 +197,10 @@ impl Bbr {
         gain * bw * (1.0 - self.pacing_margin)
     }
 
-    /// The window for `gain`: gain·BDP plus three segments for the send and receive
-    /// quanta (Linux `bbr_inflight` = `bbr_bdp` + `bbr_quantization_budget` with one
-    /// segment per quantum, no TSO here, as ns-3's `InFlight` with its `m_sendQuantum` of
-    /// one segment), and two more in ProbeBW's 1.25 phase so that it rises above the BDP
+    /// The window for `gain` (the draft §4.2.3.2 BBRInflight): gain·BDP plus three send
+    /// quanta of one segment each, as ns-3's `InFlight` (`m_sendQuantum` = 1 segment;
+    /// the draft §4.2.2 and Linux `bbr_tso_segs_goal` take 2 segments from 1.2 Mbit/s:
+    /// they batch for TSO, which nothing here does), and two more in ProbeBW's 1.25 phase so that it rises above the BDP
     /// even when that is small. Before any RTT sample, the initial window (Linux:
     /// TCP_INIT_CWND).
     fn inflight(&self, gain: f64) -> u64 {
@@ -220,7 +220,7 @@ impl Bbr {
         }
     }
 
-    /// Linux `bbr_update_bw` (the draft §4.1.1.3-4.1.1.5): a round ends when a segment
+    /// Linux `bbr_update_bw` (the draft §4.1.1.3-4.1.1.5 BBRUpdateBtlBw): a round ends when a segment
     /// sent after the previous round's end is delivered; a sample enters the filter
     /// unless it is app-limited and below the maximum.
     fn update_bw(&mut self, rs: &RateSample) {
@@ -238,7 +238,7 @@ impl Bbr {
         }
     }
 
-    /// Linux `bbr_is_next_cycle_phase` (the draft §4.3.4.4): a phase lasts one min_rtt;
+    /// Linux `bbr_is_next_cycle_phase` (the draft §4.3.4): a phase lasts one min_rtt;
     /// the 1.25 phase also until the flight reaches 1.25·BDP or a loss; the 0.75 phase
     /// ends early once the flight is down to one BDP.
     fn update_cycle_phase(&mut self, now: SimTime, prior_in_flight: u64, rs: &RateSample) {
@@ -263,7 +263,7 @@ impl Bbr {
         self.cycle_stamp = now;
     }
 
-    /// Linux `bbr_check_full_bw_reached` (the draft §4.3.2.2): once a round, unless
+    /// Linux `bbr_check_full_bw_reached` (the draft §4.3.2.2 BBRCheckFullPipe): once a round, unless
     /// app-limited, is the bandwidth 25 % above the last plateau? Three rounds without.
     fn check_full_bw(&mut self, rs: &RateSample) {
         if self.full_bw_reached || !self.round_start || rs.is_app_limited {
@@ -300,7 +300,7 @@ impl Bbr {
         self.advance_cycle_phase(now);
     }
 
-    /// Linux `bbr_update_min_rtt` (the draft §4.1.2.3, §4.3.5): refresh RTprop; when it
+    /// Linux `bbr_update_min_rtt` (the draft §4.1.2.3 BBRUpdateRTprop, §4.3.5): refresh RTprop; when it
     /// is older than 10 s, ProbeRTT: the window at 4 segments until it has held for
     /// max(200 ms, one round), then back to ProbeBW (or Startup).
     fn update_min_rtt(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
@@ -348,7 +348,7 @@ impl Bbr {
         };
     }
 
-    /// Linux `bbr_set_pacing_rate` (the draft §4.2.1): gain·BtlBw, raised only until the
+    /// Linux `bbr_set_pacing_rate` (the draft §4.2.1 BBRSetPacingRateWithGain): gain·BtlBw, raised only until the
     /// pipe is full; the first RTT sample restarts it at high_gain·cwnd/RTT.
     fn set_pacing_rate(&mut self, st: &SenderState, rs: &RateSample) {
         if !self.has_seen_rtt {
@@ -363,7 +363,8 @@ impl Bbr {
         }
     }
 
-    /// Linux `bbr_set_cwnd` with `bbr_set_cwnd_to_recover_or_restore`. In recovery the
+    /// Linux `bbr_set_cwnd` with `bbr_set_cwnd_to_recover_or_restore` (the draft §4.2.3.4,
+    /// §4.2.3.6 BBRSetCwnd). In recovery the
     /// window is the recovery's (it holds the FlightSize at its start: packet
     /// conservation); when it ends, the window saved before it is restored. Otherwise
     /// the window rises by what was delivered towards cwnd_gain·BDP, and is cut to it

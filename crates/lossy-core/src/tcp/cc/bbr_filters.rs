@@ -78,9 +78,11 @@ impl WindowedMax {
     }
 }
 
-/// The minimum RTT seen, and when it was last set: a sample lower than it, or any sample
-/// once it is older than the window, replaces it (Linux tcp_bbr.c `bbr_update_min_rtt`:
-/// strictly lower; ns-3 tcp-bbr.cc `UpdateRTprop` also takes an equal one).
+/// The minimum RTT seen, and when it was last set: a sample no higher than it, or any
+/// sample once it is older than the window, replaces it and restarts the window (the
+/// draft §4.1.2.3 `packet.rtt <= BBR.RTprop`, as ns-3 tcp-bbr.cc `UpdateRTprop`; Linux
+/// `bbr_update_min_rtt` takes only a strictly lower one, which with its microsecond
+/// clock rarely differs, but here, without jitter, equal samples are common).
 #[derive(Clone, Copy, Debug)]
 pub struct MinRttFilter {
     window: SimDuration,
@@ -106,7 +108,7 @@ impl MinRttFilter {
 
     /// Takes an RTT sample at `now`.
     pub fn update(&mut self, now: SimTime, rtt: SimDuration) {
-        let lower = self.min_rtt.is_none_or(|m| rtt < m);
+        let lower = self.min_rtt.is_none_or(|m| rtt <= m);
         if lower || self.expired(now) {
             self.min_rtt = Some(rtt);
             self.stamp = now;
@@ -163,11 +165,12 @@ mod tests {
         f.update(SimTime::ZERO, ms(20));
         f.update(SimTime::ZERO + ms(5_000), ms(30));
         assert_eq!(f.get(), Some(ms(20)));
+        assert!(f.expired(SimTime::ZERO + ms(10_001)), "a higher sample does not refresh it");
         f.update(SimTime::ZERO + ms(6_000), ms(20));
-        assert!(!f.expired(SimTime::ZERO + ms(10_000)), "an equal sample does not refresh it (Linux), but 10 s have not passed");
-        assert!(f.expired(SimTime::ZERO + ms(10_001)));
-        f.update(SimTime::ZERO + ms(10_001), ms(30));
+        assert!(!f.expired(SimTime::ZERO + ms(16_000)), "an equal one does (the draft, ns-3)");
+        assert!(f.expired(SimTime::ZERO + ms(16_001)));
+        f.update(SimTime::ZERO + ms(16_001), ms(30));
         assert_eq!(f.get(), Some(ms(30)), "an expired minimum takes any sample");
-        assert!(!f.expired(SimTime::ZERO + ms(20_001)));
+        assert!(!f.expired(SimTime::ZERO + ms(26_001)));
     }
 }

@@ -242,7 +242,7 @@ fn probe_rtt_after_10_s_without_a_new_minimum_holds_4_segments_for_200_ms_and_a_
     let mut h = Harness::new(1);
     h.to_probe_bw();
     let before = h.st.cwnd;
-    let stamp = SimTime::ZERO + ms(20); // the first sample, at 20 ms, set RTprop
+    let stamp = h.now; // the last 20 ms sample set RTprop's stamp (equal ones refresh it)
     // Longer RTTs every 100 ms: no new minimum.
     while h.now + ms(100) <= stamp + SimDuration::from_secs(10) {
         h.ack_with(ms(100), MSS, BW, ms(25), false, false);
