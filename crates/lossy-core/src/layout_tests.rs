@@ -59,13 +59,15 @@ fn a_links_segment_slot_is_about_half_what_it_was() {
 fn an_endpoint_slot_is_not_padded_by_rare_variants() {
     let rows = [
         // SACK's scoreboard, adaptive FEC's controller and the trace queue boxed: was 880 B.
-        ("TcpSender", size_of::<TcpSender>(), 616),
+        // 8 B more on purpose (issue 29): the pointer to the delivery-rate stamps and the
+        // pacer (`RateControl`, boxed; 616 B before).
+        ("TcpSender", size_of::<TcpSender>(), 624),
         // Syndrome's inference boxed: was 368 B.
         ("TcpReceiver", size_of::<TcpReceiver>(), 232),
         // The TCP sender is the largest variant left (FECTCP's sender boxed): was 880 B.
-        ("AnyEndpoint", size_of::<AnyEndpoint>(), 616),
+        ("AnyEndpoint", size_of::<AnyEndpoint>(), 624),
         // Its timer (32 B) and node: was 920 B.
-        ("EndpointSlot", size_of::<EndpointSlot>(), 656),
+        ("EndpointSlot", size_of::<EndpointSlot>(), 664),
     ];
     let over = over(&rows);
     assert!(over.is_empty(), "{over:?}");

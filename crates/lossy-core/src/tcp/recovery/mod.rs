@@ -93,6 +93,12 @@ pub trait LossRecovery {
     fn pipe(&self) -> Option<u64> {
         None
     }
+    /// Every byte below this that the receiver does not hold is deemed lost (RFC 6675's
+    /// IsLost); 0 for a scheme that marks no more than the segment it resends. The
+    /// delivery-rate samples count these losses (`tcp/delivery_rate.rs`).
+    fn lost_below(&self, _st: &SenderState) -> u64 {
+        0
+    }
     /// Whole-run invariant of its state against the sender's.
     fn check(&self, _st: &SenderState) -> Result<(), String> {
         Ok(())
@@ -121,6 +127,7 @@ closed_enum! {
         fn limits_by_pipe(&self) -> bool;
         fn on_ewln_resend(&mut self, seq: u64, end: u64);
         fn pipe(&self) -> Option<u64>;
+        fn lost_below(&self, st: &SenderState) -> u64;
         fn check(&self, st: &SenderState) -> Result<(), String>;
     }
 }

@@ -217,6 +217,16 @@ impl LossRecovery for Sack {
         }
     }
 
+    /// RFC 6675: IsLost's bound; ns-2's Sack1: in recovery every hole below the highest
+    /// SACK counts as lost.
+    fn lost_below(&self, st: &SenderState) -> u64 {
+        match self.rules {
+            SackRules::Rfc6675 => self.sb.lost_limit(),
+            SackRules::Sack1 if st.in_recovery => self.sb.highest_sacked(),
+            SackRules::Sack1 => 0,
+        }
+    }
+
     /// RFC 6675's limited transmit is by pipe (§5 step 3); ns-2's Sack1 keeps RFC 3042's.
     fn limits_by_pipe(&self) -> bool {
         self.rules == SackRules::Rfc6675
