@@ -68,7 +68,7 @@ impl TcpSender {
         st.eln_threshold = cfg.eln_dupack_threshold;
         TcpSender {
             st,
-            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc }),
+            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0 }),
             recovery: cfg.variant.build(mss, cfg.dupack_threshold),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
@@ -85,6 +85,13 @@ impl TcpSender {
             metrics: SenderMetrics::new(),
             events: EventLog::default(),
         }
+    }
+
+    /// The congestion control again, drawing from the flow's own stream `seed` (BBR's
+    /// gain-cycle phase); the rules that draw nothing are unchanged by it.
+    pub fn with_cc_seed(mut self, cfg: &TcpConfig, seed: u64) -> Self {
+        self.cc = cfg.cc.0.build(&CcContext { mss: self.st.mss, initial_window: self.st.cwnd, abc: cfg.abc, seed });
+        self
     }
 
     pub fn start(&mut self, now: SimTime) {

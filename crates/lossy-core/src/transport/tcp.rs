@@ -4,6 +4,7 @@
 use super::{AnyEndpoint, FlowEnds, TransportSpec};
 use crate::apps::App;
 use crate::error::{Error, Result};
+use crate::rng::stream_seed;
 use crate::tcp::inference::LossInference;
 use crate::tcp::recovery::LossRecoverySpec;
 pub use crate::tcp::{TcpReceiver, TcpSender};
@@ -43,7 +44,8 @@ impl TransportSpec for TcpTransport {
     fn endpoints(&self, f: &FlowEnds) -> Result<[AnyEndpoint; 2]> {
         f.check_tcp()?;
         let t = f.tcp;
-        let sender = TcpSender::new(t, f.flow, f.src, f.dst, f.start, f.app.total_bytes());
+        let cc_seed = stream_seed(f.seed, f.replication, &format!("flow:{}:cc", f.name));
+        let sender = TcpSender::new(t, f.flow, f.src, f.dst, f.start, f.app.total_bytes()).with_cc_seed(t, cc_seed);
         let receiver = TcpReceiver::new(f.flow, f.dst, f.src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0))
             .with_ecn(t.ecn)
             .with_ewln(t.ewln)
