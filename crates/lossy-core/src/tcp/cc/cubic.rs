@@ -13,6 +13,7 @@
 //! stack does not have, so it is not implemented.
 
 use super::slow_start::{SlowStart, SlowStartKind};
+use crate::tcp::rate_sample::RateSample;
 use super::{AnyCongestionControl, CcContext, CcSpec, CongestionControl};
 use crate::tcp::state::{SenderState, Signal};
 use crate::time::{SimDuration, SimTime};
@@ -152,6 +153,10 @@ pub struct Cubic {
     last_ack: Option<SimTime>,
     /// Window growth below one byte, carried to the next ACK.
     carry: f64,
+    /// Whether the sender hands over a delivery-rate sample per ACK with its RTT: slow
+    /// start's delay detectors then read those (Linux's per-ACK samples) instead of the
+    /// one timed segment per round trip.
+    per_ack_rtt: bool,
 }
 
 impl Cubic {
@@ -167,6 +172,7 @@ impl Cubic {
             srtt: None,
             last_ack: None,
             carry: 0.0,
+            per_ack_rtt: false,
         }
     }
 
@@ -175,6 +181,12 @@ impl Cubic {
     fn on_rtt(&mut self, now: SimTime, rtt: SimDuration) {
         let r = rtt.as_secs_f64();
         self.srtt = Some(self.srtt.map_or(r, |s| s + (r - s) / 8.0));
+        if !self.per_ack_rtt {
+            self.note_delay(now, rtt);
+        }
+    }
+
+    fn note_delay(&mut self, now: SimTime, rtt: SimDuration) {
         if self.epoch.is_none_or(|e| now - e.start >= DELAY_SAMPLE_HOLDOFF) {
             self.slow_start.note_delay(rtt);
         }
@@ -245,7 +257,7 @@ impl CongestionControl for Cubic {
         }
         let previous_ack = self.last_ack.replace(now);
         if st.cwnd < st.ssthresh {
-            self.slow_start.on_ack(st, now, rtt);
+            self.slow_start.on_ack(st, now, if self.per_ack_rtt { None } else { rtt });
             if st.cwnd < st.ssthresh {
                 let inc = self.slow_start.growth(st, acked);
                 st.cwnd = (st.cwnd + inc).min(st.max_cwnd.max(st.cwnd));
@@ -273,6 +285,21 @@ impl CongestionControl for Cubic {
         // §4.6: cwnd at least 2 SMSS after a loss, 1 SMSS after ECE.
         let floor = if signal == Signal::Ecn { st.mss } else { 2 * st.mss };
         raw.max(floor)
+    }
+
+    /// The per-ACK RTT (the newest segment the ACK acknowledged, never resent) feeds the
+    /// slow start's delay detectors, as Linux's `cubictcp_acked` samples every ACK.
+    fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
+        let Some(rtt) = rs.rtt else { return };
+        self.per_ack_rtt = true;
+        self.note_delay(now, rtt);
+        if !st.in_recovery && st.cwnd < st.ssthresh {
+            self.slow_start.on_ack(st, now, Some(rtt));
+            if st.cwnd >= st.ssthresh {
+                // §4.10: slow start left without a loss; cwnd_prior = cwnd.
+                self.cwnd_prior = st.cwnd as f64 / st.mss as f64;
+            }
+        }
     }
 
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {

@@ -341,3 +341,37 @@ fn the_table_checks_its_fields_and_reads_the_slow_start_names() {
     assert!(serde_json::from_value::<CubicConfig>(serde_json::json!({"slow_start": "hystart2"})).is_err());
     assert!(serde_json::from_value::<CubicConfig>(serde_json::json!({"gamma": 1})).is_err());
 }
+
+/// With a delivery-rate sample per ACK (its RTT), HyStart++ reads every ACK's RTT, not
+/// only the timed segment's: a rise of the round's minimum enters CSS, and CSS_ROUNDS
+/// rounds later congestion avoidance begins with cwnd_prior = cwnd.
+#[test]
+fn per_ack_rtt_samples_from_the_rate_sampler_drive_hystart_plus_plus() {
+    use crate::tcp::rate_sample::RateSample;
+    let mut cc = cubic_with(|c| c.slow_start = SlowStartKind::HyStartPlusPlus);
+    let mut st = SenderState::new(MSS, 20 * MSS, 1 << 40, 3);
+    st.snd_max = 20 * MSS;
+    let mut now = 0.0;
+    let mut rounds = 0;
+    for rtt_ms in [100, 100, 130, 130, 130, 130, 130, 130] {
+        let start = st.snd_una;
+        let n = (st.cwnd / MSS).min(40);
+        for i in 1..=n {
+            st.snd_una = start + i * MSS;
+            st.snd_max = st.snd_una + n * MSS;
+            now += 0.001;
+            cc.on_ack(&mut st, at(now), MSS, None);
+            let rs = RateSample { rtt: Some(SimDuration::from_millis(rtt_ms)), ..RateSample::default() };
+            cc.on_rate_sample(&mut st, at(now), &rs);
+        }
+        rounds += 1;
+        if st.ssthresh < SSTHRESH_UNSET {
+            break;
+        }
+    }
+    assert!(st.ssthresh < SSTHRESH_UNSET, "no exit");
+    // CSS entered in round 3 (its 8th sample); the fifth CSS round end (the entering
+    // round counts) is the first ACK of round 8, whose windowEnd it acknowledges.
+    assert_eq!(rounds, 8);
+    assert_eq!(cc.cwnd_prior, st.ssthresh as f64 / MSS as f64);
+}

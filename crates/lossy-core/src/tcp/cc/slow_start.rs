@@ -67,8 +67,11 @@ impl SlowStart {
     /// Bytes an ACK of `acked` new bytes adds in slow start (at most up to ssthresh).
     pub fn growth(&self, st: &SenderState, acked: u64) -> u64 {
         let inc = match self {
-            // Linux's tcp_slow_start: cwnd += segments acked, up to ssthresh.
-            SlowStart::HyStart(_) => acked,
+            // Linux's tcp_slow_start adds every segment acked; an unpaced sender cannot
+            // take that from a cumulative ACK after a go-back-N resend (hundreds of
+            // segments at once), so RFC 3465 §2.2's L = 2·SMSS bounds it: the same as
+            // Linux's for an ACK per segment or per two (delayed ACKs).
+            SlowStart::HyStart(_) => acked.min(2 * st.mss),
             SlowStart::HyStartPlusPlus(h) => h.growth(st, acked),
             // RFC 5681 §3.1 eq. 2: cwnd += min(N, SMSS).
             SlowStart::Standard => acked.min(st.mss),
