@@ -79,7 +79,7 @@ impl CcSpec for CubicConfig {
     }
 
     fn build(&self, _ctx: &CcContext) -> AnyCongestionControl {
-        Cubic::new(self).into()
+        Box::new(Cubic::new(self)).into()
     }
 }
 

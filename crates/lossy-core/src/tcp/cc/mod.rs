@@ -66,7 +66,7 @@ closed_enum! {
     pub enum AnyCongestionControl via each_congestion_control {
         Aimd(Aimd),
         ByteCounting(ByteCounting),
-        Cubic(Cubic),
+        Cubic(Box<Cubic>),
     }
     impl CongestionControl {
         fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
