@@ -289,3 +289,21 @@ fn random_group_starts_follow_their_stream() {
     v["flow_groups"][0]["start"]["stream"] = json!("other");
     assert_ne!(deterministic_part(&a)["flows"], deterministic_part(&run_value(&v, 2))["flows"]);
 }
+
+#[test]
+fn every_congestion_control_runs_the_lossy_path_with_invariants() {
+    // Every `tcp.cc` kind by name (the generated list), and CUBIC with each slow start,
+    // on ns3-compare's lossy path with SACK: the end-of-run invariants hold inside `run`.
+    let mut choices: Vec<Value> = lossy_core::tcp::cc::CcChoice::kinds().into_iter().map(Value::from).collect();
+    for slow_start in ["hystart", "hystart++", "standard"] {
+        choices.push(json!({"kind": "cubic", "slow_start": slow_start}));
+    }
+    for cc in choices {
+        let mut v = scenario_file("ns3-compare");
+        v["duration"] = json!("20 s");
+        v["flows"][0]["tcp"]["variant"] = json!("sack");
+        v["flows"][0]["tcp"]["cc"] = cc.clone();
+        let r = run_value(&v, 2);
+        assert!(r.flows[0].bytes_delivered > 1_000_000, "{cc}: {}", r.flows[0].bytes_delivered);
+    }
+}

@@ -13,6 +13,10 @@
 
 pub mod abc;
 pub mod choice;
+// Slow starts a rule may run (CUBIC's today): not schemes of the family.
+pub mod hystart;
+pub mod hystart_pp;
+pub mod slow_start;
 
 pub use choice::CcChoice;
 
@@ -116,6 +120,9 @@ family! {
         /// Linux's `bbr`, ns-3's `TcpBbr`): paced at gain·BtlBw, window gain·BDP. Boxed:
         /// its model (~250 B) would pad every sender's window rule to its size.
         bbr::Bbr(Box<Bbr>, BbrConfig),
+        /// CUBIC, RFC 9438 (Linux's default `cubic`, ns-3's `TcpCubic`), with HyStart
+        /// (Linux's), HyStart++ (RFC 9406) or standard slow start. Boxed, as BBR.
+        cubic::Cubic(Box<Cubic>, CubicConfig),
     }
 }
 
