@@ -2,6 +2,7 @@
 //! EWLN resend, the segment loss recovery picks, or new data (and go-back-N resends) as
 //! the window allows — and the packet it makes.
 
+use super::cc::CongestionControl;
 use super::config::TcpConfig;
 use super::recovery::LossRecovery;
 use super::sender::TcpSender;
@@ -127,6 +128,7 @@ impl TcpSender {
             self.st.counters.count_retransmit(cause);
         }
         self.timer.on_send(now, seq + len, retx.is_some());
+        self.cc.on_send(now, seq, len, retx.is_some());
         self.st.counters.segments_sent += 1;
         self.st.counters.bytes_sent += len;
         self.timer.start_if_stopped(now, self.rtt.rto());
