@@ -32,6 +32,30 @@ pub struct VegasConfig {
     /// γ: slow start ends once Diff exceeds this many segments. Default 1.
     #[serde(skip_serializing_if = "is_default_gamma")]
     pub gamma: u32,
+    /// The answer to a loss, an ECN echo and a timeout: "reno" (Linux's
+    /// `tcp_reno_ssthresh`, RFC 5681 eq. 4) or "ns3" (ns-3's `TcpVegas::GetSsThresh`,
+    /// which the socket also calls on a loss: ssthresh = max(min(ssthresh, cwnd − SMSS),
+    /// 2·SMSS), a cut of one segment to a quarter of the window). Default "reno".
+    #[serde(skip_serializing_if = "VegasLoss::is_default")]
+    pub loss: VegasLoss,
+}
+
+/// Which implementation's loss response Vegas runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasLoss {
+    /// Reno's halving (Linux `vegas`), written "reno".
+    #[default]
+    #[serde(rename = "reno")]
+    Halving,
+    /// ns-3.44 `TcpVegas::GetSsThresh`.
+    Ns3,
+}
+
+impl VegasLoss {
+    fn is_default(&self) -> bool {
+        *self == VegasLoss::default()
+    }
 }
 
 // A default is not written back, so `cc = "vegas"` reads back as the name (`CcChoice`).
@@ -47,7 +71,7 @@ fn is_default_gamma(v: &u32) -> bool {
 
 impl Default for VegasConfig {
     fn default() -> Self {
-        VegasConfig { alpha: 2, beta: 4, gamma: 1 }
+        VegasConfig { alpha: 2, beta: 4, gamma: 1, loss: VegasLoss::Halving }
     }
 }
 
@@ -85,6 +109,7 @@ pub struct Vegas {
     cnt_rtt: u32,
     /// The round ends when snd_una reaches this (the right edge when it began).
     beg_snd_nxt: u64,
+    loss: VegasLoss,
     /// Off from a congestion signal or timeout until the next ACK outside recovery,
     /// which starts a fresh round (ns-3 `CongestionStateSet`, Linux `tcp_vegas_state`).
     doing_vegas_now: bool,
@@ -101,6 +126,7 @@ impl Vegas {
             min_rtt: None,
             cnt_rtt: 0,
             beg_snd_nxt: 0,
+            loss: cfg.loss,
             doing_vegas_now: true,
             rtts: AckRtt::default(),
         }
@@ -191,13 +217,28 @@ impl CongestionControl for Vegas {
     fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64 {
         // Any signal leaves CA_Open (recovery, CWR): Vegas pauses until it is Open again.
         self.doing_vegas_now = false;
-        Aimd.on_congestion(st, signal)
+        match self.loss {
+            VegasLoss::Ns3 if signal.is_congestion() => {
+                st.ssthresh = Self::lowered_ssthresh(st);
+                st.counters.window_reductions += 1;
+                st.ssthresh
+            }
+            _ => Aimd.on_congestion(st, signal),
+        }
     }
 
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {
         self.doing_vegas_now = false;
         self.rtts.clear();
-        Aimd.on_timeout(st, repeated);
+        match self.loss {
+            // ns-3 `ReTxTimeout`: ssthresh from `GetSsThresh`, cwnd one segment.
+            VegasLoss::Ns3 => {
+                st.ssthresh = Self::lowered_ssthresh(st);
+                st.cwnd = st.mss;
+                st.counters.window_reductions += 1;
+            }
+            VegasLoss::Halving => Aimd.on_timeout(st, repeated),
+        }
     }
 
     fn on_send(&mut self, now: SimTime, seq: u64, len: u64, retransmission: bool) {

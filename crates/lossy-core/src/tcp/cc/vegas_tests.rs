@@ -165,9 +165,26 @@ fn a_timeout_is_renos() {
 
 #[test]
 fn thresholds_out_of_range_are_refused_naming_the_field() {
-    let bad = |alpha, beta, gamma| VegasConfig { alpha, beta, gamma }.validate().unwrap_err();
+    let bad = |alpha, beta, gamma| VegasConfig { alpha, beta, gamma, ..Default::default() }.validate().unwrap_err();
     assert!(bad(0, 4, 1).starts_with("alpha: 0 is out of range"));
     assert!(bad(2, 4, 0).starts_with("gamma: 0 is out of range"));
     assert!(bad(5, 4, 1).starts_with("beta: 4 is below alpha (5)"));
-    assert!(VegasConfig { alpha: 3, beta: 3, gamma: 1 }.validate().is_ok());
+    assert!(VegasConfig { alpha: 3, beta: 3, gamma: 1, ..Default::default() }.validate().is_ok());
+}
+
+#[test]
+fn ns3s_loss_response_cuts_one_segment_below_the_window_when_ssthresh_allows() {
+    let cfg = VegasConfig { loss: VegasLoss::Ns3, ..Default::default() };
+    let mut v = Vegas::new(&cfg);
+    // After a Vegas round ssthresh is at least 3/4 of cwnd: 15 of 20 segments.
+    let mut st = state(20, 15_000);
+    st.snd_max = 20_000;
+    // ns-3 GetSsThresh: max(min(15 000, 20 000 − 1000), 2000) = 15 000 (Reno: 10 000).
+    assert_eq!(v.on_congestion(&mut st, Signal::Loss), 15_000);
+    let mut st = state(20, SSTHRESH_UNSET);
+    st.snd_max = 20_000;
+    assert_eq!(v.on_congestion(&mut st, Signal::Ecn), 19_000);
+    assert_eq!(v.on_congestion(&mut st, Signal::Eln), 20_000);
+    v.on_timeout(&mut st, false);
+    assert_eq!((st.cwnd, st.ssthresh, st.counters.window_reductions), (1000, 19_000, 2));
 }
