@@ -4,6 +4,7 @@
 //! (`delivery_rate`) and, when the congestion control asks for pacing, held until its
 //! departure time (`pacing`).
 
+use super::cc::CongestionControl;
 use super::config::TcpConfig;
 use super::delivery_rate::SendInfo;
 use super::recovery::LossRecovery;
@@ -162,6 +163,7 @@ impl TcpSender {
             self.st.counters.count_retransmit(cause);
         }
         self.timer.on_send(now, seq + len, retx.is_some());
+        self.cc.on_send(now, seq, len, retx.is_some());
         self.st.counters.segments_sent += 1;
         self.st.counters.bytes_sent += len;
         self.timer.start_if_stopped(now, self.rtt.rto());

@@ -13,7 +13,9 @@
 
 pub mod abc;
 pub mod choice;
-// Slow starts a rule may run (CUBIC's today): not schemes of the family.
+// Parts a rule may use that are not schemes of the family: the slow starts (CUBIC's
+// today) and the per-ACK RTT from a rule's own send history (Vegas's).
+pub mod ack_rtt;
 pub mod hystart;
 pub mod hystart_pp;
 pub mod slow_start;
@@ -53,6 +55,11 @@ pub trait CongestionControl {
     /// handling of the same ACK. Window rules ignore it (the default); a model-based
     /// control (BBR) sets its window and pacing rate here.
     fn on_rate_sample(&mut self, _st: &mut SenderState, _now: SimTime, _rs: &RateSample) {}
+    /// A segment [seq, seq + len) leaves at `now`, `retransmission` if it was sent
+    /// before. Window rules ignore it (the default); a delay-based rule that needs an RTT
+    /// on every ACK, as Linux's `pkts_acked` hook gives one, keeps its own send times
+    /// (`vegas.rs`, through `ack_rtt.rs`).
+    fn on_send(&mut self, _now: SimTime, _seq: u64, _len: u64, _retransmission: bool) {}
 }
 
 /// What a congestion control's table may read from the rest of `tcp` when it builds.
@@ -97,6 +104,7 @@ family! {
             fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
             fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
             fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
+            fn on_send(&mut self, now: SimTime, seq: u64, len: u64, retransmission: bool);
         }
     }
     config {
@@ -123,6 +131,14 @@ family! {
         /// CUBIC, RFC 9438 (Linux's default `cubic`, ns-3's `TcpCubic`), with HyStart
         /// (Linux's), HyStart++ (RFC 9406) or standard slow start. Boxed, as BBR.
         cubic::Cubic(Box<Cubic>, CubicConfig),
+        /// TCP Vegas (Brakmo & Peterson, IEEE JSAC 1995) as ns-3's `TcpVegas` and Linux's
+        /// `vegas` run it: once per RTT, the window grows, shrinks or holds by one segment
+        /// to keep between `alpha` and `beta` segments queued; loss and timeout as `reno`.
+        vegas::Vegas(Box<Vegas>, VegasConfig),
+        /// TCP Westwood+ (Grieco & Mascolo, CCR 2004) as ns-3's `TcpWestwoodPlus` and
+        /// Linux's `westwood` run it: Reno's growth, and after a loss ssthresh (and cwnd)
+        /// from the bandwidth estimate times the minimum RTT instead of a halving.
+        westwood::Westwood(Box<Westwood>, WestwoodConfig),
     }
 }
 
