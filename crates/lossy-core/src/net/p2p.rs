@@ -100,9 +100,8 @@ impl Direction {
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         let was_empty = self.queue.is_empty();
-        if let Err(p) = self.queue.enqueue(now, pkt) {
-            self.drop(p, DropCause::Queue, out);
-        }
+        let (from, to, drops) = (self.from, self.to, &mut self.counters.drops);
+        self.queue.enqueue(now, pkt, &mut |p| queue_drop(p, from, to, drops, out));
         let began = self.pull(now, tickets, out);
         // A packet now waits behind a busy link: the link wants its end-of-frame event.
         // Otherwise nothing that sets the deadline changed, and the world need not re-arm.
@@ -116,7 +115,8 @@ impl Direction {
         if !self.link.ready(now) {
             return false;
         }
-        let Some(p) = self.queue.dequeue(now) else { return false };
+        let (from, to, drops) = (self.from, self.to, &mut self.counters.drops);
+        let Some(p) = self.queue.dequeue(now, &mut |p| queue_drop(p, from, to, drops, out)) else { return false };
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
         if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
             self.finish(now, outcome, tickets, out);
@@ -203,6 +203,15 @@ impl Direction {
     fn held(&self) -> u64 {
         (self.queue.len() + self.link.held() + self.pipeline.held()) as u64
     }
+}
+
+/// A packet the queue discipline dropped (an arrival, or one it held: CoDel drops at
+/// dequeue, drop-head and FQ-CoDel from a queue's head); `Direction::drop` for the
+/// queue, which the closure given to the discipline cannot borrow whole.
+#[inline]
+fn queue_drop(pkt: Packet, from: NodeId, to: NodeId, drops: &mut DropCounts, out: &mut NetOut) {
+    drops.count(DropCause::Queue);
+    out.drops.push(Dropped { pkt, cause: DropCause::Queue, from, to });
 }
 
 /// The earlier of two optional deadlines.

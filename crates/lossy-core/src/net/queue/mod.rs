@@ -3,16 +3,26 @@
 //! link is idle (as in ns-2 and ns-3), so an active queue sees every packet.
 //!
 //! A scenario's `queue` is either a limit (`"100 packets"`, `"64 KB"`: DropTail, as
-//! before queues became tables) or a table with a `kind` (`drop_tail`, `red`).
+//! before queues became tables) or a table with a `kind` (`drop_tail`, `red`, `codel`,
+//! `fq_codel`, `pie`, `drop_head`).
 //!
 //! A discipline is one file (its runtime type, and its table implementing
 //! [`QueueDiscSpec`]) and one line in each list: [`AnyQueueDisc`] and
 //! [`QueueDiscConfig`]. Disciplines that need the link's rate ask its capacity for the
 //! nominal rate (`crate::capacity`).
 
+pub mod codel;
+pub mod codel_law;
+pub mod drop_head;
 pub mod drop_tail;
+pub mod fq_codel;
+pub mod pie;
+pub mod pie_config;
 pub mod red;
 pub mod red_config;
+pub mod timed_fifo;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::capacity::AnyCapacity;
 use crate::closed::closed_enum;
@@ -41,20 +51,25 @@ pub struct QueueStats {
     /// The time-weighted mean of RED's average queue over the run, in packets (in mean
     /// packet sizes in byte mode); None without an average.
     pub avg_packets: Option<f64>,
+    /// The time-weighted mean of PIE's drop probability over the run; None without one.
+    pub drop_probability: Option<f64>,
 }
 
 impl QueueStats {
-    /// Their columns, which every link direction's row has: of the queue's drops, RED's
-    /// random early drops, drops because RED's average was past its ramp (max_th, or
-    /// 2·max_th in gentle mode), and drops of a full queue; packets RED marked CE
-    /// instead of dropping; RED's average queue, time-weighted over the run (null
-    /// without RED).
+    /// Their columns, which every link direction's row has: of the queue's drops, the
+    /// active queue management's early ones (RED's random drops, CoDel's and
+    /// FQ-CoDel's control-law drops, PIE's random drops), drops because RED's average
+    /// was past its ramp (max_th, or 2·max_th in gentle mode), and drops of a full queue
+    /// (the arrival, or drop-head's and FQ-CoDel's queued packet); packets marked CE
+    /// instead of dropped; RED's average queue, time-weighted over the run (null without
+    /// RED); PIE's drop probability, time-weighted over the run (null without PIE).
     pub const COLUMNS: &'static Columns = &[
         ("queue_early_drops", Metric::U64(0)),
         ("queue_forced_drops", Metric::U64(0)),
         ("queue_overflow_drops", Metric::U64(0)),
         ("queue_marks", Metric::U64(0)),
         ("queue_avg_packets", Metric::OptF64(None)),
+        ("queue_drop_probability_mean", Metric::OptF64(None)),
     ];
 
     /// Writes them into the direction's row; `queue_drops` is every drop at the queue
@@ -65,14 +80,21 @@ impl QueueStats {
         out.set("queue_overflow_drops", queue_drops - self.early_drops - self.forced_drops);
         out.set("queue_marks", self.marks);
         out.set("queue_avg_packets", self.avg_packets);
+        out.set("queue_drop_probability_mean", self.drop_probability);
     }
 }
 
+/// Where a discipline hands the packets it drops; the host counts each as a queue drop.
+pub type DropSink<'a> = &'a mut dyn FnMut(Packet);
+
 pub trait QueueDisc {
-    /// Offers an arriving packet (which the discipline may mark); gives it back if dropped.
-    fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet>;
-    /// The next packet to send, when the link is ready for one.
-    fn dequeue(&mut self, now: SimTime) -> Option<Packet>;
+    /// Offers an arriving packet (which the discipline may mark). A packet dropped, the
+    /// arrival or one already queued (drop-head, FQ-CoDel's fattest flow), goes to
+    /// `dropped`.
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink);
+    /// The next packet to send, when the link is ready for one; packets the discipline
+    /// drops on the way out (CoDel's control law) go to `dropped`.
+    fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet>;
     /// Packets waiting.
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
@@ -88,15 +110,19 @@ pub trait QueueDisc {
 
 closed_enum! {
     /// Every built-in queue discipline. Drop-tail inline (one is touched per packet);
-    /// RED boxed, as its 272 B padded every drop-tail queue of every link direction to
-    /// its size (issue 28; `layout_tests.rs` bounds it).
+    /// the others boxed, as RED's 272 B padded every drop-tail queue of every link
+    /// direction to its size (issue 28; `layout_tests.rs` bounds it).
     pub enum AnyQueueDisc via each_queue {
         DropTail(drop_tail::DropTail),
         Red(Box<red::Red>),
+        Codel(Box<codel::Codel>),
+        FqCodel(Box<fq_codel::FqCodel>),
+        Pie(Box<pie::Pie>),
+        DropHead(Box<drop_head::DropHead>),
     }
     impl QueueDisc {
-        fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Result<(), Packet>;
-        fn dequeue(&mut self, now: SimTime) -> Option<Packet>;
+        fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink);
+        fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet>;
         fn len(&self) -> usize;
         fn is_empty(&self) -> bool;
         fn drain(&mut self, f: &mut dyn FnMut(Packet));
@@ -117,6 +143,13 @@ pub trait QueueDiscSpec {
     fn as_limit(&self) -> Option<QueueLimit> {
         None
     }
+    /// Why the discipline needs a host that lets it drop packets it has already
+    /// queued (at dequeue, or from the head), in a phrase that starts with its kind;
+    /// `None` when it drops only arrivals (a host that keeps per-packet state beside
+    /// the queue in arrival order, the WLAN station, refuses the others).
+    fn drops_queued(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 // The doc comments here are the schema's descriptions (`lossy schema`).
@@ -129,11 +162,24 @@ closed_enum! {
         DropTail(drop_tail::DropTailConfig),
         /// Random Early Detection (Floyd and Jacobson 1993) with ns-2.35's defaults.
         Red(red_config::RedConfig),
+        /// CoDel, Controlled Delay (RFC 8289): drops at dequeue when the packets' sojourn
+        /// time stays above `target` for an `interval`.
+        Codel(codel::CodelConfig),
+        /// FQ-CoDel (RFC 8290): flows hashed into queues served by deficit round robin,
+        /// new flows first, CoDel on each queue.
+        FqCodel(fq_codel::FqCodelConfig),
+        /// PIE, Proportional Integral controller Enhanced (RFC 8033): drops arrivals
+        /// with a probability driven by the queueing delay.
+        Pie(pie_config::PieConfig),
+        /// First in, first out; when an arrival does not fit, the oldest packets are
+        /// dropped to make room.
+        DropHead(drop_head::DropHeadConfig),
     }
     impl QueueDiscSpec {
         fn validate(&self) -> Result<(), String>;
         fn build(&self, capacity: &AnyCapacity, delay: SimDuration, rng: RngStream) -> Result<AnyQueueDisc, String>;
         fn as_limit(&self) -> Option<QueueLimit>;
+        fn drops_queued(&self) -> Option<&'static str>;
     }
 }
 

@@ -122,7 +122,14 @@ impl WlanConfig {
             return Err(format!("mac_header: {} B is not allowed; use 0 B to {MAX_MAC_HEADER} B (default 28 B)", self.mac_header.0));
         }
         self.loss.validate().map_err(|m| format!("loss.{m}"))?;
-        crate::net::queue::QueueDiscSpec::validate(&self.queue.0).map_err(|m| format!("queue.{m}"))
+        let queue = &self.queue.0;
+        crate::net::queue::QueueDiscSpec::validate(queue).map_err(|m| format!("queue.{m}"))?;
+        // A station keeps each queued packet's receiver beside its queue, in arrival order
+        // (`station.rs`), so its discipline may drop only arrivals.
+        match crate::net::queue::QueueDiscSpec::drops_queued(queue) {
+            Some(why) => Err(format!("queue.kind: {why}, which a WLAN station cannot do (it keeps each queued packet's receiver in arrival order); use drop_tail, red or pie")),
+            None => Ok(()),
+        }
     }
 
     /// The RTS threshold in bytes; `u64::MAX` when RTS/CTS is off.
