@@ -158,6 +158,20 @@ mod tests {
     }
 
     #[test]
+    fn a_discipline_that_drops_queued_packets_is_refused_with_the_reason() {
+        let msg = |q: &str| de(&format!(r#"{{"stations": ["a", "b"], "queue": {q}}}"#)).unwrap().validate();
+        for (kind, why) in [("codel", "codel drops packets it has queued (at dequeue"), ("fq_codel", "fq_codel drops packets it has queued"), ("drop_head", "drop_head drops the oldest queued packet")] {
+            let e = msg(&format!(r#"{{"kind": "{kind}", "limit": "50 packets"}}"#)).unwrap_err();
+            assert!(e.starts_with(&format!("queue.kind: {why}")), "{e}");
+            assert!(e.ends_with("use drop_tail, red or pie"), "{e}");
+        }
+        // Disciplines that drop only arrivals keep the receivers aligned.
+        for q in [r#"{"kind": "pie"}"#, r#"{"kind": "red"}"#, r#""20 packets""#] {
+            msg(q).unwrap();
+        }
+    }
+
+    #[test]
     fn bad_values_name_field_value_and_range() {
         let msg = |j: &str| de(j).unwrap().validate().unwrap_err();
         assert_eq!(msg(r#"{"stations": ["a", "b"], "rate": "3 Mbps"}"#), "rate: 3 Mbps is not an 802.11b rate; use 1, 2, 5.5 or 11 Mbps");
