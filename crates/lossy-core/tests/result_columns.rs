@@ -74,7 +74,7 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
         ("throughput_bps", F), ("loss_rate", F), ("link_retry_drops", U), ("link_transmissions", U), ("link_overhead_bytes", U),
         ("link_naks_sent", U), ("link_naks_lost", U), ("link_code_changes", U), ("link_down_drops", U), ("reordered", U),
         ("duplicated", U), ("queue_early_drops", U), ("queue_forced_drops", U), ("queue_overflow_drops", U), ("queue_marks", U),
-        ("queue_avg_packets", F), ("queue_drop_probability_mean", F), ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
+        ("queue_avg_packets", F), ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
         ("ewln_marked", F),
     ]);
     assert_eq!(kinds(&to_columns(&r.links)), links);
