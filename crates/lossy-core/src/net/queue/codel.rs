@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct CodelConfig {
     /// Packets or bytes the queue holds, not counting the one being sent; an arrival
-    /// that does not fit is dropped. Default "1000 packets" (Linux `sch_codel`'s limit).
+    /// that does not fit is dropped. Default "1000 packets" (RFC 8289 sets none).
     #[serde(default = "default_limit")]
     pub limit: QueueLimit,
     /// The acceptable standing queueing delay, > 0. Default "5 ms" (RFC 8289 §4.4).
@@ -30,7 +30,7 @@ pub struct CodelConfig {
     #[serde(default = "default_interval")]
     pub interval: Duration,
     /// Mark ECN-capable packets CE instead of dropping them (RFC 8289 §5). Default
-    /// false (Linux's and ns-3's default).
+    /// false.
     #[serde(default)]
     pub ecn: bool,
 }

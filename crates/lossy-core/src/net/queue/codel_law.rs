@@ -3,11 +3,11 @@
 //! FQ-CoDel's flow queues (RFC 8290 §4.2).
 //!
 //! Readings (docs/mechanisms/queue-codel.md): the inverse square root is computed
-//! exactly (Linux and ns-3's `codel-queue-disc.cc` use a Newton step on a 16-bit
-//! fixed point); an ECN mark replaces a drop as in Linux `codel_dequeue`: the marked
-//! packet is sent and the next drop is scheduled from `drop_next`; `now − drop_next`
-//! in the re-entry rule is signed, as Linux's `codel_time_before` and ns-3's
-//! `CoDelTimeBefore` compare (a drop_next still ahead counts as within 16 intervals).
+//! exactly (ns-3's `codel-queue-disc.cc`, ported from Linux, keeps a fixed-point one
+//! updated by a Newton step); an ECN mark replaces a drop as in ns-3's `DoDequeue`: the
+//! marked packet is sent, and in the dropping state the next signal is scheduled from
+//! now; `now − drop_next` in the re-entry rule is signed, as ns-3's `CoDelTimeBefore`
+//! compares (a drop_next still ahead counts as within 16 intervals).
 
 use super::timed_fifo::TimedFifo;
 use super::DropSink;
@@ -106,7 +106,8 @@ impl CodelState {
                 let mut head = pkt.expect("ok_to_drop implies a packet");
                 self.count += 1;
                 if Self::mark(&mut head, p, counts) {
-                    self.drop_next = control_law(self.drop_next, p.interval, self.count);
+                    // ns-3 `DoDequeue`: a mark schedules the next from now.
+                    self.drop_next = control_law(now, p.interval, self.count);
                     return Some(head);
                 }
                 dropped(head);
@@ -132,7 +133,7 @@ impl CodelState {
             // §5.5: if the dropping state is re-entered soon (drop_next is at most an
             // interval after the last drop, so now − drop_next approximates the time
             // since it), start from the drop rate that controlled the queue last time
-            // (the Linux rule the RFC adopts: count − lastcount, within 16 intervals).
+            // (count − lastcount, within 16 intervals; ns-3's `DoDequeue` likewise).
             let delta = self.count as i64 - self.lastcount as i64;
             let recent = now.since(self.drop_next) < p.interval.saturating_mul(16);
             self.count = if delta > 1 && recent { delta as u32 } else { 1 };

@@ -48,10 +48,18 @@ fn standing_queue(q: &mut Codel, end_ms: u64, make: impl Fn() -> Packet) -> (Vec
 /// then drop_next = drop_next + interval/√count, each drop at the first departure (a
 /// whole ms) at or after it.
 fn rfc_schedule(end_ms: u64) -> Vec<u64> {
+    schedule(end_ms, false)
+}
+
+/// The same, each next signal scheduled from `drop_next` (drops) or from the time of the
+/// signal (marks, ns-3's `DoDequeue`).
+fn schedule(end_ms: u64, from_now: bool) -> Vec<u64> {
     let mut times = vec![105];
     let (mut next, mut count) = (at(105), 1u32);
     loop {
-        next = next + SimDuration((100.0 * MS as f64 / (count as f64).sqrt()).round() as u64);
+        let base = if from_now { at(*times.last().unwrap()) } else { next };
+        // The count the control law sees at this step: 1 on entering, then one more per signal.
+        next = base + SimDuration((100.0 * MS as f64 / (count as f64).sqrt()).round() as u64);
         count += 1;
         let t = next.0.div_ceil(MS);
         if t > end_ms {
@@ -174,9 +182,10 @@ fn ecn_capable_packets_are_marked_on_the_same_schedule() {
     };
     let (drops, marks) = standing_queue(&mut q, 1000, ect);
     assert!(drops.is_empty());
-    // A mark instead of each drop: the same count of congestion signals (the queue is
-    // not shortened by marks, so the schedule is the same one).
-    assert_eq!(marks, rfc_schedule(1000).len());
+    // A mark instead of each drop, each next one interval/√count after the mark.
+    let want = schedule(1000, true);
+    assert_eq!(&want[..4], &[105, 205, 276, 334]);
+    assert_eq!(marks, want.len());
     assert_eq!(q.stats(1.0).marks, marks as u64);
     // Not ECN-capable: dropped even with ecn on.
     let mut q = codel(true);

@@ -3,12 +3,13 @@
 //! bytes, queues that just became active (the new list) before the others (the old
 //! list), so that sparse flows go first (§4.1–§4.2). When the whole discipline is over
 //! its limit, packets are dropped from the head of the queue with the most bytes
-//! (§4.1; Linux `fq_codel_drop` and ns-3 `FqCoDelQueueDisc::FqCoDelDrop`: up to
-//! `drop_batch` packets, until half of that queue's bytes are gone).
+//! (§4.1; Linux `net/sched/sch_fq_codel.c` `fq_codel_drop` and ns-3
+//! `FqCoDelQueueDisc::FqCoDelDrop`: up to `drop_batch` packets, until half of that
+//! queue's bytes are gone).
 //!
 //! The flow is this simulator's flow id with the packet's source and destination (a
 //! five-tuple's role), hashed with a perturbation drawn once from the direction's
-//! queue stream (Linux draws `q->perturbation` at init; ns-3's `Perturbation`).
+//! queue stream (ns-3's `Perturbation` attribute; `item->Hash(m_perturbation)`).
 
 use super::codel::{check_target_interval, default_interval, default_target};
 use super::codel_law::{CodelCounts, CodelParams, CodelState};
@@ -23,13 +24,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// `kind = "fq_codel"`: FQ-CoDel (RFC 8290) with Linux's and ns-3's defaults.
+/// `kind = "fq_codel"`: FQ-CoDel (RFC 8290) with ns-3's `FqCoDelQueueDisc` defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FqCodelConfig {
     /// Packets or bytes all the queues hold together, not counting the one being sent;
     /// beyond it the fattest queue loses packets from its head. Default "10240 packets"
-    /// (RFC 8290 §5.2.1, Linux and ns-3).
+    /// (RFC 8290 §5.2.1, ns-3's `MaxSize`).
     #[serde(default = "default_limit")]
     pub limit: QueueLimit,
     /// Flow queues the flows are hashed into, 1 to 65536. Default 1024 (RFC 8290 §5.2.1).
@@ -45,8 +46,8 @@ pub struct FqCodelConfig {
     /// CoDel's interval on each queue, at least target. Default "100 ms".
     #[serde(default = "default_interval")]
     pub interval: Duration,
-    /// Mark ECN-capable packets CE instead of CoDel's drops. Default true (Linux's
-    /// `fq_codel` and ns-3's `UseEcn`); packets are ECN-capable only with `tcp.ecn`.
+    /// Mark ECN-capable packets CE instead of CoDel's drops. Default true (ns-3's
+    /// `UseEcn`); packets are ECN-capable only with `tcp.ecn`.
     #[serde(default = "default_true")]
     pub ecn: bool,
     /// Most packets one overflow drops from the fattest queue, 1 to 65536 (it stops once
@@ -55,7 +56,7 @@ pub struct FqCodelConfig {
     #[serde(default = "default_drop_batch")]
     pub drop_batch: u32,
     /// Bytes of packets all the queues may hold, an overflow like `limit`. Omitted:
-    /// none (Linux's `memory_limit` counts buffer memory, 32 MB by default).
+    /// none (Linux's `memory_limit` counts socket-buffer memory instead).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_limit: Option<Bytes>,
 }
@@ -103,7 +104,7 @@ impl QueueDiscSpec for FqCodelConfig {
             return Err("quantum: 0 B is not allowed; use a size > 0, e.g. \"1514 B\" (RFC 8290 §5.2.1)".into());
         }
         if !(1..=MAX_FLOWS).contains(&self.drop_batch) {
-            return Err(format!("drop_batch: {} is not allowed; use 1 to {MAX_FLOWS} packets, e.g. 64 (Linux's drop_batch_size)", self.drop_batch));
+            return Err(format!("drop_batch: {} is not allowed; use 1 to {MAX_FLOWS} packets, e.g. 64 (ns-3's DropBatchSize)", self.drop_batch));
         }
         if self.memory_limit.is_some_and(|b| b.0 == 0) {
             return Err("memory_limit: 0 B is not allowed; use a size > 0, e.g. \"32 MB\", or omit it".into());

@@ -5,7 +5,7 @@
 //! work-conserving suppressions of §4.1.
 //!
 //! The queueing delay is measured by the timestamp method (the RFC's Appendix A, "for
-//! clarity"; Linux `sch_pie` and ns-3's `pie-queue-disc.cc` default to it): the sojourn of
+//! clarity"; ns-3's `pie-queue-disc.cc` defaults to it): the sojourn of
 //! the packet leaving, 0 when it leaves the queue empty (ns-3 `DoDequeue`). The
 //! departure-rate method (§4.3) estimates the same delay from bytes and a measured rate;
 //! in a simulator the timestamp is exact and needs no threshold.

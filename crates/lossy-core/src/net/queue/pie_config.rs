@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct PieConfig {
     /// Packets or bytes the queue holds, not counting the one being sent; an arrival
-    /// that does not fit is dropped. Default "1000 packets" (Linux `sch_pie`'s limit).
+    /// that does not fit is dropped. Default "1000 packets" (RFC 8033 sets none; ns-3's
+    /// `MaxSize` is 25 packets).
     #[serde(default = "default_limit")]
     pub limit: QueueLimit,
     /// The queueing delay PIE steers toward (QDELAY_REF), > 0. Default "15 ms" (RFC 8033 §5).
