@@ -99,6 +99,9 @@ impl Codel {
 }
 
 impl QueueDisc for Codel {
+    // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
+    // drop-tail's path into the link (issue 28's hot path).
+    #[inline(never)]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
         if !fits(self.limit, self.fifo.len(), self.fifo.bytes(), pkt.size) {
             return dropped(pkt);
@@ -107,6 +110,9 @@ impl QueueDisc for Codel {
         self.fifo.push(now, pkt);
     }
 
+    // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
+    // drop-tail's path into the link (issue 28's hot path).
+    #[inline(never)]
     fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet> {
         self.state.dequeue(now, &mut self.fifo, self.maxpacket, &self.params, dropped, &mut self.counts)
     }

@@ -96,17 +96,21 @@ impl DropTail {
     }
 }
 
+// Inlined: drop-tail is on every plain link's per-packet path (issue 28's hot path).
 impl QueueDisc for DropTail {
+    #[inline]
     fn enqueue(&mut self, _now: SimTime, p: Packet, dropped: DropSink) {
         if let Err(p) = self.push(p) {
             dropped(p);
         }
     }
 
+    #[inline]
     fn dequeue(&mut self, _now: SimTime, _dropped: DropSink) -> Option<Packet> {
         self.pop()
     }
 
+    #[inline]
     fn len(&self) -> usize {
         self.buf.len()
     }

@@ -241,6 +241,9 @@ impl FqCodel {
 }
 
 impl QueueDisc for FqCodel {
+    // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
+    // drop-tail's path into the link (issue 28's hot path).
+    #[inline(never)]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
         let idx = self.classify(&pkt);
         self.maxpacket = self.maxpacket.max(pkt.size as u64);
@@ -259,6 +262,9 @@ impl QueueDisc for FqCodel {
         }
     }
 
+    // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
+    // drop-tail's path into the link (issue 28's hot path).
+    #[inline(never)]
     fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet> {
         loop {
             let (idx, new) = self.next_flow()?;

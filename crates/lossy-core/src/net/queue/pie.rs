@@ -164,6 +164,9 @@ impl Pie {
 }
 
 impl QueueDisc for Pie {
+    // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
+    // drop-tail's path into the link (issue 28's hot path).
+    #[inline(never)]
     fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: DropSink) {
         self.ctl.catch_up(now, &self.p);
         if !fits(self.p.limit, self.fifo.len(), self.fifo.bytes(), pkt.size) {
@@ -189,6 +192,9 @@ impl QueueDisc for Pie {
         self.fifo.push(now, pkt);
     }
 
+    // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
+    // drop-tail's path into the link (issue 28's hot path).
+    #[inline(never)]
     fn dequeue(&mut self, now: SimTime, _dropped: DropSink) -> Option<Packet> {
         self.ctl.catch_up(now, &self.p);
         let (arrived, pkt) = self.fifo.pop()?;

@@ -196,13 +196,17 @@ impl Red {
     }
 }
 
+// `enqueue` and `dequeue` not inlined into `AnyQueueDisc`'s dispatch, which stays small
+// enough to inline drop-tail's path into the link (issue 28's hot path).
 impl QueueDisc for Red {
+    #[inline(never)]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
         if let Err(p) = self.offer(now, pkt) {
             dropped(p);
         }
     }
 
+    #[inline(never)]
     fn dequeue(&mut self, now: SimTime, _dropped: DropSink) -> Option<Packet> {
         self.seen = now;
         let Some(p) = self.fifo.pop() else {
