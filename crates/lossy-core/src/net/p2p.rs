@@ -103,11 +103,11 @@ impl Direction {
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         let was_empty = self.queue.is_empty();
-        let (uid, size) = (pkt.uid, pkt.size);
-        match self.queue.enqueue(now, pkt) {
-            Ok(()) => self.queue_delay.arrived(now, uid, size),
-            Err(p) => self.drop(p, DropCause::Queue, out),
-        }
+        // Every arrival joins the delay record; what the discipline drops, the arrival
+        // or a packet it held, leaves it unserved.
+        self.queue_delay.arrived(now, pkt.uid, pkt.size);
+        let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
+        self.queue.enqueue(now, pkt, &mut |p| queue_drop(now, p, from, to, drops, delay, out));
         let began = self.pull(now, tickets, out);
         // A packet now waits behind a busy link: the link wants its end-of-frame event.
         // Otherwise nothing that sets the deadline changed, and the world need not re-arm.
@@ -121,7 +121,8 @@ impl Direction {
         if !self.link.ready(now) {
             return false;
         }
-        let Some(p) = self.queue.dequeue(now) else { return false };
+        let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
+        let Some(p) = self.queue.dequeue(now, &mut |p| queue_drop(now, p, from, to, drops, delay, out)) else { return false };
         self.queue_delay.left(now, p.uid, self.queue.len());
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
         if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
@@ -210,6 +211,17 @@ impl Direction {
     fn held(&self) -> u64 {
         (self.queue.len() + self.link.held() + self.pipeline.held()) as u64
     }
+}
+
+/// A packet the queue discipline dropped (an arrival, or one it held: CoDel drops at
+/// dequeue, drop-head and FQ-CoDel from a queue's head); `Direction::drop` for the
+/// queue, which the closure given to the discipline cannot borrow whole.
+#[inline]
+fn queue_drop(now: SimTime, pkt: Packet, from: NodeId, to: NodeId, drops: &mut DropCounts, delay: &mut QueueDelayRecord,
+              out: &mut NetOut) {
+    delay.dropped(now, pkt.uid);
+    drops.count(DropCause::Queue);
+    out.drops.push(Dropped { pkt, cause: DropCause::Queue, from, to });
 }
 
 /// The earlier of two optional deadlines.

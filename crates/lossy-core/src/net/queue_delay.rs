@@ -126,6 +126,23 @@ impl QueueDelay {
         }
     }
 
+    /// The discipline dropped packet `uid` at `now`: an arrival it refused (the newest
+    /// entry), a head drop (the oldest) or one from inside its queue (FQ-CoDel's fattest
+    /// flow). Its wait counts in the length, not as a sojourn.
+    fn dropped(&mut self, now: SimTime, uid: u64) {
+        let i = match (self.waiting.back(), self.waiting.front()) {
+            (Some(w), _) if w.uid == uid => self.waiting.len() - 1,
+            (_, Some(w)) if w.uid == uid => 0,
+            _ => match self.waiting.iter().position(|w| w.uid == uid) {
+                Some(i) => i,
+                None => return,
+            },
+        };
+        if let Some(w) = self.waiting.remove(i) {
+            self.unserved(w, now.0);
+        }
+    }
+
     /// The link went down at `now`: everything waiting is dropped, unserved.
     fn flushed(&mut self, now: SimTime) {
         while let Some(w) = self.waiting.pop_front() {
@@ -184,6 +201,13 @@ impl QueueDelayRecord {
     pub fn left(&mut self, now: SimTime, uid: u64, queued: usize) {
         if let Some(q) = &mut self.0 {
             q.left(now, uid, queued);
+        }
+    }
+
+    #[inline]
+    pub fn dropped(&mut self, now: SimTime, uid: u64) {
+        if let Some(q) = &mut self.0 {
+            q.dropped(now, uid);
         }
     }
 
