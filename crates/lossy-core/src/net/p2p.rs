@@ -103,11 +103,22 @@ impl Direction {
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         let was_empty = self.queue.is_empty();
-        // Every arrival joins the delay record; what the discipline drops, the arrival
-        // or a packet it held, leaves it unserved.
-        self.queue_delay.arrived(now, pkt.uid, pkt.size);
+        // The delay record holds what the discipline holds: a refused arrival never
+        // joins it, a packet dropped from the queue leaves it unserved.
+        let (uid, size) = (pkt.uid, pkt.size);
+        let mut refused = false;
         let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
-        self.queue.enqueue(now, pkt, &mut |p| queue_drop(now, p, from, to, drops, delay, out));
+        self.queue.enqueue(now, pkt, &mut |p| {
+            if p.uid == uid {
+                refused = true;
+            } else {
+                delay.dropped(now, p.uid);
+            }
+            queue_drop(p, from, to, drops, out)
+        });
+        if !refused {
+            self.queue_delay.arrived(now, uid, size);
+        }
         let began = self.pull(now, tickets, out);
         // A packet now waits behind a busy link: the link wants its end-of-frame event.
         // Otherwise nothing that sets the deadline changed, and the world need not re-arm.
@@ -122,7 +133,12 @@ impl Direction {
             return false;
         }
         let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
-        let Some(p) = self.queue.dequeue(now, &mut |p| queue_drop(now, p, from, to, drops, delay, out)) else { return false };
+        let Some(p) = self.queue.dequeue(now, &mut |p| {
+            delay.dropped(now, p.uid);
+            queue_drop(p, from, to, drops, out)
+        }) else {
+            return false;
+        };
         self.queue_delay.left(now, p.uid, self.queue.len());
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
         if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
@@ -217,9 +233,7 @@ impl Direction {
 /// dequeue, drop-head and FQ-CoDel from a queue's head); `Direction::drop` for the
 /// queue, which the closure given to the discipline cannot borrow whole.
 #[inline]
-fn queue_drop(now: SimTime, pkt: Packet, from: NodeId, to: NodeId, drops: &mut DropCounts, delay: &mut QueueDelayRecord,
-              out: &mut NetOut) {
-    delay.dropped(now, pkt.uid);
+fn queue_drop(pkt: Packet, from: NodeId, to: NodeId, drops: &mut DropCounts, out: &mut NetOut) {
     drops.count(DropCause::Queue);
     out.drops.push(Dropped { pkt, cause: DropCause::Queue, from, to });
 }
