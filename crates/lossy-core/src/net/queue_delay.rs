@@ -219,7 +219,12 @@ impl QueueDelayRecord {
 
     /// The direction's columns: zeros and nulls for a queue that never held a packet.
     pub fn report(&self, end_s: f64, out: &mut Metrics) {
-        self.0.as_deref().cloned().unwrap_or_default().report(end_s, out);
+        // Read in place: a clone would copy the histogram and, with the trace on, every
+        // sample, once per direction per run.
+        match self.0.as_deref() {
+            Some(q) => q.report(end_s, out),
+            None => QueueDelay::default().report(end_s, out),
+        }
     }
 
     /// The sojourn trace's samples, (dequeue time, sojourn) in ns.
