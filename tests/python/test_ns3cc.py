@@ -16,7 +16,7 @@ import pytest
 import lossy
 from lossy import bench_anchors
 from lossy._core import ScenarioError
-from lossy.ns3cc import command, compare, lossy_side, reference
+from lossy.ns3cc import command, compare, lossy_side, queues, reference
 from lossy.ns3cc.setups import CCS, SETUPS, points
 
 
@@ -57,8 +57,10 @@ def test_each_scenario_has_its_ns3_path_and_tcp_settings(name):
     assert len(doc["links"]) == len(ns3_links)
     for ours, (rate, delay, queue) in zip(doc["links"], ns3_links):
         assert _rate(ours["rate"]) == _rate(rate) and _seconds(ours["delay"]) == _seconds(delay)
-        if queue == "codel":
-            assert ours["queue"] == {"kind": "codel"}
+        if queue == "codel" and name == "cubic-codel":
+            assert ours["queue"] == {"kind": "codel"}  # ns-3's CoDelQueueDisc with its defaults
+        elif queue in ("codel", "fq_codel", "pie"):
+            assert ours["queue"]["kind"] == queue
         else:
             assert ours["queue"] == f"{queue[:-1]} packets"
     tcp = doc["flows"][0]["tcp"]
@@ -112,7 +114,8 @@ def test_a_set_up_lossy_cannot_run_is_one_line_and_the_others_go_on(monkeypatch)
 
 
 def test_an_unknown_set_up_lists_the_known_ones():
-    with pytest.raises(ScenarioError, match="--setup: no set-up 'nope'; known: bbr-dumbbell, cubic-codel, lossy-path"):
+    with pytest.raises(ScenarioError, match="--setup: no set-up 'nope'; known: bbr-dumbbell, cubic-codel, aqm-droptail, aqm-codel, "
+                                          "aqm-fq-codel, aqm-pie, lossy-path"):
         command.chosen(["nope"])
 
 
@@ -139,3 +142,93 @@ def test_the_command_prints_and_writes_the_table_from_the_stored_reference(tmp_p
     assert newreno and newreno[0].startswith("| bbr-dumbbell | NewReno | 0 | 9.705 ± 0.000 (n=3) |")
     assert newreno[0].endswith("| yes |")  # lossy has Reno: 9.709 Mb/s, +0.0 %
     assert (tmp_path / "ns3-compare.md").read_text().startswith(done.stdout.splitlines()[0])
+
+
+# ---- the AQM rows (issue 29): cc.cc's queue discs set as lossy's scenarios set theirs
+
+def _cc_defaults():
+    """cc.cc's AqmDefaults: {(disc, attribute): the value's text}, and the quantum."""
+    text = (bench_anchors.PROGRAMS / "ns3" / "cc.cc").read_text()
+    found = {(d, a): v for d, a, v in
+             re.findall(r'Config::SetDefault\("ns3::(\w+)QueueDisc::(\w+)",\s*\w+\((.*?)\)\);', text)}
+    found[("FqCoDel", "Quantum")] = re.search(r"FQ_CODEL_QUANTUM = (\d+);", text).group(1)
+    return found
+
+
+def _queue(name):
+    return lossy.load_scenario(str(SETUPS[name].scenario))["links"][1]["queue"]
+
+
+def test_cc_sets_ns3s_pie_as_the_pie_scenario_sets_ours():
+    ns3, ours = _cc_defaults(), _queue("aqm-pie")
+    assert ns3[("Pie", "MaxSize")] == 'QueueSize("1000p")' and ours["limit"] == "1000 packets"
+    assert ns3[("Pie", "QueueDelayReference")] == "MilliSeconds(15)" and ours["target"] == "15 ms"
+    assert ns3[("Pie", "Tupdate")] == "MilliSeconds(15)" and ours["tupdate"] == "15 ms"
+    assert float(ns3[("Pie", "A")]) == ours["alpha"] and float(ns3[("Pie", "B")]) == ours["beta"]
+    assert ns3[("Pie", "MaxBurstAllowance")] == "MilliSeconds(150)" and ours["max_burst"] == "150 ms"
+    assert ns3[("Pie", "UseDerandomization")] == str(ours["derandomize"]).lower()
+    assert ns3[("Pie", "UseEcn")] == str(ours["ecn"]).lower()
+    # Our PIE measures the delay by timestamps, has no active threshold and caps the rise
+    # above 10 % (RFC 8033 §5.5): ns-3's switches for the same.
+    assert ns3[("Pie", "UseDequeueRateEstimator")] == "false" and ns3[("Pie", "ActiveThreshold")] == "Time::Max()"
+    assert ns3[("Pie", "UseCapDropAdjustment")] == "true"
+
+
+def test_cc_sets_ns3s_fq_codel_as_the_fq_codel_scenario_sets_ours():
+    ns3, ours = _cc_defaults(), _queue("aqm-fq-codel")
+    assert ns3[("FqCoDel", "MaxSize")] == 'QueueSize("10240p")' and ours["limit"] == "10240 packets"
+    assert int(ns3[("FqCoDel", "Flows")]) == ours["flows"]
+    assert f'{ns3[("FqCoDel", "Quantum")]} B' == ours["quantum"]
+    assert ns3[("FqCoDel", "Target")] == '"5ms"' and ours["target"] == "5 ms"
+    assert ns3[("FqCoDel", "Interval")] == '"100ms"' and ours["interval"] == "100 ms"
+    assert ns3[("FqCoDel", "UseEcn")] == str(ours["ecn"]).lower()
+    assert int(ns3[("FqCoDel", "DropBatchSize")]) == ours["drop_batch"]
+
+
+class _Result:
+    links = [{"name": "WR->LR", "queue_mean_packets": 3.0, "sojourn_p50_ms": 1.0, "sojourn_p95_ms": 5.0,
+              "sojourn_p99_ms": 7.0, "sojourn_mean_ms": 2.0, "queue_drops": 20},
+             {"name": "LR->WR", "queue_mean_packets": 0.0, "sojourn_p50_ms": 0.0, "sojourn_p95_ms": 0.0,
+              "sojourn_p99_ms": 0.0, "sojourn_mean_ms": 0.0, "queue_drops": 0},
+             {"name": "S->WR", "queue_mean_packets": 0.5, "sojourn_p50_ms": 0.0, "sojourn_p95_ms": 0.1,
+              "sojourn_p99_ms": 0.2, "sojourn_mean_ms": 0.0, "queue_drops": 2}]
+
+
+def test_lossys_queue_columns_are_the_bottlenecks_forward_direction_and_all_drops():
+    doc = {"links": [{"between": ["S", "WR"]}, {"between": ["WR", "LR"]}, {"between": ["LR", "D"]}]}
+    got = queues.lossy_columns(doc, "1Gbps,1us,100p;10Mbps,25ms,pie;1Gbps,1us,100p", _Result())
+    assert got == {"queue_mean_pkts": 3.0, "sojourn_p50_ms": 1.0, "sojourn_p95_ms": 5.0, "sojourn_p99_ms": 7.0,
+                   "sojourn_mean_ms": 2.0, "drops": 22}
+
+
+def test_the_queue_table_gives_each_sides_mean_over_seeds():
+    ns3 = [{"setup": "aqm-pie", "cc": "Cubic", "queue_mean_pkts": q, "sojourn_p50_ms": 10.0, "sojourn_p95_ms": 20.0,
+            "sojourn_p99_ms": 30.0, "aqm_drops": 100.0, "tc_drops": 0.0, "queue_drops": d} for q, d in ((12.0, 0.0), (14.0, 2.0))]
+    old = [{"setup": "bbr-dumbbell", "cc": "Bbr", "sojourn_p50_ms": math.nan}]  # a row from before the columns
+    ours = [{"setup": "aqm-pie", "cc": "Cubic", "queue_mean_pkts": 12.5, "sojourn_p50_ms": 9.0, "sojourn_p95_ms": 21.0,
+             "sojourn_p99_ms": 31.0, "drops": 300}]
+    assert queues.markdown(ns3 + old, ours).splitlines()[2] == \
+        "| aqm-pie | Cubic | 13.0 / 12.5 | 10.00 / 9.00 | 20.00 / 21.00 | 30.00 / 31.00 | 101 / 300 |"
+    assert len(queues.markdown(ns3 + old, ours).splitlines()) == 3
+
+
+def test_the_stored_aqm_rows_show_each_queue_doing_its_job():
+    """ns-3's stored AQM rows: PIE holds the sojourn's median near its 15 ms reference,
+    CoDel and FQ-CoDel (one flow: one flow queue) near or below their 5 ms target, the
+    1000-packet FIFO at over half a second; CoDel's and FQ-CoDel's rows are the same runs."""
+    ns3 = queues.means([r for r in reference.read() if r["setup"].startswith("aqm-")], [])
+    for cc in ("Cubic", "NewReno"):
+        p50 = {s: ns3[(s, cc)]["ns3"]["sojourn_p50_ms"] for s in ("aqm-droptail", "aqm-codel", "aqm-fq-codel", "aqm-pie")}
+        assert 7.5 < p50["aqm-pie"] < 22.5 and p50["aqm-codel"] < 5.0 and p50["aqm-droptail"] > 500.0
+        assert ns3[("aqm-codel", cc)]["ns3"] == ns3[("aqm-fq-codel", cc)]["ns3"]
+    classes = {int(r["aqm_classes"]) for r in reference.read() if r["setup"] == "aqm-fq-codel"}
+    assert classes == {1}
+
+
+@pytest.mark.slow
+def test_the_command_prints_the_queue_table_from_the_stored_reference(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "lossy", "ns3", "--setup", "aqm-codel", "--quick", "--stored",
+                           "--out", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    row = [line for line in done.stdout.splitlines() if line.startswith("| aqm-codel | NewReno | 1.6 / 1.3 |")]
+    assert row and row[0].endswith("| 23 / 23 |"), done.stdout  # CoDel's drops, ns-3 / lossy

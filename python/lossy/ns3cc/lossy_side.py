@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Tuple
 
 from .. import api
+from . import queues
 from .setups import SetUp
 
 
@@ -24,7 +25,8 @@ def run_point(setup: SetUp, cc: str, p: float, seed: int) -> Dict[str, Any]:
     return {"setup": setup.name, "cc": cc, "p": p, "seed": seed, "goodput_bps": flow["goodput_bps"],
             "retrans": flow["retransmits_fast"] + flow["retransmits_timeout"],
             "rtos": flow["timeouts"], "rtt_mean_s": flow["rtt_mean_s"],
-            "cwnd_mean_segs": flow["cwnd_mean_segments"], "cwnd_peak_segs": flow["cwnd_max_segments"]}
+            "cwnd_mean_segs": flow["cwnd_mean_segments"], "cwnd_peak_segs": flow["cwnd_max_segments"],
+            **queues.lossy_columns(doc, setup.links, result)}
 
 
 def run_setup(setup: SetUp, runs: List[Tuple[str, float, int]]) -> List[Dict[str, Any]]:

@@ -19,7 +19,10 @@ from .setups import SETUPS
 COLUMNS = ["setup", "cc", "p", "seed", "goodput_bps", "retrans", "recoveries", "rtos", "rtt_mean_s",
            "rtt_min_s", "cwnd_mean_segs", "cwnd_peak_segs", "cwnd_peak_t_s", "probe_rtt_count",
            "probe_rtt_mean_gap_s", "err_drops", "queue_drops", "tc_drops", "aqm_drops",
-           "bottleneck_queue_mean_pkts", "events"]
+           "bottleneck_queue_mean_pkts", "events",
+           # The bottleneck queue as lossy measures it (anchors/ns3/queue_delay.h; queues.py).
+           "sojourn_p50_ms", "sojourn_p95_ms", "sojourn_p99_ms", "sojourn_mean_ms", "queue_mean_pkts",
+           "aqm_classes"]
 
 
 def path() -> Path:

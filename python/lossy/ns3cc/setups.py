@@ -67,6 +67,17 @@ SETUPS: Dict[str, SetUp] = {s.name: s for s in [
           "1Gbps,1us,100p;50Mbps,25ms,codel;1Gbps,1us,100p", mss=1448, delack=2, buffer=32768000,
           sim_s=30.0, ccs=("Cubic", "NewReno"), loss=(0.0,), seeds=(1, 2, 3),
           scenario=HERE / "scenarios" / "cubic-codel.toml"),
+    # The AQM bottleneck (issue 29): 10 Mb/s, 50 ms base RTT, where one bulk flow keeps a
+    # standing queue; the same path and TCP as cubic-codel under each queue, 60 s, 5 seeds:
+    # a 1000-packet drop-tail FIFO, CoDel, FQ-CoDel and PIE with lossy's defaults (cc.cc's
+    # AqmDefaults sets ns-3's to the same). compare.py's queue table sets their queueing
+    # delay and drops beside ns-3's. cc.cc runs one flow, so FQ-CoDel has one flow queue.
+    *[SetUp(f"aqm-{name}", f"AQM bottleneck: 10 Mb/s, 50 ms base RTT, {title}",
+            f"1Gbps,1us,100p;10Mbps,25ms,{queue};1Gbps,1us,100p", mss=1448, delack=2, buffer=32768000,
+            sim_s=60.0, ccs=("Cubic", "NewReno"), loss=(0.0,), seeds=(1, 2, 3, 4, 5),
+            scenario=HERE / "scenarios" / f"aqm-{name}.toml")
+      for name, title, queue in (("droptail", "drop-tail FIFO 1000 packets", "1000p"), ("codel", "CoDel", "codel"),
+                                 ("fq-codel", "FQ-CoDel", "fq_codel"), ("pie", "PIE", "pie"))],
     # The ns3-compare path (bulk.cc's), every CC across loss rates, 10 seeds, 100 s.
     SetUp("lossy-path", "ns3-compare's path: 10 Mb/s 10 ms, then 2 Mb/s 5 ms with loss p",
           "10Mbps,10ms,100p;2Mbps,5ms,100p", mss=1000, delack=1, buffer=16 << 20,

@@ -8,8 +8,9 @@
 // --links lists the links, sender first, as "RATE,DELAY,QUEUE" separated by ';', e.g.
 // "1Gbps,5ms,100p;10Mbps,10ms,100p;1Gbps,5ms,100p" (tcp-bbr-example.cc's dumbbell).
 // QUEUE is "Np" (a DropTail device queue of N packets, no queue disc above it, as on
-// lossy's links) or "codel" (ns-3's CoDelQueueDisc with its defaults above a 1-packet
-// device queue). Last stdout line: one JSON object; --trace=FILE writes "t cwnd BYTES",
+// lossy's links), or a queue disc above a 1-packet device queue: "codel" (ns-3's
+// CoDelQueueDisc with its defaults), "fq_codel" (FqCoDelQueueDisc) or "pie"
+// (PieQueueDisc), the last two with lossy's defaults (AqmDefaults). Last stdout line: one JSON object; --trace=FILE writes "t cwnd BYTES",
 // "t pacing BPS" and "t state NAME" lines. `cc --PrintHelp` lists every option.
 
 #include "ns3/applications-module.h"
@@ -20,6 +21,7 @@
 #include "ns3/traffic-control-module.h"
 
 #include "counters.h"
+#include "queue_delay.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -36,8 +38,49 @@ struct LinkSpec
 {
     std::string rate;
     std::string delay;
-    std::string queue; // "100p" or "codel"
+    std::string queue; // "100p", "codel", "fq_codel" or "pie"
 };
+
+// The queue discs QUEUE may name (ns-3 TypeIds); anything else is a DropTail device queue.
+const char*
+QueueDiscTypeId(const std::string& queue)
+{
+    return queue == "codel"      ? "ns3::CoDelQueueDisc"
+           : queue == "fq_codel" ? "ns3::FqCoDelQueueDisc"
+           : queue == "pie"      ? "ns3::PieQueueDisc"
+                                 : nullptr;
+}
+
+// FQ-CoDel's and PIE's attributes set to lossy's defaults (fq_codel.rs, pie_config.rs),
+// each named even where ns-3's default is the same; set before the command line is
+// parsed, so that --ns3::PieQueueDisc::MaxBurstAllowance=0ms and the like override them.
+// FQ-CoDel's quantum has no attribute: lossy's 1514 B is set on the disc (ns-3 would
+// take the device's MTU, 1500 B). docs/guide/anchors.md says where ns-3's rules differ.
+void
+AqmDefaults()
+{
+    Config::SetDefault("ns3::FqCoDelQueueDisc::MaxSize", QueueSizeValue(QueueSize("10240p")));
+    Config::SetDefault("ns3::FqCoDelQueueDisc::Flows", UintegerValue(1024));
+    Config::SetDefault("ns3::FqCoDelQueueDisc::Target", StringValue("5ms"));
+    Config::SetDefault("ns3::FqCoDelQueueDisc::Interval", StringValue("100ms"));
+    Config::SetDefault("ns3::FqCoDelQueueDisc::UseEcn", BooleanValue(true));
+    Config::SetDefault("ns3::FqCoDelQueueDisc::DropBatchSize", UintegerValue(64));
+    Config::SetDefault("ns3::FqCoDelQueueDisc::EnableSetAssociativeHash", BooleanValue(false));
+    Config::SetDefault("ns3::PieQueueDisc::MaxSize", QueueSizeValue(QueueSize("1000p")));
+    Config::SetDefault("ns3::PieQueueDisc::QueueDelayReference", TimeValue(MilliSeconds(15)));
+    Config::SetDefault("ns3::PieQueueDisc::Tupdate", TimeValue(MilliSeconds(15)));
+    Config::SetDefault("ns3::PieQueueDisc::A", DoubleValue(0.125));
+    Config::SetDefault("ns3::PieQueueDisc::B", DoubleValue(1.25));
+    Config::SetDefault("ns3::PieQueueDisc::MaxBurstAllowance", TimeValue(MilliSeconds(150)));
+    Config::SetDefault("ns3::PieQueueDisc::UseDequeueRateEstimator", BooleanValue(false));
+    Config::SetDefault("ns3::PieQueueDisc::UseCapDropAdjustment", BooleanValue(true));
+    Config::SetDefault("ns3::PieQueueDisc::UseDerandomization", BooleanValue(false));
+    Config::SetDefault("ns3::PieQueueDisc::UseEcn", BooleanValue(false));
+    Config::SetDefault("ns3::PieQueueDisc::ActiveThreshold", TimeValue(Time::Max()));
+    Config::SetDefault("ns3::PieQueueDisc::MeanPktSize", UintegerValue(1000));
+}
+
+const uint32_t FQ_CODEL_QUANTUM = 1514; // bytes, lossy's fq_codel quantum
 
 std::vector<LinkSpec>
 ParseLinks(const std::string& text)
@@ -148,7 +191,8 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "congestion control: NewReno, Cubic, Bbr, Vegas or WestwoodPlus", cc);
-    cmd.AddValue("links", "the links, sender first: \"RATE,DELAY,QUEUE;...\" (QUEUE: Np or codel)",
+    cmd.AddValue("links",
+                 "the links, sender first: \"RATE,DELAY,QUEUE;...\" (QUEUE: Np, codel, fq_codel or pie)",
                  linksText);
     cmd.AddValue("p", "data packet loss on the last link", p);
     cmd.AddValue("sim-time", "simulated seconds", simS);
@@ -160,6 +204,7 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "SACK (RFC 2018) on both ends", sack);
     cmd.AddValue("cubic-reno-friendly", "TcpCubic's TcpFriendliness (RFC 9438 4.3)", cubicRenoFriendly);
     cmd.AddValue("trace", "write cwnd, pacing-rate and state changes to this file", traceFile);
+    AqmDefaults();
     cmd.Parse(argc, argv);
     const std::vector<LinkSpec> links = ParseLinks(linksText);
 
@@ -189,8 +234,8 @@ main(int argc, char* argv[])
         PointToPointHelper helper;
         helper.SetDeviceAttribute("DataRate", StringValue(links[i].rate));
         helper.SetChannelAttribute("Delay", StringValue(links[i].delay));
-        const bool codel = links[i].queue == "codel";
-        helper.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(codel ? "1p" : links[i].queue));
+        const bool disc = QueueDiscTypeId(links[i].queue) != nullptr;
+        helper.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(disc ? "1p" : links[i].queue));
         devices.push_back(helper.Install(nodes.Get(i), nodes.Get(i + 1)));
     }
     InternetStackHelper internet;
@@ -202,17 +247,21 @@ main(int argc, char* argv[])
         addresses.SetBase(("10.0." + std::to_string(i + 1) + ".0").c_str(), "255.255.255.0");
         last = addresses.Assign(devices[i]);
     }
-    // No queue disc but CoDel where asked: a DropTail device queue alone is lossy's queue.
+    // No queue disc but the one asked for: a DropTail device queue alone is lossy's queue.
     TrafficControlHelper none;
     int bottleneck = -1;
     for (size_t i = 0; i < links.size(); ++i)
     {
         none.Uninstall(devices[i]);
-        if (links[i].queue == "codel")
+        if (const char* type = QueueDiscTypeId(links[i].queue))
         {
-            TrafficControlHelper codel;
-            codel.SetRootQueueDisc("ns3::CoDelQueueDisc");
-            codel.Install(devices[i].Get(0));
+            TrafficControlHelper aqm;
+            aqm.SetRootQueueDisc(type);
+            QueueDiscContainer installed = aqm.Install(devices[i].Get(0));
+            if (Ptr<FqCoDelQueueDisc> fq = DynamicCast<FqCoDelQueueDisc>(installed.Get(0)))
+            {
+                fq->SetQuantum(FQ_CODEL_QUANTUM);
+            }
         }
         if (bottleneck < 0 ||
             DataRate(links[i].rate) < DataRate(links[size_t(bottleneck)].rate))
@@ -245,6 +294,8 @@ main(int argc, char* argv[])
     sender.queueLength = [disc, deviceQueue]() {
         return disc ? disc->GetNPackets() : deviceQueue->GetNPackets();
     };
+    lossy_ns3::QueueDelay queueDelay;
+    queueDelay.Connect(disc, DynamicCast<PointToPointNetDevice>(narrow));
     if (!traceFile.empty())
     {
         sender.trace = std::fopen(traceFile.c_str(), "w");
@@ -279,6 +330,15 @@ main(int argc, char* argv[])
     const uint64_t received = DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx();
     const unsigned long long events = Simulator::GetEventCount();
     const unsigned long long aqmDrops = disc ? disc->GetStats().nTotalDroppedPackets : 0;
+    // The bottleneck queue as lossy's link rows give it (queue_delay.h), and FQ-CoDel's
+    // flow queues in use (two flows hashed to one queue would share it).
+    char queueJson[256];
+    std::snprintf(queueJson, sizeof queueJson,
+                  "\"sojourn_p50_ms\": %.6f, \"sojourn_p95_ms\": %.6f, \"sojourn_p99_ms\": %.6f, "
+                  "\"sojourn_mean_ms\": %.6f, \"queue_mean_pkts\": %.6f, \"aqm_classes\": %zu",
+                  queueDelay.QuantileMs(0.5), queueDelay.QuantileMs(0.95), queueDelay.QuantileMs(0.99),
+                  queueDelay.MeanMs(), queueDelay.MeanPackets(simS),
+                  disc ? disc->GetNQueueDiscClasses() : size_t(0));
     Simulator::Destroy();
     if (sender.trace)
     {
@@ -301,7 +361,7 @@ main(int argc, char* argv[])
                 "\"retrans\": %llu, \"recoveries\": %llu, \"rtos\": %llu, "
                 "\"rtt_mean_s\": %.6f, \"rtt_min_s\": %.6f, \"bottleneck_queue_mean_pkts\": %.3f, "
                 "\"cwnd_mean_segs\": %.3f, \"cwnd_peak_segs\": %.3f, \"cwnd_peak_t_s\": %.6f, "
-                "\"probe_rtt_t_s\": [%s], \"events\": %llu}\n",
+                "\"probe_rtt_t_s\": [%s], %s, \"events\": %llu}\n",
                 cc.c_str(), linksText.c_str(), p, seed, simS, mss, delAck, buffer,
                 sack ? "true" : "false", (unsigned long long)received, 8.0 * received / simS,
                 (unsigned long long)linkCounters.errDrops,
@@ -310,6 +370,6 @@ main(int argc, char* argv[])
                 (unsigned long long)sender.rtos, sender.MeanRtt(), sender.rttMin,
                 sender.ackSamples ? sender.queueSum / sender.ackSamples : 0.0,
                 cwnd.MeanSegments(simS), double(cwnd.peak) / mss, cwnd.peakT, probes.c_str(),
-                events);
+                queueJson, events);
     return 0;
 }
