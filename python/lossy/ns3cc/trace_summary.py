@@ -4,15 +4,17 @@ same way from either side's (time, cwnd in bytes) steps: ns-3's from cc.cc's
 `--trace` lines (TcpSocketBase's "CongestionWindow" trace source, counters.h), lossy's
 from its `cwnd` trace. Both are step functions: a value holds until the next change.
 
-- `cwnd_min_segs`: the least window after the first second (slow start's rise left out),
-  in segments: 4 where BBR's ProbeRTT runs (tcp-bbr.cc m_minPipeCwnd; draft-cardwell-
+- `cwnd_min_segs`: the least value the window is set to after the first second (slow
+  start's rise left out; NaN if it does not change after it), in segments: 4 where BBR's ProbeRTT runs (tcp-bbr.cc m_minPipeCwnd; draft-cardwell-
   iccrg-bbr-congestion-control-00 §4.3.5).
 - `probe_rtt_count`, `probe_rtt_mean_gap_s`: entries into a window of at most 4
   segments from above, one per second at most (ProbeRTT holds it 200 ms and a round,
   so the window may bounce at the floor within one episode), and their mean spacing.
 - `cwnd_cuts`, `cwnd_cut_mean_gap_s`: the window falling to less than CUT of its last
-  value (a multiplicative decrease: CUBIC's β = 0.7, Reno's 0.5, not a small step of
-  BBR's gain cycle or of recovery), and the mean time between them: the sawtooth period.
+  value but above the 4-segment floor (a multiplicative decrease: CUBIC's β = 0.7,
+  Reno's 0.5; not a small step of BBR's gain cycle, nor a fall to the floor, which is
+  ProbeRTT's or a timeout's: inside ProbeRTT ns-3's window bounces between 6 and 4
+  segments on every ACK), and the mean time between them: the sawtooth period.
 - `pacing_mean_bps`: the time-weighted pacing rate, where the trace has one (ns-3's
   TcpSocketState "PacingRate"; lossy's trace carries none).
 """
@@ -55,7 +57,7 @@ def summary(cwnd: Steps, mss: int, end: float, pacing: Optional[Steps] = None) -
             least = min(least, now)
         if now <= floor < before and (not probes or t - probes[-1] > EPISODE_S):
             probes.append(t)
-        if now < CUT * before:
+        if floor < now < CUT * before:
             cuts.append(t)
     return {"cwnd_min_segs": least / mss if least < float("inf") else float("nan"),
             "probe_rtt_count": float(len(probes)), "probe_rtt_mean_gap_s": _mean_gap(probes),
