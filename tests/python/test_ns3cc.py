@@ -160,8 +160,9 @@ def test_the_trace_summary_finds_probe_rtt_dips_and_the_sawtooth():
     got = trace_summary.summary(bbr, mss, 40.0)
     assert got["probe_rtt_count"] == 3 and got["probe_rtt_mean_gap_s"] == pytest.approx(10.0)
     assert got["cwnd_min_segs"] == 4 and math.isnan(got["pacing_mean_bps"])
-    # A sawtooth: up by one segment a step, cut by β = 0.7 every 4 s; small steps are no cut.
-    saw, cwnd, t = [], 100.0, 0.0
+    # A sawtooth: up by one segment a step, cut by β = 0.7 every 4 s; small steps are no
+    # cut, nor is one in the first second (slow start's exit).
+    saw, cwnd, t = [(0.0, 200.0 * mss), (0.5, 100.0 * mss)], 100.0, 0.5
     while t < 20.0:
         saw.append((t, cwnd * mss))
         t += 0.1
@@ -193,3 +194,23 @@ def test_the_docs_figure_draws_ns3s_stored_traces_over_lossys():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.pages()[module.PATH].startswith(b"\x89PNG")
+
+
+@pytest.mark.slow
+def test_bbrs_probe_rtt_and_cubics_sawtooth_agree_with_ns3s_stored_traces():
+    from lossy.ns3cc import traces
+
+    stored = [r for r in reference.read() if r["setup"] == "bbr-dumbbell" and r["cc"] == "Bbr"]
+    bbr = trace_summary.summary(traces.lossy("bbr-dumbbell"), 1448, 100.0)
+    # ns-3 (every seed) and lossy: ProbeRTT 9 times in 100 s, every 10 s plus 200 ms and
+    # a round (10.31-10.33 s in ns-3), at 4 segments.
+    assert {r["probe_rtt_count"] for r in stored} == {9.0} and bbr["probe_rtt_count"] == 9
+    assert all(10.2 < r["probe_rtt_mean_gap_s"] < 10.5 for r in stored)
+    assert bbr["probe_rtt_mean_gap_s"] == pytest.approx(stored[0]["probe_rtt_mean_gap_s"], rel=0.03)
+    assert {r["cwnd_min_segs"] for r in stored} == {4.0} and bbr["cwnd_min_segs"] == 4.0
+    # CUBIC under CoDel after slow start: the same number of cuts and the same period.
+    ns3 = trace_summary.summary(traces.ns3("cubic-codel")["cwnd"], 1448, 30.0)
+    cubic = trace_summary.summary(traces.lossy("cubic-codel"), 1448, 30.0)
+    assert ns3["cwnd_cuts"] == cubic["cwnd_cuts"] == 5
+    assert cubic["cwnd_cut_mean_gap_s"] == pytest.approx(ns3["cwnd_cut_mean_gap_s"], rel=0.05)
+    assert cubic["cwnd_min_segs"] == pytest.approx(ns3["cwnd_min_segs"], rel=0.05)

@@ -14,7 +14,9 @@ from its `cwnd` trace. Both are step functions: a value holds until the next cha
   value but above the 4-segment floor (a multiplicative decrease: CUBIC's β = 0.7,
   Reno's 0.5; not a small step of BBR's gain cycle, nor a fall to the floor, which is
   ProbeRTT's or a timeout's: inside ProbeRTT ns-3's window bounces between 6 and 4
-  segments on every ACK), and the mean time between them: the sawtooth period.
+  segments on every ACK), after the first second (slow start's exit, where the two
+  simulators' overshoots differ, left out), and the mean time between them: the
+  sawtooth's period.
 - `pacing_mean_bps`: the time-weighted pacing rate, where the trace has one (ns-3's
   TcpSocketState "PacingRate"; lossy's trace carries none).
 """
@@ -57,7 +59,7 @@ def summary(cwnd: Steps, mss: int, end: float, pacing: Optional[Steps] = None) -
             least = min(least, now)
         if now <= floor < before and (not probes or t - probes[-1] > EPISODE_S):
             probes.append(t)
-        if floor < now < CUT * before:
+        if t >= SETTLE_S and floor < now < CUT * before:
             cuts.append(t)
     return {"cwnd_min_segs": least / mss if least < float("inf") else float("nan"),
             "probe_rtt_count": float(len(probes)), "probe_rtt_mean_gap_s": _mean_gap(probes),
