@@ -16,7 +16,7 @@ import pytest
 import lossy
 from lossy import bench_anchors
 from lossy._core import ScenarioError
-from lossy.ns3cc import command, compare, lossy_side, queues, reference
+from lossy.ns3cc import command, compare, lossy_side, queues, reference, trace_summary
 from lossy.ns3cc.setups import CCS, SETUPS, points
 
 
@@ -37,6 +37,16 @@ def test_rows_give_the_difference_relative_to_ns3_and_the_verdict():
     ours[0]["goodput_bps"] = 12e6
     assert compare.rows(ns3, ours)[0]["within"] == "no"  # +13 %
     assert "| s | Bbr | 0 | 10.000 ± 12.706 (n=2)" in compare.markdown(compare.rows(ns3, ours))
+
+
+def test_a_row_outside_the_tolerance_carries_its_explanation_and_one_inside_none():
+    ns3 = [{"setup": "lossy-path", "cc": "Bbr", "p": 0.05, "goodput_bps": g} for g in (1.6e6, 1.7e6)]
+    ours = [{"setup": "lossy-path", "cc": "Bbr", "p": 0.05, "goodput_bps": g} for g in (1.3e6, 1.4e6)]
+    row = compare.rows(ns3, ours)[0]
+    assert row["within"] == "no" and "NewAck" in row["why"]
+    assert row["why"] in compare.markdown([row])
+    assert compare.rows(ns3, ns3)[0]["why"] == ""  # within 5 %: no note
+    assert all(".cc" in why for why in compare.NOTES.values())  # each names the ns-3 file it rests on
 
 
 def _rate(text):
@@ -140,7 +150,7 @@ def test_the_command_prints_and_writes_the_table_from_the_stored_reference(tmp_p
     assert "its column is the stored reference (ns-3 side of `lossy ns3`" in done.stderr
     newreno = [line for line in done.stdout.splitlines() if line.startswith("| bbr-dumbbell | NewReno | 0 |")]
     assert newreno and newreno[0].startswith("| bbr-dumbbell | NewReno | 0 | 9.705 ± 0.000 (n=3) |")
-    assert newreno[0].endswith("| yes |")  # lossy has Reno: 9.709 Mb/s, +0.0 %
+    assert newreno[0].endswith("| yes |  |")  # lossy has Reno: 9.709 Mb/s, +0.0 %, nothing to explain
     assert (tmp_path / "ns3-compare.md").read_text().startswith(done.stdout.splitlines()[0])
 
 
@@ -232,3 +242,68 @@ def test_the_command_prints_the_queue_table_from_the_stored_reference(tmp_path):
     assert done.returncode == 0, done.stderr
     row = [line for line in done.stdout.splitlines() if line.startswith("| aqm-codel | NewReno | 1.6 / 1.3 |")]
     assert row and row[0].endswith("| 23 / 23 |"), done.stdout  # CoDel's drops, ns-3 / lossy
+
+
+def test_the_trace_summary_finds_probe_rtt_dips_and_the_sawtooth():
+    mss = 1000
+    # BBR-like: 50 segments, a ProbeRTT at 4 segments every 10 s that bounces at the floor.
+    bbr = [(0.0, 10 * mss), (0.5, 50 * mss)]
+    for start in (10.0, 20.0, 30.0):
+        bbr += [(start, 4 * mss), (start + 0.1, 5 * mss), (start + 0.15, 4 * mss), (start + 0.3, 50 * mss)]
+    got = trace_summary.summary(bbr, mss, 40.0)
+    assert got["probe_rtt_count"] == 3 and got["probe_rtt_mean_gap_s"] == pytest.approx(10.0)
+    assert got["cwnd_min_segs"] == 4 and math.isnan(got["pacing_mean_bps"])
+    # A sawtooth: up by one segment a step, cut by β = 0.7 every 4 s; small steps are no
+    # cut, nor is one in the first second (slow start's exit).
+    saw, cwnd, t = [(0.0, 200.0 * mss), (0.5, 100.0 * mss)], 100.0, 0.5
+    while t < 20.0:
+        saw.append((t, cwnd * mss))
+        t += 0.1
+        cwnd = cwnd * 0.7 if round(t * 10) % 40 == 0 else cwnd * 0.99 + 1
+    got = trace_summary.summary(saw, mss, 20.0, pacing=[(0.0, 1e6), (10.0, 3e6)])
+    assert got["cwnd_cuts"] == 4 and got["cwnd_cut_mean_gap_s"] == pytest.approx(4.0)
+    assert got["probe_rtt_count"] == 0 and got["pacing_mean_bps"] == pytest.approx(2e6)
+
+
+def test_an_ns3_trace_file_reads_as_cwnd_and_pacing_steps():
+    cwnd, pacing = trace_summary.read_ns3_trace("0.1 cwnd 14480\n0.1 pacing 10000000\n0.2 state CA_RECOVERY\n"
+                                                "0.3 cwnd 7240\n")
+    assert cwnd == [(0.1, 14480.0), (0.3, 7240.0)] and pacing == [(0.1, 1e7)]
+
+
+@pytest.mark.slow
+def test_the_docs_figure_draws_ns3s_stored_traces_over_lossys():
+    import importlib.util
+    from pathlib import Path
+
+    from lossy.ns3cc import traces
+
+    for setup in traces.SHOWN:
+        stored = traces.ns3(setup)
+        assert len(stored["cwnd"]) > 100, f"{setup}: no stored ns-3 cwnd trace; rerun `lossy ns3 --write-reference`"
+    assert traces.ns3("bbr-dumbbell")["pacing"], "ns-3's BBR pacing-rate trace is stored"
+    gen = Path(__file__).resolve().parents[2] / "docs" / "gen" / "gen_ns3_traces.py"
+    spec = importlib.util.spec_from_file_location("gen_ns3_traces", gen)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.pages()[module.PATH].startswith(b"\x89PNG")
+
+
+@pytest.mark.slow
+def test_bbrs_probe_rtt_and_cubics_sawtooth_agree_with_ns3s_stored_traces():
+    from lossy.ns3cc import traces
+
+    stored = [r for r in reference.read() if r["setup"] == "bbr-dumbbell" and r["cc"] == "Bbr"]
+    bbr = trace_summary.summary(traces.lossy("bbr-dumbbell"), 1448, 100.0)
+    # ns-3 (every seed) and lossy: ProbeRTT 9 times in 100 s, every 10 s plus 200 ms and
+    # a round (10.31-10.33 s in ns-3), at 4 segments.
+    assert {r["probe_rtt_count"] for r in stored} == {9.0} and bbr["probe_rtt_count"] == 9
+    assert all(10.2 < r["probe_rtt_mean_gap_s"] < 10.5 for r in stored)
+    assert bbr["probe_rtt_mean_gap_s"] == pytest.approx(stored[0]["probe_rtt_mean_gap_s"], rel=0.03)
+    assert {r["cwnd_min_segs"] for r in stored} == {4.0} and bbr["cwnd_min_segs"] == 4.0
+    # CUBIC under CoDel after slow start: the same number of cuts and the same period.
+    ns3 = trace_summary.summary(traces.ns3("cubic-codel")["cwnd"], 1448, 30.0)
+    cubic = trace_summary.summary(traces.lossy("cubic-codel"), 1448, 30.0)
+    assert ns3["cwnd_cuts"] == cubic["cwnd_cuts"] == 5
+    assert cubic["cwnd_cut_mean_gap_s"] == pytest.approx(ns3["cwnd_cut_mean_gap_s"], rel=0.05)
+    assert cubic["cwnd_min_segs"] == pytest.approx(ns3["cwnd_min_segs"], rel=0.05)

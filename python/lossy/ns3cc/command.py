@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._core import ScenarioError
-from . import compare, lossy_side, ns3_side, queues, reference
+from . import compare, lossy_side, ns3_side, queues, reference, traces
 from .setups import SETUPS, SetUp, points
 
 
@@ -65,6 +65,7 @@ def compare_ns3(names: Optional[Sequence[str]], quick: bool, stored: bool, write
         if not isinstance(found, ns3_side.Ns3):  # ns3_runs fell back to the stored runs
             raise ScenarioError(f"--write-reference: needs ns-3 itself: {found.note}")
         say(f"wrote {reference.write(ns3, found.version)}")
+        say(f"wrote {traces.write(found.binary, found.version)}")
     theirs = lossy_runs(setups, quick, say)
     table = compare.rows(ns3, theirs)
     window = compare.windows(ns3, theirs)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Tuple
 
 from .. import api
-from . import queues
+from . import queues, trace_summary
 from .setups import SetUp
 
 
@@ -20,9 +20,14 @@ def run_point(setup: SetUp, cc: str, p: float, seed: int) -> Dict[str, Any]:
         # a lossy from before `tcp.cc`.
         del overrides["flows.0.tcp.cc"]
         doc["flows"][0]["tcp"].pop("cc", None)
-    result = api.run(doc, seed=seed, overrides=overrides)
+    result = api.run(doc, seed=seed, overrides=overrides, traces=["cwnd"] if setup.traced else ())
     flow = result.flows[0]
-    return {"setup": setup.name, "cc": cc, "p": p, "seed": seed, "goodput_bps": flow["goodput_bps"],
+    traced: Dict[str, Any] = {}
+    if setup.traced:
+        trace = result.traces["cwnd"]
+        steps = list(zip((float(t) for t in trace["time_s"]), (float(c) for c in trace["cwnd_bytes"])))
+        traced = trace_summary.summary(steps, setup.mss, setup.sim_s)
+    return {**traced, "setup": setup.name, "cc": cc, "p": p, "seed": seed, "goodput_bps": flow["goodput_bps"],
             "retrans": flow["retransmits_fast"] + flow["retransmits_timeout"],
             "rtos": flow["timeouts"], "rtt_mean_s": flow["rtt_mean_s"],
             "cwnd_mean_segs": flow["cwnd_mean_segments"], "cwnd_peak_segs": flow["cwnd_max_segments"],

@@ -11,11 +11,13 @@ import hashlib
 import json
 import os
 import subprocess
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ..bench_anchors import Skip, cache_root, ns3_program
+from . import trace_summary
 from .setups import SetUp
 
 PARALLEL = 2  # ns-3 processes at once: the machine's two cores
@@ -29,15 +31,23 @@ class Ns3:
         self.version = version
         self.key = binary.parent.name  # the build key: a hash of the program and ns-3
 
-    def run(self, args: List[str]) -> Dict[str, Any]:
-        """One run's JSON, from the cache or from a fresh process."""
-        digest = hashlib.sha256("\0".join(args).encode()).hexdigest()[:20]
+    def run(self, args: List[str], traced: Optional[Tuple[int, float]] = None) -> Dict[str, Any]:
+        """One run's JSON, from the cache or from a fresh process. `traced` = (MSS, end):
+        the run also writes its trace (cc.cc --trace), whose numbers
+        (trace_summary.summary) join the JSON."""
+        digest = hashlib.sha256("\0".join(args + (["trace"] if traced else [])).encode()).hexdigest()[:20]
         cached = cache_root() / "ns3-results" / self.key / f"{digest}.json"
         if cached.is_file():
             result: Dict[str, Any] = json.loads(cached.read_text())
             return result
-        done = subprocess.run([str(self.binary), *args], capture_output=True, text=True, check=True)
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+        with tempfile.TemporaryDirectory() as folder:
+            trace = Path(folder) / "trace.txt"
+            extra = [f"--trace={trace}"] if traced else []
+            done = subprocess.run([str(self.binary), *args, *extra], capture_output=True, text=True, check=True)
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            if traced:
+                cwnd, pacing = trace_summary.read_ns3_trace(trace.read_text())
+                result.update(trace_summary.summary(cwnd, traced[0], traced[1], pacing))
         result["argv"] = ["cc", *args]
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.partial")
@@ -58,7 +68,8 @@ def run_setup(ns3: Ns3, setup: SetUp, runs: List[Tuple[str, float, int]]) -> Lis
     program's JSON with the set-up's name."""
     def one(point: Tuple[str, float, int]) -> Dict[str, Any]:
         cc, p, seed = point
-        return {"setup": setup.name, **ns3.run(setup.ns3_args(cc, p, seed))}
+        traced = (setup.mss, setup.sim_s) if setup.traced else None
+        return {"setup": setup.name, **ns3.run(setup.ns3_args(cc, p, seed), traced)}
 
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         return list(pool.map(one, runs))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import datetime
 import hashlib
+import math
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Dict, List
@@ -22,7 +23,9 @@ COLUMNS = ["setup", "cc", "p", "seed", "goodput_bps", "retrans", "recoveries", "
            "bottleneck_queue_mean_pkts", "events",
            # The bottleneck queue as lossy measures it (anchors/ns3/queue_delay.h; queues.py).
            "sojourn_p50_ms", "sojourn_p95_ms", "sojourn_p99_ms", "sojourn_mean_ms", "queue_mean_pkts",
-           "aqm_classes"]
+           "aqm_classes",
+           # the cwnd trace's numbers on the traced set-ups (trace_summary.py), else empty
+           "cwnd_min_segs", "cwnd_cuts", "cwnd_cut_mean_gap_s", "pacing_mean_bps"]
 
 
 def path() -> Path:
@@ -51,8 +54,13 @@ def row_of(run: Dict[str, Any]) -> Dict[str, Any]:
     """The stored columns of one run of cc.cc."""
     probes = run.get("probe_rtt_t_s", [])
     gaps = [b - a for a, b in zip(probes, probes[1:])]
-    return {**{k: run.get(k) for k in COLUMNS}, "probe_rtt_count": len(probes),
+    return {**{k: _cell(run.get(k)) for k in COLUMNS}, "probe_rtt_count": len(probes),
             "probe_rtt_mean_gap_s": round(sum(gaps) / len(gaps), 6) if gaps else ""}
+
+
+def _cell(value: Any) -> Any:
+    """A number as stored: NaN (no such number for this run) as an empty cell."""
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
 def write(runs: List[Dict[str, Any]], version: str) -> Path:

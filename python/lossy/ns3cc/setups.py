@@ -33,6 +33,9 @@ class SetUp:
     loss: Tuple[float, ...]  # data loss p on the last link
     seeds: Tuple[int, ...]
     scenario: Path  # lossy's scenario with the same path and TCP settings
+    # Both sides record the cwnd trace and compare its numbers (trace_summary.py): ns-3's
+    # validation set-ups, where the issue asks for the traces.
+    traced: bool = False
 
     def ns3_args(self, cc: str, p: object, seed: object) -> List[str]:
         """cc.cc's arguments for one run (p and seed may be placeholders, for the docs)."""
@@ -59,14 +62,14 @@ SETUPS: Dict[str, SetUp] = {s.name: s for s in [
     SetUp("bbr-dumbbell", "tcp-bbr-example.cc's dumbbell: 10 Mb/s, 40 ms base RTT, FIFO 100 packets",
           "1Gbps,5ms,100p;10Mbps,10ms,100p;1Gbps,5ms,100p", mss=1448, delack=2, buffer=4 << 20,
           sim_s=100.0, ccs=ALL_CCS, loss=(0.0,), seeds=(1, 2, 3, 4, 5),
-          scenario=HERE / "scenarios" / "bbr-dumbbell.toml"),
+          scenario=HERE / "scenarios" / "bbr-dumbbell.toml", traced=True),
     # ns-3's examples/tcp/tcp-validation.cc, case cubic-50ms-no-ecn: 1 Gb/s 1 µs, a
     # 50 Mb/s bottleneck of 50 ms base RTT under CoDel (target 5 ms, interval 100 ms),
     # 1 Gb/s 1 µs, MSS 1448, IW 10, 32,768,000 B buffers; 30 s.
     SetUp("cubic-codel", "tcp-validation.cc's CUBIC case: 50 Mb/s, 50 ms base RTT, CoDel",
           "1Gbps,1us,100p;50Mbps,25ms,codel;1Gbps,1us,100p", mss=1448, delack=2, buffer=32768000,
           sim_s=30.0, ccs=("Cubic", "NewReno"), loss=(0.0,), seeds=(1, 2, 3),
-          scenario=HERE / "scenarios" / "cubic-codel.toml"),
+          scenario=HERE / "scenarios" / "cubic-codel.toml", traced=True),
     # The AQM bottleneck (issue 29): 10 Mb/s, 50 ms base RTT, where one bulk flow keeps a
     # standing queue; the same path and TCP as cubic-codel under each queue, 60 s, 5 seeds:
     # a 1000-packet drop-tail FIFO, CoDel, FQ-CoDel and PIE with lossy's defaults (cc.cc's
