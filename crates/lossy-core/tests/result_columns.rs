@@ -76,7 +76,8 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
         ("link_naks_sent", U), ("link_naks_lost", U), ("link_code_changes", U), ("link_down_drops", U), ("reordered", U),
         ("duplicated", U), ("queue_early_drops", U), ("queue_forced_drops", U), ("queue_overflow_drops", U), ("queue_marks", U),
         ("queue_avg_packets", F), ("sojourn_p50_ms", F), ("sojourn_p95_ms", F), ("sojourn_p99_ms", F), ("sojourn_mean_ms", F),
-        ("queue_mean_packets", F), ("queue_mean_bytes", F), ("queue_max_packets", F), ("queue_max_bytes", F), ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
+        ("queue_mean_packets", F), ("queue_mean_bytes", F), ("queue_max_packets", F), ("queue_max_bytes", F), ("queue_drop_prob_mean", F), ("queue_drop_prob_max", F),
+        ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
         ("ewln_marked", F),
     ]);
     assert_eq!(kinds(&to_columns(&r.links)), links);

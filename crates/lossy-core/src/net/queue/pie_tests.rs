@@ -105,8 +105,11 @@ fn a_standing_queue_above_target_raises_p_and_gets_drops() {
     assert!(!dropped.is_empty());
     let s = q.stats(1.0);
     assert_eq!(s.early_drops, dropped.len() as u64);
-    let mean = s.drop_probability.unwrap();
-    assert!(mean > 0.0 && mean < last, "time-weighted mean {mean} below the final {last}");
+    let p = s.drop_probability.unwrap();
+    assert!(p.mean > 0.0 && p.mean < last, "time-weighted mean {} below the final {last}", p.mean);
+    // Its largest value is at least every value sampled, and above the mean of a
+    // probability that rose from 0.
+    assert!(p.max >= last && p.max >= q.ctl.drop_prob && p.max > p.mean, "{p:?}");
 }
 
 /// `n` arrivals a ms apart from 1 ms, nothing leaving, on a queue under a congestion
