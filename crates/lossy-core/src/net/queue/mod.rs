@@ -97,8 +97,11 @@ pub type DropSink<'a> = &'a mut dyn FnMut(Packet);
 pub trait QueueDisc {
     /// Offers an arriving packet (which the discipline may mark). A packet dropped, the
     /// arrival or one already queued (drop-head, FQ-CoDel's fattest flow), goes to
-    /// `dropped`.
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink);
+    /// `dropped`. Returns whether the arrival stays queued; when it does not (refused, or
+    /// dropped at once with its flow's head, FQ-CoDel), it is the last packet given to
+    /// `dropped`, so a host can tell it from the queued packets dropped without reading
+    /// uids (`net/p2p.rs`'s delay record).
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool;
     /// The next packet to send, when the link is ready for one; packets the discipline
     /// drops on the way out (CoDel's control law) go to `dropped`.
     fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet>;
@@ -147,7 +150,7 @@ family! {
         /// direction to its size (issue 28; `layout_tests.rs` bounds it).
         pub enum AnyQueueDisc via each_queue;
         impl QueueDisc {
-            fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink);
+            fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool;
             fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet>;
             fn len(&self) -> usize;
             fn is_empty(&self) -> bool;

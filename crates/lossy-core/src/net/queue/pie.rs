@@ -169,11 +169,12 @@ impl QueueDisc for Pie {
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
     // drop-tail's path into the link (issue 28's hot path).
     #[inline(never)]
-    fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: DropSink) {
+    fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: DropSink) -> bool {
         self.ctl.catch_up(now, &self.p);
         if !fits(self.p.limit, self.fifo.len(), self.fifo.bytes(), pkt.size) {
             self.ctl.accu_prob = 0.0;
-            return dropped(pkt);
+            dropped(pkt);
+            return false;
         }
         // §4.4 (Appendix A `enqueue`): a quiet queue gets its burst allowance back.
         let half = self.p.target / 2.0;
@@ -188,10 +189,12 @@ impl QueueDisc for Pie {
             } else {
                 self.ctl.accu_prob = 0.0;
                 self.early += 1;
-                return dropped(pkt);
+                dropped(pkt);
+                return false;
             }
         }
         self.fifo.push(now, pkt);
+        true
     }
 
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline

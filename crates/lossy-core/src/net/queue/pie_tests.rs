@@ -158,7 +158,9 @@ fn no_early_drop_with_two_packets_queued_or_a_low_delay_and_p() {
     }
     q.ctl.drop_prob = 0.2;
     let mut gone = Vec::new();
-    (0..100).for_each(|_| offer_dropping(&mut q, at(0), pkt(), &mut gone));
+    (0..100).for_each(|_| {
+        offer_dropping(&mut q, at(0), pkt(), &mut gone);
+    });
     assert!(!gone.is_empty());
 }
 
@@ -194,9 +196,13 @@ fn ect_packets_are_marked_below_ten_percent_and_dropped_above() {
     };
     (q.ctl.drop_prob, q.ctl.qdelay_old) = (0.09, 0.1);
     let mut gone = Vec::new();
-    (0..1000).for_each(|_| offer_dropping(&mut q, at(1), ect(), &mut gone));
+    (0..1000).for_each(|_| {
+        offer_dropping(&mut q, at(1), ect(), &mut gone);
+    });
     assert!(gone.is_empty() && q.marks > 50, "marks {}", q.marks);
     q.ctl.drop_prob = 0.1;
-    (0..1000).for_each(|_| offer_dropping(&mut q, at(1), ect(), &mut gone));
+    (0..1000).for_each(|_| {
+        offer_dropping(&mut q, at(1), ect(), &mut gone);
+    });
     assert!(gone.len() > 50 && gone.iter().all(|p| !p.flags.has(Flags::CE)));
 }

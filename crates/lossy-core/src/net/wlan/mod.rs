@@ -259,11 +259,11 @@ impl Segment for Wlan {
         let (i, j) = self.ends(iface);
         let st = &mut self.stations[i];
         // Only a discipline that drops arrivals alone is allowed here (`WlanConfig::
-        // validate`), so a drop is this arrival and `queued_rx` stays aligned.
+        // validate`), so a drop is this arrival, refused, and `queued_rx` stays aligned.
         let mut refused = None;
         let (uid, size) = (pkt.uid, pkt.size);
-        st.queue.enqueue(now, pkt, &mut |p| refused = Some(p));
-        if let Some(p) = refused {
+        if !st.queue.enqueue(now, pkt, &mut |p| refused = Some(p)) {
+            let p = refused.expect("a refused arrival goes to the drop sink");
             self.drop(iface, p, DropCause::Queue, out);
             return false;
         }
