@@ -295,6 +295,6 @@ mod tests {
 }
 
 // Test helpers for the disciplines' tests; declared last, as the source-reading tests
-// (tests/family_shape.rs) stop at a file's first `#[cfg(test)]`.
+// (tests/family_shape/) stop at a file's first `#[cfg(test)]`.
 #[cfg(test)]
 pub(crate) mod testing;
