@@ -99,7 +99,7 @@ def _ms(value: Any) -> str:
 
 
 def _flows_table(flows: list[dict[str, Any]], title: str = "flows") -> Table:
-    table = _table(title, ["flow", "variant", "goodput", "retx fast/rto/eln",
+    table = _table(title, ["flow", "variant", "cc", "goodput", "retx fast/rto/eln",
                              "timeouts", "mean cwnd (seg)", "mean RTT", "p95 RTT",
                              "p95 one-way"])
     for f in flows:
@@ -108,6 +108,8 @@ def _flows_table(flows: list[dict[str, Any]], title: str = "flows") -> Table:
         table.add_row(
             str(f.get("name", "")),
             str(f.get("variant", f.get("transport", ""))),
+            # The congestion control (`tcp.cc`); "" for a transport that runs none.
+            str(f.get("cc") or ""),
             si(f.get("goodput_bps"), "b/s"),
             retx,
             count(f.get("timeouts")),

@@ -291,3 +291,10 @@ def test_the_readme_python_block_runs_outside_the_checkout(tmp_path, monkeypatch
     assert block, "README.md has no ## Python section with a python block"
     monkeypatch.chdir(tmp_path)
     exec(compile(block.group(1), "README.md", "exec"), {})
+
+
+def test_a_flow_row_names_its_congestion_control(last_hop):
+    # `variant` is the loss recovery; `cc` the congestion control, "reno" unless set.
+    assert lossy.run(last_hop).flows[0]["cc"] == "reno"
+    r = lossy.run(last_hop, overrides={"flows.0.tcp.cc": "cubic", "flows.0.tcp.variant": "newreno"})
+    assert (r.flows[0]["variant"], r.flows[0]["cc"]) == ("newreno", "cubic")

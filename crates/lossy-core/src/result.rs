@@ -72,6 +72,10 @@ pub struct FlowSummary {
     pub metrics: Metrics,
     /// File transfers: from the start to the last byte delivered.
     pub completion_time_s: Option<f64>,
+    /// The congestion control's kind (`tcp.cc`, "reno" by default; "" for a transport
+    /// that runs none). Its column follows `completion_time_s`, so that older columns
+    /// keep their places.
+    pub cc: String,
 }
 
 /// Labels and core numbers, the declared metrics, the completion time, then the own
@@ -92,6 +96,7 @@ impl Serialize for FlowSummary {
             m.serialize_entry(k, v)?;
         }
         m.serialize_entry("completion_time_s", &self.completion_time_s)?;
+        m.serialize_entry("cc", &self.cc)?;
         for (k, v) in self.metrics.own_part() {
             m.serialize_entry(k, v)?;
         }
@@ -214,6 +219,7 @@ mod tests {
                 bytes_delivered: 2,
                 metrics: Metrics::declared(&[SCHEME]),
                 completion_time_s: None,
+                cc: "reno".into(),
             };
             if set {
                 f.metrics.set("scheme_count", 7u64);
@@ -222,7 +228,7 @@ mod tests {
             f
         };
         let json = serde_json::to_string(&row(true)).unwrap();
-        assert!(json.ends_with(r#""bytes_delivered":2,"scheme_count":7,"completion_time_s":null,"scheme_own_s":0.5}"#), "{json}");
+        assert!(json.ends_with(r#""bytes_delivered":2,"scheme_count":7,"completion_time_s":null,"cc":"reno","scheme_own_s":0.5}"#), "{json}");
         let t = to_columns(&[row(true), row(false)]);
         let col = |n: &str| t.columns.iter().find(|(k, _)| k == n).unwrap().1.clone();
         // Declared: the default where the scheme did not run, and its type kept.

@@ -176,6 +176,7 @@ fn flow_rows(w: &mut World, end_s: f64) -> Vec<FlowSummary> {
             bytes_delivered: delivered,
             metrics: flow_metrics(),
             completion_time_s: finished.map(|t| t.as_secs_f64() - start_s),
+            cc: f.cc.clone(),
         };
         for e in [2 * i, 2 * i + 1] {
             w.endpoints[e].ep.report(end, &mut fs);

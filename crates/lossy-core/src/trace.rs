@@ -21,8 +21,8 @@ pub struct TraceConfig {
     pub throughput_interval: Duration,
     /// The one-way delay of every data packet a flow delivers, at its arrival.
     pub owd: bool,
-    /// The queueing delay (sojourn) of every packet a point-to-point link direction
-    /// starts to send, at its dequeue.
+    /// The queueing delay (sojourn) of every packet a point-to-point link direction or
+    /// a WLAN station starts to send, at its dequeue (a WLAN's on its pair's row).
     pub sojourn: bool,
 }
 

@@ -17,10 +17,11 @@ pub(crate) struct Flow {
     pub group: Option<u32>,
     /// Labels for reports only, never branched on (what the builder needs to know of a
     /// transport it asks its `TransportSpec`): the transport's, its variant's and the
-    /// application's names.
+    /// application's names, and its congestion control's ("" where none runs).
     pub transport: &'static str,
     pub variant: &'static str,
     pub app: &'static str,
+    pub cc: String,
     pub src: NodeId,
     pub dst: NodeId,
     pub start: SimTime,

@@ -69,6 +69,14 @@ fn codel_and_pie_hold_the_delay_near_target_where_drop_tail_keeps_a_standing_que
         assert_eq!(m.u64("queue_early_drops") + m.u64("queue_forced_drops") + m.u64("queue_overflow_drops"), l.queue_drops);
     }
     assert_eq!(dt.metrics.u64("queue_overflow_drops"), dt.queue_drops);
+    // PIE's row carries its drop probability, which made the early drops; the others'
+    // rows leave it null.
+    let (mean, max) = (pie.metrics.opt_f64("queue_drop_prob_mean"), pie.metrics.opt_f64("queue_drop_prob_max"));
+    eprintln!("PIE's drop probability: mean {mean:?}, max {max:?}");
+    assert!(matches!((mean, max), (Some(m), Some(x)) if 0.0 < m && m < x && x <= 1.0), "{mean:?} {max:?}");
+    for l in [&dt, &cd] {
+        assert_eq!((l.metrics.opt_f64("queue_drop_prob_mean"), l.metrics.opt_f64("queue_drop_prob_max")), (None, None));
+    }
 }
 
 #[test]

@@ -19,6 +19,7 @@ fn mixed() -> Value {
     first["loss"] = json!({"model": "bernoulli", "p": 0.01});
     first["link_layer"] = json!({"kind": "arq", "payload": "32 B", "attempts": 16, "nak": {"delay": "link", "loss": 0.01}, "delivery": "in_order"});
     let flows = v["flows"].as_array_mut().unwrap();
+    flows[1]["tcp"]["cc"] = json!("cubic");
     flows.push(json!({"name": "cbr", "from": "W2", "to": "M1", "app": {"kind": "cbr", "rate": "200 kbps", "packet_size": "500 B"}}));
     flows.push(json!({"name": "file", "from": "W1", "to": "W3", "app": {"kind": "file", "size": "200 KB"}, "transport": "fectcp", "fectcp": {"overhead": 0.05}}));
     v
@@ -55,6 +56,10 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
     let r = run_value(&mixed(), 1);
     let transports: Vec<&str> = r.flows.iter().map(|f| f.transport).collect();
     assert_eq!(transports, ["tcp", "tcp", "udp", "fectcp"]);
+    // `cc` beside `variant` (the loss recovery): `tcp.cc`'s kind, reno unless set; none
+    // for the UDP and FECTCP flows.
+    let ccs: Vec<&str> = r.flows.iter().map(|f| f.cc.as_str()).collect();
+    assert_eq!(ccs, ["reno", "cubic", "", ""]);
     let flows = named(&[
         ("name", S), ("from", S), ("to", S), ("transport", S), ("variant", S), ("app", S), ("group", S),
         ("goodput_bps", F), ("bytes_delivered", U), ("segments_sent", U), ("bytes_sent", U), ("retransmits_fast", U),
@@ -64,7 +69,7 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
         ("rtt_max_s", F), ("rto_final_s", F), ("duplicate_bytes", U), ("ce_received", U), ("ece_sent", U),
         ("syndrome_stamped_packets", U), ("syndrome_credits", U), ("syndrome_eln_acks", U), ("ewln_corrupt_received", U),
         ("ewln_acks", U), ("rtt_p50_ms", F), ("rtt_p95_ms", F), ("rtt_p99_ms", F), ("owd_p50_ms", F), ("owd_p95_ms", F),
-        ("owd_p99_ms", F), ("owd_mean_ms", F), ("completion_time_s", F), ("fectcp_handshake_s", F), ("fectcp_syn_retries", F),
+        ("owd_p99_ms", F), ("owd_mean_ms", F), ("completion_time_s", F), ("cc", S), ("fectcp_handshake_s", F), ("fectcp_syn_retries", F),
         ("fectcp_losses_ignored", F), ("fectcp_late_acks", F), ("fectcp_srtt_final_s", F), ("fectcp_fin_received", F),
         ("fectcp_fin_answered", F), ("fectcp_source_symbols", F), ("fectcp_symbols_needed", F), ("fectcp_symbols_received", F),
         ("fectcp_symbols_at_decode", F), ("fectcp_overhead", F), ("fectcp_decoded_s", F), ("fectcp_verified", F),
@@ -76,7 +81,8 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
         ("link_naks_sent", U), ("link_naks_lost", U), ("link_code_changes", U), ("link_down_drops", U), ("reordered", U),
         ("duplicated", U), ("queue_early_drops", U), ("queue_forced_drops", U), ("queue_overflow_drops", U), ("queue_marks", U),
         ("queue_avg_packets", F), ("sojourn_p50_ms", F), ("sojourn_p95_ms", F), ("sojourn_p99_ms", F), ("sojourn_mean_ms", F),
-        ("queue_mean_packets", F), ("queue_mean_bytes", F), ("queue_max_packets", F), ("queue_max_bytes", F), ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
+        ("queue_mean_packets", F), ("queue_mean_bytes", F), ("queue_max_packets", F), ("queue_max_bytes", F), ("queue_drop_prob_mean", F), ("queue_drop_prob_max", F),
+        ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
         ("ewln_marked", F),
     ]);
     assert_eq!(kinds(&to_columns(&r.links)), links);

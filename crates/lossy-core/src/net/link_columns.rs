@@ -17,9 +17,17 @@ const RETRY_DROPS: &Columns = &[("link_retry_drops", Metric::U64(0))];
 /// Packets dropped because the link was or went down (`LinkDown`).
 const DOWN_DROPS: &Columns = &[("link_down_drops", Metric::U64(0))];
 
-/// In the row's order (issue 29's queue delay last, so older columns keep their places).
-pub const LINK_COLUMNS: &[&Columns] =
-    &[RETRY_DROPS, LinkLayerCounters::COLUMNS, DOWN_DROPS, PipelineCounters::COLUMNS, QueueStats::COLUMNS, QueueDelay::COLUMNS];
+/// In the row's order (issue 29's queue delay and drop probability last, so older
+/// columns keep their places).
+pub const LINK_COLUMNS: &[&Columns] = &[
+    RETRY_DROPS,
+    LinkLayerCounters::COLUMNS,
+    DOWN_DROPS,
+    PipelineCounters::COLUMNS,
+    QueueStats::COLUMNS,
+    QueueDelay::COLUMNS,
+    QueueStats::DROP_PROBABILITY_COLUMNS,
+];
 
 /// A direction's record before its parts report: every declared column at its default.
 pub fn link_metrics() -> Metrics {

@@ -103,20 +103,18 @@ impl Direction {
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         let was_empty = self.queue.is_empty();
-        // The delay record holds what the discipline holds: a refused arrival never
-        // joins it, a packet dropped from the queue leaves it unserved.
+        // The delay record holds what the discipline holds: a refused arrival (the last
+        // packet dropped, `QueueDisc::enqueue`) never joins it, a packet dropped from the
+        // queue leaves it unserved.
         let (uid, size) = (pkt.uid, pkt.size);
-        let mut refused = false;
-        let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
-        self.queue.enqueue(now, pkt, &mut |p| {
-            if p.uid == uid {
-                refused = true;
-            } else {
-                delay.dropped(now, p.uid);
-            }
-            queue_drop(p, from, to, drops, out)
-        });
-        if !refused {
+        let first_drop = out.drops.len();
+        let (from, to, drops) = (self.from, self.to, &mut self.counters.drops);
+        let accepted = self.queue.enqueue(now, pkt, &mut |p| queue_drop(p, from, to, drops, out));
+        let queued_drops = out.drops.len() - !accepted as usize;
+        for d in &out.drops[first_drop..queued_drops] {
+            self.queue_delay.dropped(now, d.pkt.uid);
+        }
+        if accepted {
             self.queue_delay.arrived(now, uid, size);
         }
         let began = self.pull(now, tickets, out);

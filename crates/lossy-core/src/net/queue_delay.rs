@@ -48,8 +48,8 @@ pub struct QueueDelay {
 }
 
 impl QueueDelay {
-    /// Their columns, which every link direction's row has (null where a segment does not
-    /// measure them: a WLAN's queues). Sojourn percentiles are nearest rank within 0.4 %
+    /// Their columns, which every link direction's row has (a WLAN pair's: its packets in
+    /// the sending station's queue). Sojourn percentiles are nearest rank within 0.4 %
     /// (`delay_histogram.rs`), null without a packet served; the means are exact.
     pub const COLUMNS: &'static Columns = &[
         ("sojourn_p50_ms", Metric::OptF64(None)),
@@ -58,8 +58,8 @@ impl QueueDelay {
         ("sojourn_mean_ms", Metric::OptF64(None)),
         ("queue_mean_packets", Metric::OptF64(None)),
         ("queue_mean_bytes", Metric::OptF64(None)),
-        // Floats, though whole: a WLAN's null would make a whole-number column a float
-        // column in one run and not in another, and a store's parts must agree.
+        // Floats, though whole: they were null on a WLAN's rows before it measured its
+        // queues, and a store's parts must agree on a column's type.
         ("queue_max_packets", Metric::OptF64(None)),
         ("queue_max_bytes", Metric::OptF64(None)),
     ];

@@ -141,11 +141,13 @@ fn build_endpoints(f: u32, fc: &FlowSpec, seed: u64, replication: u64) -> Result
 fn flow_record(f: u32, fc: FlowSpec, seed: u64, replication: u64) -> Flow {
     let carrier = fc.carrier();
     let path = |field: &str| fc.origin.path(field);
-    let variant = carrier.variant(&fc.ends(f, seed, replication, &path));
+    let ends = fc.ends(f, seed, replication, &path);
+    let (variant, cc) = (carrier.variant(&ends), carrier.cc(&ends));
     Flow {
         group: fc.group,
         transport: carrier.name(),
         variant,
+        cc,
         app: fc.app.kind(),
         src: fc.src,
         dst: fc.dst,

@@ -39,7 +39,10 @@ pub(super) fn build_wlans(
             }
             stations.push((id, name));
         }
-        let wlan = Wlan::from_config(cfg, w, &stations, streams).map_err(|m| Error::nested(&format!("{path}.queue"), m))?;
+        let mut wlan = Wlan::from_config(cfg, w, &stations, streams).map_err(|m| Error::nested(&format!("{path}.queue"), m))?;
+        if s.traces.sojourn {
+            wlan.trace_sojourns();
+        }
         let (segment, first_port) = (segments.len() as u32, ports.len() as u32);
         for (iface, e) in wlan.ports().into_iter().enumerate() {
             ports.push(Port { segment, iface: iface as u32 });

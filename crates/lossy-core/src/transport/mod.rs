@@ -72,6 +72,11 @@ pub trait TransportSpec {
     fn name(&self) -> &'static str;
     /// The flow's variant label in results (the TCP variant, the code, the app).
     fn variant(&self, f: &FlowEnds) -> &'static str;
+    /// The flow's congestion control label in results (`cc` column): `tcp.cc`'s kind
+    /// for a transport that runs it, "" (the default) for one that does not.
+    fn cc(&self, _f: &FlowEnds) -> String {
+        String::new()
+    }
     /// Whether it reads the flow's `tcp` table (segment sizes, adaptive FEC).
     fn reads_tcp_options(&self) -> bool;
     /// Whether base-station agents act on its packets (they read TCP headers).
@@ -96,6 +101,7 @@ family! {
         impl TransportSpec {
             fn name(&self) -> &'static str;
             fn variant(&self, f: &FlowEnds) -> &'static str;
+            fn cc(&self, f: &FlowEnds) -> String;
             fn reads_tcp_options(&self) -> bool;
             fn agents_act_on_it(&self) -> bool;
             fn check_asked(&self, f: &FlowEnds) -> crate::error::Result<()>;

@@ -25,6 +25,10 @@ impl TransportSpec for TcpTransport {
         f.tcp.variant.name()
     }
 
+    fn cc(&self, f: &FlowEnds) -> String {
+        f.tcp.cc.kind()
+    }
+
     fn reads_tcp_options(&self) -> bool {
         true
     }

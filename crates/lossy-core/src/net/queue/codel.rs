@@ -102,12 +102,14 @@ impl QueueDisc for Codel {
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
     // drop-tail's path into the link (issue 28's hot path).
     #[inline(never)]
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool {
         if !fits(self.limit, self.fifo.len(), self.fifo.bytes(), pkt.size) {
-            return dropped(pkt);
+            dropped(pkt);
+            return false;
         }
         self.maxpacket = self.maxpacket.max(pkt.size as u64);
         self.fifo.push(now, pkt);
+        true
     }
 
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline

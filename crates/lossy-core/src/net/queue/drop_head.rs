@@ -51,16 +51,18 @@ impl QueueDisc for DropHead {
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
     // drop-tail's path into the link (issue 28's hot path).
     #[inline(never)]
-    fn enqueue(&mut self, _now: SimTime, pkt: Packet, dropped: DropSink) {
+    fn enqueue(&mut self, _now: SimTime, pkt: Packet, dropped: DropSink) -> bool {
         // A packet larger than a byte limit could never fit: it is the one dropped,
         // rather than emptying the queue for nothing.
         if matches!(self.limit, QueueLimit::Bytes(b) if pkt.size as u64 > b) {
-            return dropped(pkt);
+            dropped(pkt);
+            return false;
         }
         while !self.fifo.fits(pkt.size) {
             dropped(self.fifo.pop().expect("a packet that fits an empty queue"));
         }
         self.fifo.push(pkt).expect("room was made");
+        true
     }
 
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
@@ -116,10 +118,11 @@ mod tests {
             offer_dropping(&mut q, SimTime::ZERO, pkt(s, 100), &mut dropped);
         }
         assert!(dropped.is_empty());
-        offer_dropping(&mut q, SimTime::ZERO, pkt(3, 250), &mut dropped);
+        // Accepted, at the cost of older packets.
+        assert!(offer_dropping(&mut q, SimTime::ZERO, pkt(3, 250), &mut dropped));
         assert_eq!(dropped.iter().map(seq).collect::<Vec<_>>(), [0, 1, 2]);
-        // Too large for the limit at all: the arrival itself goes, the queue stays.
-        offer_dropping(&mut q, SimTime::ZERO, pkt(4, 301), &mut dropped);
+        // Too large for the limit at all: the arrival itself goes (refused), the queue stays.
+        assert!(!offer_dropping(&mut q, SimTime::ZERO, pkt(4, 301), &mut dropped));
         assert_eq!(dropped.iter().map(seq).collect::<Vec<_>>(), [0, 1, 2, 4]);
         assert_eq!(q.len(), 1);
     }

@@ -99,9 +99,13 @@ impl DropTail {
 // Inlined: drop-tail is on every plain link's per-packet path (issue 28's hot path).
 impl QueueDisc for DropTail {
     #[inline]
-    fn enqueue(&mut self, _now: SimTime, p: Packet, dropped: DropSink) {
-        if let Err(p) = self.push(p) {
-            dropped(p);
+    fn enqueue(&mut self, _now: SimTime, p: Packet, dropped: DropSink) -> bool {
+        match self.push(p) {
+            Ok(()) => true,
+            Err(p) => {
+                dropped(p);
+                false
+            }
         }
     }
 

@@ -202,8 +202,8 @@ impl FqCodel {
 
     /// Drops from the head of the queue with the most bytes, up to `drop_batch` packets
     /// or until half its bytes are gone (Linux `fq_codel_drop`, ns-3 `FqCoDelDrop`).
-    fn drop_from_fattest(&mut self, dropped: DropSink) {
-        let Some((fat, backlog)) = self.flows.iter().map(|f| f.fifo.bytes()).enumerate().filter(|&(_, b)| b > 0).max_by_key(|&(i, b)| (b, std::cmp::Reverse(i))) else { return };
+    fn drop_from_fattest(&mut self, dropped: DropSink) -> Option<usize> {
+        let (fat, backlog) = self.flows.iter().map(|f| f.fifo.bytes()).enumerate().filter(|&(_, b)| b > 0).max_by_key(|&(i, b)| (b, std::cmp::Reverse(i)))?;
         let threshold = backlog / 2;
         let (mut gone, mut n) = (0u64, 0u32);
         let flow = &mut self.flows[fat];
@@ -217,6 +217,7 @@ impl FqCodel {
                 break;
             }
         }
+        Some(fat)
     }
 
     /// The next flow with credit, DRR over the new list then the old (RFC 8290 §4.2);
@@ -244,7 +245,7 @@ impl QueueDisc for FqCodel {
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
     // drop-tail's path into the link (issue 28's hot path).
     #[inline(never)]
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool {
         let idx = self.classify(&pkt);
         self.maxpacket = self.maxpacket.max(pkt.size as u64);
         let flow = &mut self.flows[idx];
@@ -257,9 +258,12 @@ impl QueueDisc for FqCodel {
             flow.deficit = self.quantum;
             self.new_flows.push_back(idx as u32);
         }
-        if self.over_limit() {
-            self.drop_from_fattest(dropped);
+        if self.over_limit() && self.drop_from_fattest(dropped) == Some(idx) {
+            // The arrival, at its flow's tail, went too if the flow was emptied (the
+            // last packet dropped).
+            return !self.flows[idx].fifo.is_empty();
         }
+        true
     }
 
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline

@@ -153,3 +153,18 @@ fn bad_values_name_the_field() {
     assert!(msg(r#"{"target": "0 s"}"#).starts_with("target: 0 s is not allowed"));
     assert!(msg(r#"{"interval": "1 ms"}"#).starts_with("interval: 1 ms is not allowed; use a duration at least target (5 ms)"));
 }
+
+#[test]
+fn an_arrival_dropped_with_its_flow_is_refused_and_the_last_packet_dropped() {
+    let mut q = fq(&FqCodelConfig { limit: QueueLimit::Packets(1), ..config() });
+    let mut gone = Vec::new();
+    assert!(offer_dropping(&mut q, T, pkt(1, 0, 1000), &mut gone));
+    // Over the limit, the fattest queue is the arrival's own (1500 B against 1000 B):
+    // its head, the arrival, is dropped.
+    assert!(!offer_dropping(&mut q, T, pkt(2, 7, 1500), &mut gone));
+    assert_eq!(gone.iter().map(seq).collect::<Vec<_>>(), [7]);
+    // Over it again, flow 1's older packet is the fattest's head: the arrival stays.
+    assert!(offer_dropping(&mut q, T, pkt(1, 1, 1000), &mut gone));
+    assert_eq!(gone.iter().map(seq).collect::<Vec<_>>(), [7, 0]);
+    assert_eq!(take(&mut q, T).map(|p| seq(&p)), Some(1));
+}

@@ -43,10 +43,17 @@ pub struct QueueStats {
     /// The time-weighted mean of RED's average queue over the run, in packets (in mean
     /// packet sizes in byte mode); None without an average.
     pub avg_packets: Option<f64>,
-    /// The time-weighted mean of PIE's drop probability over the run; None without one.
-    /// Not a column yet: any new link column changes the text of every golden result
-    /// (issue 29's rule: no re-blessing), so it waits for a change that re-blesses.
-    pub drop_probability: Option<f64>,
+    /// The drop probability of a discipline that keeps one (PIE), over the run; None
+    /// for the others, whose rows leave its columns null.
+    pub drop_probability: Option<DropProbability>,
+}
+
+/// A discipline's drop probability over a run: its time-weighted mean and its largest
+/// value.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DropProbability {
+    pub mean: f64,
+    pub max: f64,
 }
 
 impl QueueStats {
@@ -65,6 +72,12 @@ impl QueueStats {
         ("queue_avg_packets", Metric::OptF64(None)),
     ];
 
+    /// The drop probability's columns (null for a discipline without one): its
+    /// time-weighted mean over the run and its largest value. Listed after the queue
+    /// delay's (`link_columns.rs`), so that older columns keep their places.
+    pub const DROP_PROBABILITY_COLUMNS: &'static Columns =
+        &[("queue_drop_prob_mean", Metric::OptF64(None)), ("queue_drop_prob_max", Metric::OptF64(None))];
+
     /// Writes them into the direction's row; `queue_drops` is every drop at the queue
     /// (the rest of them, past the early and forced ones, are overflows).
     pub fn report(&self, queue_drops: u64, out: &mut Metrics) {
@@ -73,6 +86,8 @@ impl QueueStats {
         out.set("queue_overflow_drops", queue_drops - self.early_drops - self.forced_drops);
         out.set("queue_marks", self.marks);
         out.set("queue_avg_packets", self.avg_packets);
+        out.set("queue_drop_prob_mean", self.drop_probability.map(|p| p.mean));
+        out.set("queue_drop_prob_max", self.drop_probability.map(|p| p.max));
     }
 }
 
@@ -82,8 +97,11 @@ pub type DropSink<'a> = &'a mut dyn FnMut(Packet);
 pub trait QueueDisc {
     /// Offers an arriving packet (which the discipline may mark). A packet dropped, the
     /// arrival or one already queued (drop-head, FQ-CoDel's fattest flow), goes to
-    /// `dropped`.
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink);
+    /// `dropped`. Returns whether the arrival stays queued; when it does not (refused, or
+    /// dropped at once with its flow's head, FQ-CoDel), it is the last packet given to
+    /// `dropped`, so a host can tell it from the queued packets dropped without reading
+    /// uids (`net/p2p.rs`'s delay record).
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool;
     /// The next packet to send, when the link is ready for one; packets the discipline
     /// drops on the way out (CoDel's control law) go to `dropped`.
     fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet>;
@@ -132,7 +150,7 @@ family! {
         /// direction to its size (issue 28; `layout_tests.rs` bounds it).
         pub enum AnyQueueDisc via each_queue;
         impl QueueDisc {
-            fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink);
+            fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool;
             fn dequeue(&mut self, now: SimTime, dropped: DropSink) -> Option<Packet>;
             fn len(&self) -> usize;
             fn is_empty(&self) -> bool;
@@ -277,6 +295,6 @@ mod tests {
 }
 
 // Test helpers for the disciplines' tests; declared last, as the source-reading tests
-// (tests/family_shape.rs) stop at a file's first `#[cfg(test)]`.
+// (tests/family_shape/) stop at a file's first `#[cfg(test)]`.
 #[cfg(test)]
 pub(crate) mod testing;

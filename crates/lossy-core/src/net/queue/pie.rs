@@ -17,7 +17,7 @@
 
 pub use super::pie_config::PieConfig;
 use super::timed_fifo::{fits, TimedFifo};
-use super::{DropSink, QueueDisc, QueueStats};
+use super::{DropProbability, DropSink, QueueDisc, QueueStats};
 use crate::packet::{Flags, Packet};
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
@@ -41,8 +41,8 @@ pub struct PieParams {
 /// below this (mark_ecnth, 10 %), and dropped above it.
 pub const MARK_ECN_THRESHOLD: f64 = 0.1;
 
-/// The controller's state (Appendix A's `PIE->..._` variables) and the integral of
-/// the drop probability for the summary.
+/// The controller's state (Appendix A's `PIE->..._` variables), and the integral and
+/// the largest value of the drop probability for the summary.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Controller {
     pub drop_prob: f64,
@@ -59,11 +59,13 @@ pub struct Controller {
     /// ∫ drop_prob dt over [0, area_to].
     area: f64,
     area_to: SimTime,
+    /// The largest drop probability an update has set.
+    max: f64,
 }
 
 impl Controller {
     fn new() -> Self {
-        Controller { drop_prob: 0.0, qdelay_old: 0.0, current_qdelay: 0.0, burst_allowance: SimDuration::ZERO, accu_prob: 0.0, next_update: SimTime::ZERO, area: 0.0, area_to: SimTime::ZERO }
+        Controller { drop_prob: 0.0, qdelay_old: 0.0, current_qdelay: 0.0, burst_allowance: SimDuration::ZERO, accu_prob: 0.0, next_update: SimTime::ZERO, area: 0.0, area_to: SimTime::ZERO, max: 0.0 }
     }
 
     /// `calculate_drop_prob` (§4.2, Appendix A), with §5.5's cap: p = α(qdelay − target)
@@ -105,19 +107,18 @@ impl Controller {
             self.area += self.drop_prob * t.since(self.area_to).as_secs_f64();
             self.area_to = t;
             self.update(p);
+            self.max = self.max.max(self.drop_prob);
             self.next_update = t + p.tupdate;
         }
     }
 
-    /// The time-weighted mean drop probability over [0, end].
-    fn mean(mut self, end: SimTime, p: &PieParams) -> f64 {
+    /// The drop probability over [0, end]: its time-weighted mean and its largest value
+    /// (a probability set directly, as the tests do, counts from the next update).
+    fn over_run(mut self, end: SimTime, p: &PieParams) -> DropProbability {
         self.catch_up(end, p);
         let area = self.area + self.drop_prob * end.since(self.area_to).as_secs_f64();
-        if end > SimTime::ZERO {
-            area / end.as_secs_f64()
-        } else {
-            self.drop_prob
-        }
+        let mean = if end > SimTime::ZERO { area / end.as_secs_f64() } else { self.drop_prob };
+        DropProbability { mean, max: self.max }
     }
 }
 
@@ -168,11 +169,12 @@ impl QueueDisc for Pie {
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
     // drop-tail's path into the link (issue 28's hot path).
     #[inline(never)]
-    fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: DropSink) {
+    fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: DropSink) -> bool {
         self.ctl.catch_up(now, &self.p);
         if !fits(self.p.limit, self.fifo.len(), self.fifo.bytes(), pkt.size) {
             self.ctl.accu_prob = 0.0;
-            return dropped(pkt);
+            dropped(pkt);
+            return false;
         }
         // §4.4 (Appendix A `enqueue`): a quiet queue gets its burst allowance back.
         let half = self.p.target / 2.0;
@@ -187,10 +189,12 @@ impl QueueDisc for Pie {
             } else {
                 self.ctl.accu_prob = 0.0;
                 self.early += 1;
-                return dropped(pkt);
+                dropped(pkt);
+                return false;
             }
         }
         self.fifo.push(now, pkt);
+        true
     }
 
     // Not inlined into `AnyQueueDisc`'s dispatch, which stays small enough to inline
@@ -216,7 +220,7 @@ impl QueueDisc for Pie {
 
     fn stats(&self, end_s: f64) -> QueueStats {
         let end = SimTime::ZERO + SimDuration::from_secs_f64(end_s.max(0.0));
-        QueueStats { early_drops: self.early, marks: self.marks, drop_probability: Some(self.ctl.mean(end, &self.p)), ..QueueStats::default() }
+        QueueStats { early_drops: self.early, marks: self.marks, drop_probability: Some(self.ctl.over_run(end, &self.p)), ..QueueStats::default() }
     }
 }
 

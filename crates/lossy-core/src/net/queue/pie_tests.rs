@@ -105,8 +105,11 @@ fn a_standing_queue_above_target_raises_p_and_gets_drops() {
     assert!(!dropped.is_empty());
     let s = q.stats(1.0);
     assert_eq!(s.early_drops, dropped.len() as u64);
-    let mean = s.drop_probability.unwrap();
-    assert!(mean > 0.0 && mean < last, "time-weighted mean {mean} below the final {last}");
+    let p = s.drop_probability.unwrap();
+    assert!(p.mean > 0.0 && p.mean < last, "time-weighted mean {} below the final {last}", p.mean);
+    // Its largest value is at least every value sampled, and above the mean of a
+    // probability that rose from 0.
+    assert!(p.max >= last && p.max >= q.ctl.drop_prob && p.max > p.mean, "{p:?}");
 }
 
 /// `n` arrivals a ms apart from 1 ms, nothing leaving, on a queue under a congestion
@@ -155,7 +158,9 @@ fn no_early_drop_with_two_packets_queued_or_a_low_delay_and_p() {
     }
     q.ctl.drop_prob = 0.2;
     let mut gone = Vec::new();
-    (0..100).for_each(|_| offer_dropping(&mut q, at(0), pkt(), &mut gone));
+    (0..100).for_each(|_| {
+        offer_dropping(&mut q, at(0), pkt(), &mut gone);
+    });
     assert!(!gone.is_empty());
 }
 
@@ -191,9 +196,13 @@ fn ect_packets_are_marked_below_ten_percent_and_dropped_above() {
     };
     (q.ctl.drop_prob, q.ctl.qdelay_old) = (0.09, 0.1);
     let mut gone = Vec::new();
-    (0..1000).for_each(|_| offer_dropping(&mut q, at(1), ect(), &mut gone));
+    (0..1000).for_each(|_| {
+        offer_dropping(&mut q, at(1), ect(), &mut gone);
+    });
     assert!(gone.is_empty() && q.marks > 50, "marks {}", q.marks);
     q.ctl.drop_prob = 0.1;
-    (0..1000).for_each(|_| offer_dropping(&mut q, at(1), ect(), &mut gone));
+    (0..1000).for_each(|_| {
+        offer_dropping(&mut q, at(1), ect(), &mut gone);
+    });
     assert!(gone.len() > 50 && gone.iter().all(|p| !p.flags.has(Flags::CE)));
 }

@@ -205,9 +205,13 @@ impl Red {
 // enough to inline drop-tail's path into the link (issue 28's hot path).
 impl QueueDisc for Red {
     #[inline(never)]
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
-        if let Err(p) = self.offer(now, pkt) {
-            dropped(p);
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) -> bool {
+        match self.offer(now, pkt) {
+            Ok(()) => true,
+            Err(p) => {
+                dropped(p);
+                false
+            }
         }
     }
 

@@ -8,8 +8,10 @@ use crate::time::SimTime;
 /// drop-tail discipline). Panics if more than one was dropped.
 pub fn offer(q: &mut impl QueueDisc, now: SimTime, pkt: Packet) -> Result<(), Packet> {
     let mut out = Vec::new();
-    q.enqueue(now, pkt, &mut |p| out.push(p));
+    let accepted = q.enqueue(now, pkt, &mut |p| out.push(p));
     assert!(out.len() <= 1, "{} packets dropped by one arrival", out.len());
+    // A refused arrival is the packet dropped.
+    assert!(accepted || out.len() == 1, "refused, but nothing was dropped");
     out.pop().map_or(Ok(()), Err)
 }
 
@@ -24,6 +26,6 @@ pub fn take_dropping(q: &mut impl QueueDisc, now: SimTime, dropped: &mut Vec<Pac
 }
 
 /// Offers `pkt`, collecting every packet dropped into `dropped`.
-pub fn offer_dropping(q: &mut impl QueueDisc, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-    q.enqueue(now, pkt, &mut |p| dropped.push(p));
+pub fn offer_dropping(q: &mut impl QueueDisc, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) -> bool {
+    q.enqueue(now, pkt, &mut |p| dropped.push(p))
 }

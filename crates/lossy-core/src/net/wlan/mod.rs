@@ -12,6 +12,9 @@
 //! Ports are the ordered pairs of stations, `(i, j)` at index `i·(N−1) + j'` where `j'`
 //! skips `i`. Each pair has its own loss process on its own stream and its own counters
 //! (one summary row, "A->B"). A station has one interface queue for all its receivers.
+//! Each pair measures its own packets' sojourns in that queue and their number there
+//! (`QueueDelayRecord`, the point-to-point direction's record): with one receiver, the
+//! whole queue.
 //!
 //! The segment has one lazily cancelled timer: its next deadline is the earlier of the
 //! pending reception (a data frame's last bit) and the medium's next event.
@@ -33,6 +36,7 @@ use crate::engine::{Key, Tickets};
 use crate::packet::{NodeId, Packet};
 use crate::result::LinkSummary;
 use super::link_columns::link_metrics;
+use super::queue_delay::QueueDelayRecord;
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use dcf::{Medium, Reception};
@@ -80,6 +84,9 @@ pub struct Pair {
     pub rng: RngStream,
     pub rx: RxState,
     pub c: PairCounters,
+    /// The pair's packets in the sending station's queue: their sojourns, from
+    /// arrival to the start of service (taken as the frame in service), and their number.
+    pub queue_delay: QueueDelayRecord,
 }
 
 /// What a WLAN is built from (the scenario's `[[wlans]]` table, resolved).
@@ -137,6 +144,7 @@ impl Wlan {
                     rng: streams(&format!("wlan:{index}:{name}:channel")),
                     rx: RxState::default(),
                     c: PairCounters::default(),
+                    queue_delay: QueueDelayRecord::default(),
                     name,
                 });
             }
@@ -166,9 +174,22 @@ impl Wlan {
         (i, j + (j >= i) as usize)
     }
 
+    /// Keeps every packet's sojourn (the `sojourn` trace): each pair's record exists
+    /// from the start, as a point-to-point direction's does.
+    pub fn trace_sojourns(&mut self) {
+        self.pairs.iter_mut().for_each(|p| p.queue_delay = QueueDelayRecord::new(true));
+    }
+
     fn pull(&mut self, now: SimTime, k: usize) -> bool {
         let (above, phy) = (self.rts_above, self.phy);
-        self.stations[k].pull(now, above, |size| phy.mpdu_bytes(size))
+        if !self.stations[k].pull(now, above, |size| phy.mpdu_bytes(size)) {
+            return false;
+        }
+        let st = &self.stations[k];
+        let (f, queued) = (st.frame.expect("pulled"), st.queue.len());
+        let port = self.pair(k, f.rx as usize);
+        self.pairs[port].queue_delay.left(now, f.pkt.uid, queued);
+        true
     }
 
     fn drop(&mut self, p: usize, pkt: Packet, cause: DropCause, out: &mut NetOut) {
@@ -179,7 +200,11 @@ impl Wlan {
 
     /// Station `i` leaves the medium: what it holds is dropped (`LinkDown`), and so is a
     /// header kept for EWLN between it and another station.
-    fn detach(&mut self, i: usize, out: &mut NetOut) {
+    fn detach(&mut self, now: SimTime, i: usize, out: &mut NetOut) {
+        for j in (0..self.stations.len()).filter(|&j| j != i) {
+            let port = self.pair(i, j);
+            self.pairs[port].queue_delay.flushed(now);
+        }
         let st = &mut self.stations[i];
         st.attached = false;
         st.backoff = None;
@@ -234,14 +259,16 @@ impl Segment for Wlan {
         let (i, j) = self.ends(iface);
         let st = &mut self.stations[i];
         // Only a discipline that drops arrivals alone is allowed here (`WlanConfig::
-        // validate`), so a drop is this arrival and `queued_rx` stays aligned.
+        // validate`), so a drop is this arrival, refused, and `queued_rx` stays aligned.
         let mut refused = None;
-        st.queue.enqueue(now, pkt, &mut |p| refused = Some(p));
-        if let Some(p) = refused {
+        let (uid, size) = (pkt.uid, pkt.size);
+        if !st.queue.enqueue(now, pkt, &mut |p| refused = Some(p)) {
+            let p = refused.expect("a refused arrival goes to the drop sink");
             self.drop(iface, p, DropCause::Queue, out);
             return false;
         }
         st.queued_rx.push_back(j as u16);
+        self.pairs[iface].queue_delay.arrived(now, uid, size);
         if !self.pull(now, i) {
             return false;
         }
@@ -272,7 +299,7 @@ impl Segment for Wlan {
         }
     }
 
-    fn set_attached(&mut self, _now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
+    fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
         let Some(i) = self.stations.iter().position(|s| s.node == node) else { return false };
         if self.stations[i].attached == up {
             return false;
@@ -280,7 +307,7 @@ impl Segment for Wlan {
         if up {
             self.stations[i].attached = true;
         } else {
-            self.detach(i, out);
+            self.detach(now, i, out);
         }
         // A pending countdown stays: if its station left, `start` finds no one ready
         // then and points the countdown at the next backoff.
@@ -307,6 +334,7 @@ impl Segment for Wlan {
             metrics.set("link_overhead_bytes", c.overhead_bytes);
             metrics.set("link_down_drops", c.drops.link_down);
             metrics.set("queue_overflow_drops", c.drops.queue);
+            p.queue_delay.report(end_s, &mut metrics);
             // The pair's MAC counts, its own columns (absent for point-to-point links):
             // first frames (RTS, or data without RTS) lost in collisions; RTS, CTS and
             // ACK frames the channel corrupted; RTS sent; retransmissions the receiver
@@ -332,4 +360,8 @@ impl Segment for Wlan {
     }
 
     fn take_captures(&mut self, _out: &mut Vec<Capture>) {}
+
+    fn sojourn_trace(&self, row: usize) -> &[(u64, u64)] {
+        self.pairs[row].queue_delay.trace()
+    }
 }

@@ -288,3 +288,43 @@ fn ports_and_pairs_line_up() {
     }
     let _ = SimDuration::ZERO;
 }
+
+#[test]
+fn each_pair_measures_its_own_packets_in_the_shared_station_queue() {
+    // Station 0 queues five packets at time 0 for stations 1, 2, 1, 2, 1 (uids 1-5) on a
+    // lossless medium; the first goes into service at once (sojourn 0), the others wait
+    // their turn in the one queue.
+    let cfg = config(r#"{"stations": ["a", "b", "c"], "rate": "2 Mbps", "queue": "10 packets"}"#);
+    let mut d = Driver::new(3, &cfg, 1);
+    d.w.trace_sojourns();
+    for (uid, to) in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 1)] {
+        d.send(0, to, Packet { uid, ..udp(0, to, uid) });
+    }
+    d.run(SimTime(1_000_000_000), |_| {});
+    d.conserved();
+    assert_eq!(d.got.len(), 5);
+    let mut rows = Vec::new();
+    d.w.report(1.0, &mut rows);
+    let (to_b, to_c) = (d.w.pair(0, 1), d.w.pair(0, 2));
+    let (tb, tc) = (d.w.pairs[to_b].queue_delay.trace(), d.w.pairs[to_c].queue_delay.trace());
+    assert_eq!((tb.len(), tc.len()), (3, 2), "one sojourn per packet, in its own pair");
+    assert_eq!(tb[0], (0, 0), "the first went into service on arrival");
+    // All arrived at 0: a sojourn is its dequeue time, and the queue was served in order.
+    let mut all: Vec<(u64, u64)> = tb.iter().chain(tc).copied().collect();
+    all.sort();
+    assert!(all.iter().all(|&(t, s)| t == s) && all.windows(2).all(|w| w[0].0 < w[1].0), "{all:?}");
+    for (port, trace, waiting) in [(to_b, tb, 2.0), (to_c, tc, 2.0)] {
+        let m = &rows[port].metrics;
+        // At most two of the pair's packets waited at once (the first left on arrival).
+        assert_eq!(m.f64("queue_max_packets"), waiting, "{}", rows[port].name);
+        assert_eq!(m.f64("queue_max_bytes"), waiting * SIZE as f64);
+        // Little's law per packet: the pair's packet-seconds in the queue over the run.
+        let sum_s: f64 = trace.iter().map(|&(_, s)| s as f64 * 1e-9).sum();
+        assert!((m.f64("queue_mean_packets") - sum_s).abs() < 1e-12, "{} vs {sum_s}", m.f64("queue_mean_packets"));
+        let mean_ms = sum_s * 1e3 / trace.len() as f64;
+        assert!((m.f64("sojourn_mean_ms") - mean_ms).abs() < 1e-9);
+    }
+    // A pair that never sent has zeros and no sojourn.
+    let idle = &rows[d.w.pair(1, 0)].metrics;
+    assert_eq!((idle.f64("queue_max_packets"), idle.opt_f64("sojourn_p50_ms")), (0.0, None));
+}
