@@ -1,5 +1,5 @@
-"""`tcp.cc = "cubic"`'s table (RFC 9438): β and C out of range, an unknown slow start or
-field, each refused in one line naming the field in --set notation."""
+"""`tcp.cc = "cubic"`'s table (RFC 9438): β and C out of range, an unknown slow start,
+reduction base or field, each refused in one line naming the field in --set notation."""
 
 from bad_inputs.case import BadInput
 
@@ -25,7 +25,10 @@ CASES = [
     BadInput("tcp_cc_cubic-unknown-slow-start", argv=_run('flows.0.tcp.cc={kind="cubic", slow_start="hystart2"}'),
              says=('flows.0.tcp.cc.slow_start: "hystart2" is not allowed; use one of: hystart, hystart++, standard',),
              source="issue 29: unknown names list the valid ones"),
+    BadInput("tcp_cc_cubic-unknown-reduce-from", argv=_run('flows.0.tcp.cc={kind="cubic", reduce_from="pipe"}'),
+             says=('flows.0.tcp.cc.reduce_from: "pipe" is not allowed; use one of: flight_size, cwnd',),
+             source="issue 29: unknown names list the valid ones"),
     BadInput("tcp_cc_cubic-unknown-field", argv=_run('flows.0.tcp.cc={kind="cubic", gamma=1}'),
-             says=("flows.0.tcp.cc.gamma: unknown field `gamma`; use one of: beta, c, fast_convergence, slow_start",),
+             says=("flows.0.tcp.cc.gamma: unknown field `gamma`; use one of: beta, c, fast_convergence, slow_start, reduce_from",),
              source="issue 29: unknown names list the valid ones"),
 ]

@@ -46,6 +46,25 @@ pub struct CubicConfig {
     /// "hystart++" (RFC 9406) or "standard" (RFC 5681).
     #[serde(skip_serializing_if = "is_default_slow_start")]
     pub slow_start: SlowStartKind,
+    /// What a congestion event or timeout multiplies by β_cubic: "flight_size" (RFC 9438
+    /// §4.6 read literally, the default) or "cwnd" (Linux's `cubictcp_recalc_ssthresh`,
+    /// ns-3's `TcpCubic::GetSsThresh`).
+    #[serde(skip_serializing_if = "is_default_reduce_from")]
+    pub reduce_from: ReduceFrom,
+}
+
+/// The window a reduction starts from (RFC 9438 §4.6 and its note on implementations).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReduceFrom {
+    /// RFC 5681's FlightSize (SND.NXT − SND.UNA, without limited transmit's segments).
+    /// After a long SACK recovery it counts the SACKed data above the holes, so it can
+    /// exceed cwnd and a loss can then raise ssthresh above the window it cut.
+    #[default]
+    FlightSize,
+    /// The congestion window before the event, as Linux and ns-3 do; RFC 9438 §4.6 allows
+    /// it with measures that keep cwnd from growing while less is in flight (§5.8 here).
+    Cwnd,
 }
 
 fn is_default_beta(b: &f64) -> bool {
@@ -60,10 +79,19 @@ fn is_true(b: &bool) -> bool {
 fn is_default_slow_start(s: &SlowStartKind) -> bool {
     *s == SlowStartKind::default()
 }
+fn is_default_reduce_from(r: &ReduceFrom) -> bool {
+    *r == ReduceFrom::default()
+}
 
 impl Default for CubicConfig {
     fn default() -> Self {
-        CubicConfig { beta: BETA_CUBIC, c: C_CUBIC, fast_convergence: true, slow_start: SlowStartKind::default() }
+        CubicConfig {
+            beta: BETA_CUBIC,
+            c: C_CUBIC,
+            fast_convergence: true,
+            slow_start: SlowStartKind::default(),
+            reduce_from: ReduceFrom::default(),
+        }
     }
 }
 
@@ -140,6 +168,7 @@ pub struct Cubic {
     beta: f64,
     c: f64,
     fast_convergence: bool,
+    reduce_from: ReduceFrom,
     slow_start: SlowStart,
     /// W_max in segments; `None` before the first congestion event and after a timeout
     /// (the next epoch then takes its own start as W_max, §4.8, §4.10).
@@ -165,6 +194,7 @@ impl Cubic {
             beta: cfg.beta,
             c: cfg.c,
             fast_convergence: cfg.fast_convergence,
+            reduce_from: cfg.reduce_from,
             slow_start: cfg.slow_start.build(),
             w_max: None,
             cwnd_prior: 0.0,
@@ -238,9 +268,14 @@ impl Cubic {
     }
 
     /// §4.6: ssthresh = flight_size·β_cubic (RFC 5681's FlightSize, without limited
-    /// transmit's segments), at least 2 SMSS.
-    fn reduced(&self, flight: u64) -> u64 {
-        (flight as f64 * self.beta) as u64
+    /// transmit's segments), or cwnd·β_cubic as Linux and ns-3 (`reduce_from`); the
+    /// caller keeps it at least 2 SMSS.
+    fn reduced(&self, flight: u64, cwnd: u64) -> u64 {
+        let base = match self.reduce_from {
+            ReduceFrom::FlightSize => flight,
+            ReduceFrom::Cwnd => cwnd,
+        };
+        (base as f64 * self.beta) as u64
     }
 
     /// Ends the epoch: the next congestion avoidance starts a new one.
@@ -278,7 +313,7 @@ impl CongestionControl for Cubic {
         // §4.7 before §4.6: W_max, then cwnd_prior = cwnd.
         self.w_max = Some(next_w_max(cwnd, self.w_max, self.beta, self.fast_convergence));
         self.cwnd_prior = cwnd;
-        let raw = self.reduced(st.reduction_flight());
+        let raw = self.reduced(st.reduction_flight(), st.cwnd_uninflated());
         st.ssthresh = raw.max(2 * st.mss);
         self.end_epoch();
         st.counters.window_reductions += 1;
@@ -310,7 +345,7 @@ impl CongestionControl for Cubic {
             if st.in_recovery {
                 flight = flight.min(st.recovery_flight);
             }
-            st.ssthresh = self.reduced(flight).max(2 * st.mss);
+            st.ssthresh = self.reduced(flight, st.cwnd_uninflated()).max(2 * st.mss);
             self.cwnd_prior = st.cwnd_uninflated() as f64 / st.mss as f64;
         }
         // §4.8: the next congestion avoidance has K = 0 and W_max = its starting cwnd.

@@ -130,6 +130,26 @@ fn a_loss_sets_ssthresh_to_beta_times_the_flight_size() {
 }
 
 #[test]
+fn reduce_from_cwnd_multiplies_the_window_not_the_flight_as_linux_and_ns3() {
+    // After a SACK recovery the flight (snd_max − snd_una) can exceed cwnd: 192 segments
+    // out with a 121-segment window. RFC 9438 §4.6's flight_size then raises ssthresh above
+    // the window (134.4 segments); Linux's cubictcp_recalc_ssthresh and ns-3's GetSsThresh
+    // take cwnd·β = 84.7.
+    let mut st = state(121);
+    st.snd_max = 192 * MSS;
+    assert_eq!(cubic().on_congestion(&mut st, Signal::Loss), 134_400);
+    let mut st = state(121);
+    st.snd_max = 192 * MSS;
+    let mut linux = cubic_with(|c| c.reduce_from = ReduceFrom::Cwnd);
+    assert_eq!(linux.on_congestion(&mut st, Signal::Loss), 84_700);
+    // A timeout takes the same base for ssthresh.
+    let mut st = state(121);
+    st.snd_max = 192 * MSS;
+    linux.on_timeout(&mut st, false);
+    assert_eq!((st.ssthresh, st.cwnd), (84_700, MSS));
+}
+
+#[test]
 fn ece_may_take_cwnd_to_one_segment_but_ssthresh_stays_at_two() {
     // §4.6: "reduction on ECE, cwnd is at least 1 MSS"; ssthresh at least 2 MSS.
     let mut cc = cubic();
