@@ -6,7 +6,10 @@
 use super::{Bbr3, State, MIN_PIPE_SEGMENTS, PROBE_RTT_CWND_GAIN, UNSET};
 use crate::tcp::rate_sample::RateSample;
 use crate::tcp::state::SenderState;
+use crate::time::SimDuration;
 
+/// Linux tcp_bbr.c `bbr_extra_acked_max_us`: the aggregation allowance's cap in time at bw.
+const EXTRA_ACKED_MAX: SimDuration = SimDuration::from_millis(100);
 /// §5.6.3 SetSendQuantum's bounds: 1 ms of pacing, at most 64 KB.
 const QUANTUM_MAX: u64 = 64 * 1024;
 
@@ -39,9 +42,12 @@ impl Bbr3 {
         self.quantization_budget(self.bdp_multiple(bw, gain))
     }
 
-    /// §5.6.4.2 UpdateMaxInflight: cwnd_gain·BDP plus the aggregation estimate.
+    /// §5.6.4.2 UpdateMaxInflight: cwnd_gain·BDP plus the aggregation estimate, the
+    /// latter at most 100 ms at bw (Linux tcp_bbr.c `bbr_ack_aggregation_cwnd`; the draft
+    /// caps it at cwnd only, which lets it grow the window by itself while bw is held
+    /// below the ACK rate by bw_shortterm: docs/mechanisms/bbr3.md).
     fn max_inflight(&self) -> u64 {
-        let extra_acked = self.extra_acked_filter.get() as u64;
+        let extra_acked = (self.extra_acked_filter.get() as u64).min((self.bw * EXTRA_ACKED_MAX.as_secs_f64()) as u64);
         self.quantization_budget(self.bdp_multiple(self.bw, self.cwnd_gain) + extra_acked)
     }
 
