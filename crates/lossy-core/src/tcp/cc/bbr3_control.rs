@@ -46,7 +46,7 @@ impl Bbr3 {
     /// latter at most 100 ms at bw (Linux tcp_bbr.c `bbr_ack_aggregation_cwnd`; the draft
     /// caps it at cwnd only, which lets it grow the window by itself while bw is held
     /// below the ACK rate by bw_shortterm: docs/mechanisms/bbr3.md).
-    fn max_inflight(&self) -> u64 {
+    pub(super) fn max_inflight(&self) -> u64 {
         let extra_acked = (self.extra_acked_filter.get() as u64).min((self.bw * EXTRA_ACKED_MAX.as_secs_f64()) as u64);
         self.quantization_budget(self.bdp_multiple(self.bw, self.cwnd_gain) + extra_acked)
     }

@@ -349,6 +349,17 @@ fn pacing_rate_is_gain_times_bw_one_percent_below_in_each_state() {
 }
 
 #[test]
+fn max_inflight_is_two_bdps_plus_the_aggregation_allowance_capped_at_100_ms_at_bw() {
+    let mut h = Harness::new(1);
+    h.to_cruise();
+    h.bbr.extra_acked_filter = WindowedMax::new(10);
+    h.bbr.extra_acked_filter.update(h.bbr.round_count, 5_000.0);
+    assert_eq!(h.bbr.max_inflight(), 2 * BDP + 5_000, "§5.6.4.2 UpdateMaxInflight");
+    h.bbr.extra_acked_filter.update(h.bbr.round_count, 1e9);
+    assert_eq!(h.bbr.max_inflight(), 2 * BDP + (0.1 * BW) as u64, "Linux's bbr_extra_acked_max_us");
+}
+
+#[test]
 fn probe_rtt_after_5_s_without_a_lower_rtt_holds_half_a_bdp_for_200_ms_and_a_round() {
     let mut h = Harness::new(1);
     h.to_cruise();
