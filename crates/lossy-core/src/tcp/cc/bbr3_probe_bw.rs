@@ -187,26 +187,22 @@ impl Bbr3 {
         if !self.full_bw_reached || self.adapt_long_term_model(st, rs) || !self.in_probe_bw() {
             return;
         }
-        match self.state {
-            State::ProbeBwDown => {
-                if !self.is_time_to_probe_bw(st, now) && self.is_time_to_cruise(st) {
-                    self.set_state(State::ProbeBwCruise);
-                }
+        let state = self.state;
+        match state {
+            State::ProbeBwDown if !self.is_time_to_probe_bw(st, now) && self.is_time_to_cruise(st) => {
+                self.set_state(State::ProbeBwCruise);
             }
             State::ProbeBwCruise => {
                 self.is_time_to_probe_bw(st, now);
             }
-            State::ProbeBwRefill => {
-                if self.round_start {
-                    self.is_bw_probe_sample = true;
-                    self.start_probe_bw_up(st, rs);
-                }
+            // After one round of REFILL, UP.
+            State::ProbeBwRefill if self.round_start => {
+                self.is_bw_probe_sample = true;
+                self.start_probe_bw_up(st, rs);
             }
-            State::ProbeBwUp => {
-                if self.is_time_to_go_down(st, rs) {
-                    self.prev_probe_too_high = false;
-                    self.start_probe_bw_down(now);
-                }
+            State::ProbeBwUp if self.is_time_to_go_down(st, rs) => {
+                self.prev_probe_too_high = false;
+                self.start_probe_bw_down(now);
             }
             _ => {}
         }

@@ -83,7 +83,7 @@ impl Harness {
 
     /// Startup at a flat 10 Mbit/s with less than a BDP in flight: the pipe is full at
     /// the fourth round, Drain ends at once, and DOWN at once too (flight below the BDP).
-    fn to_cruise(&mut self) {
+    fn reach_cruise(&mut self) {
         self.flight(20 * MSS);
         for _ in 0..4 {
             self.round();
@@ -199,7 +199,7 @@ fn is_inflight_too_high_above_two_percent_of_the_flight_or_any_loss_without_sack
 
 /// From CRUISE to REFILL by Reno-coexistence rounds (TargetInflight = 25 segments).
 fn to_refill(h: &mut Harness) {
-    h.to_cruise();
+    h.reach_cruise();
     let mut rounds = 0;
     while h.bbr.state() == State::ProbeBwCruise {
         h.round();
@@ -240,7 +240,7 @@ fn probe_bw_goes_down_cruise_refill_up_down() {
 #[test]
 fn cruise_probes_again_after_the_wall_clock_wait_of_two_to_three_seconds() {
     let mut h = Harness::new(5);
-    h.to_cruise();
+    h.reach_cruise();
     let wait = h.bbr.bw_probe_wait;
     assert!(wait >= SimDuration::from_secs(2) && wait < SimDuration::from_secs(3), "{wait:?}");
     assert!(h.bbr.rounds_since_probe_up <= 2);
@@ -254,12 +254,12 @@ fn cruise_probes_again_after_the_wall_clock_wait_of_two_to_three_seconds() {
     assert_eq!(h.bbr.state(), State::ProbeBwRefill);
     // The same seed, the same draw; the draws vary across seeds.
     let mut again = Harness::new(5);
-    again.to_cruise();
+    again.reach_cruise();
     assert_eq!(again.bbr.bw_probe_wait, wait);
     let waits: std::collections::BTreeSet<u64> = (0..20)
         .map(|s| {
             let mut h = Harness::new(s);
-            h.to_cruise();
+            h.reach_cruise();
             h.bbr.bw_probe_wait.0
         })
         .collect();
@@ -299,7 +299,7 @@ fn too_much_loss_in_up_cuts_inflight_longterm_to_the_flight_or_0_7_of_the_target
 #[test]
 fn a_round_with_loss_outside_probing_cuts_bw_and_inflight_shortterm_by_beta() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     // A round starting at half the rate (bw_latest is the round's max from its first
     // sample), a loss in it: at the round's end
     // bw_shortterm = max(bw_latest, 0.7 · max_bw), inflight_shortterm = max(1000, 0.7 · cwnd).
@@ -335,7 +335,7 @@ fn loss_while_probing_leaves_the_short_term_model() {
 #[test]
 fn pacing_rate_is_gain_times_bw_one_percent_below_in_each_state() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     let rs = RateSample { delivery_rate: BW, ..RateSample::default() };
     for (state, gain) in [(State::ProbeBwDown, 0.9), (State::ProbeBwCruise, 1.0), (State::ProbeBwRefill, 1.0), (State::ProbeBwUp, 1.25), (State::ProbeRtt, 1.0), (State::Drain, 0.5)] {
         h.bbr.set_state(state);
@@ -351,7 +351,7 @@ fn pacing_rate_is_gain_times_bw_one_percent_below_in_each_state() {
 #[test]
 fn max_inflight_is_two_bdps_plus_the_aggregation_allowance_capped_at_100_ms_at_bw() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     h.bbr.extra_acked_filter = WindowedMax::new(10);
     h.bbr.extra_acked_filter.update(h.bbr.round_count, 5_000.0);
     assert_eq!(h.bbr.max_inflight(), 2 * BDP + 5_000, "§5.6.4.2 UpdateMaxInflight");
@@ -362,7 +362,7 @@ fn max_inflight_is_two_bdps_plus_the_aggregation_allowance_capped_at_100_ms_at_b
 #[test]
 fn probe_rtt_after_5_s_without_a_lower_rtt_holds_half_a_bdp_for_200_ms_and_a_round() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     let before = h.st.cwnd;
     let stamp = h.bbr.probe_rtt_min_stamp;
     // Equal RTTs do not refresh probe_rtt_min_delay (§5.3.4.3: strictly lower).
@@ -396,7 +396,7 @@ fn probe_rtt_after_5_s_without_a_lower_rtt_holds_half_a_bdp_for_200_ms_and_a_rou
 #[test]
 fn a_lower_rtt_postpones_probe_rtt() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     for _ in 0..40 {
         h.send(ms(100), ack());
     }
@@ -410,7 +410,7 @@ fn a_lower_rtt_postpones_probe_rtt() {
 #[test]
 fn ecn_is_congestion_for_the_round_and_wireless_notices_keep_everything() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     let cwnd = h.st.cwnd;
     for signal in [Signal::Ewln, Signal::Eln] {
         assert_eq!(h.bbr.on_congestion(&mut h.st, signal), cwnd, "{signal:?}");
@@ -424,7 +424,7 @@ fn ecn_is_congestion_for_the_round_and_wireless_notices_keep_everything() {
 #[test]
 fn recovery_holds_the_flight_then_restores_the_window_within_the_bounds() {
     let mut h = Harness::new(1);
-    h.to_cruise();
+    h.reach_cruise();
     let before = h.st.cwnd;
     h.flight(20 * MSS);
     assert_eq!(h.bbr.on_congestion(&mut h.st, Signal::Loss), 20 * MSS, "packet conservation");
