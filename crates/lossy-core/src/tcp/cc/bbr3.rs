@@ -8,7 +8,8 @@
 //! bounds (bw_shortterm, inflight_shortterm, cut by β = 0.7 per round with loss outside
 //! probing). The state machine: Startup (pacing gain 2.77, left on a bandwidth plateau or
 //! on excessive loss), Drain (0.5), ProbeBW's DOWN / CRUISE / REFILL / UP cycle
-//! (`bbr3_probe_bw.rs`), ProbeRTT (half a BDP every 5 s). The controls — pacing rate,
+//! (`bbr3_probe_bw.rs`), ProbeRTT (half a BDP every 5 s, `bbr3_probe_rtt.rs`); the loss
+//! signals are in `bbr3_signals.rs`. The controls — pacing rate,
 //! send quantum, window — are in `bbr3_control.rs`. Everything runs on the delivery-rate
 //! samples (`on_rate_sample`, the draft §5.2.3 UpdateOnACK); docs/mechanisms/bbr3.md has
 //! the readings chosen where the draft leaves the transport to decide.
@@ -17,6 +18,12 @@
 mod control;
 #[path = "bbr3_probe_bw.rs"]
 mod probe_bw;
+#[path = "bbr3_startup.rs"]
+mod startup;
+#[path = "bbr3_probe_rtt.rs"]
+mod probe_rtt;
+#[path = "bbr3_signals.rs"]
+mod signals;
 
 use super::bbr::bbr_filters::WindowedMax;
 use super::{AnyCongestionControl, CcContext, CcSpec, CongestionControl};
@@ -389,126 +396,6 @@ impl Bbr3 {
         self.extra_acked_filter.update(self.round_count, extra as f64);
     }
 
-    /// §5.3.1.2 ResetFullBW.
-    fn reset_full_bw(&mut self) {
-        self.full_bw = 0.0;
-        self.full_bw_count = 0;
-        self.full_bw_now = false;
-    }
-
-    /// §5.3.1.2 CheckFullBWReached: three non-app-limited rounds without 25 % growth.
-    fn check_full_bw_reached(&mut self, rs: &RateSample) {
-        if self.full_bw_now || !self.round_start || rs.is_app_limited {
-            return;
-        }
-        if rs.delivery_rate >= self.full_bw * 1.25 {
-            self.reset_full_bw();
-            self.full_bw = rs.delivery_rate;
-            return;
-        }
-        self.full_bw_count += 1;
-        self.full_bw_now = self.full_bw_count >= 3;
-        self.full_bw_reached |= self.full_bw_now;
-    }
-
-    /// §5.3.1 CheckStartupDone with §5.3.1.3 CheckStartupHighLoss.
-    fn check_startup_done(&mut self, st: &SenderState, rs: &RateSample) {
-        if self.state == State::Startup && !self.full_bw_reached && self.startup_loss_too_high(st, rs) {
-            self.full_bw_reached = true;
-            self.inflight_longterm = self.bdp(self.bw).max(self.inflight_latest);
-        }
-        if self.state == State::Startup && self.full_bw_reached {
-            self.set_state(State::Drain);
-            self.drain_start_round = self.round_count;
-        }
-    }
-
-    /// §5.3.1.3: with SACK, at the end of a loss round after a full round in fast
-    /// recovery, more than LossThresh lost and at least 6 loss events in the round (the
-    /// events are the ACKs that marked losses, as Linux's `loss_events_in_round`); without
-    /// SACK, any loss detected in fast recovery.
-    fn startup_loss_too_high(&self, st: &SenderState, rs: &RateSample) -> bool {
-        if !st.in_recovery {
-            return false;
-        }
-        if !self.sack {
-            return rs.newly_lost > 0;
-        }
-        let full_round = self.recovery_round.is_some_and(|r| self.round_count > r);
-        self.loss_round_start && full_round && self.loss_events_in_round >= STARTUP_FULL_LOSS_COUNT && self.is_inflight_too_high(rs)
-    }
-
-    /// §5.3.2 CheckDrainDone: the flight is down to one BDP, or three rounds have passed.
-    fn check_drain_done(&mut self, st: &SenderState, now: SimTime) {
-        if self.state == State::Drain && (st.flight_size() <= self.inflight(self.bw, 1.0) || self.round_count > self.drain_start_round + 3) {
-            self.enter_probe_bw(now);
-        }
-    }
-
-    /// §5.3.4.3 UpdateMinRTT: probe_rtt_min_delay over 5 s (a strictly lower sample, or
-    /// any once expired), min_rtt over 10 s from it.
-    fn update_min_rtt(&mut self, now: SimTime, rs: &RateSample) {
-        self.probe_rtt_expired = now > self.probe_rtt_min_stamp + PROBE_RTT_INTERVAL;
-        if let Some(rtt) = rs.rtt {
-            if self.probe_rtt_min_delay.is_none_or(|d| rtt < d) || self.probe_rtt_expired {
-                self.probe_rtt_min_delay = Some(rtt);
-                self.probe_rtt_min_stamp = now;
-            }
-        }
-        let min_rtt_expired = now > self.min_rtt_stamp + MIN_RTT_FILTER_LEN;
-        if let Some(d) = self.probe_rtt_min_delay {
-            if self.min_rtt.is_none_or(|m| d < m) || min_rtt_expired {
-                self.min_rtt = Some(d);
-                self.min_rtt_stamp = self.probe_rtt_min_stamp;
-            }
-        }
-    }
-
-    /// §5.3.4.3 CheckProbeRTT (there is no restart from idle here: bulk senders).
-    fn check_probe_rtt(&mut self, st: &mut SenderState, now: SimTime) {
-        if self.state != State::ProbeRtt && self.probe_rtt_expired {
-            self.set_state(State::ProbeRtt);
-            self.save_cwnd(st);
-            self.probe_rtt_done_stamp = None;
-            self.ack_phase = AckPhase::ProbeStopping;
-            self.start_round();
-        }
-        if self.state == State::ProbeRtt {
-            self.handle_probe_rtt(st, now);
-        }
-    }
-
-    /// §5.3.4.3 HandleProbeRTT: hold the flight at ProbeRTTCwnd for 200 ms and a round.
-    fn handle_probe_rtt(&mut self, st: &mut SenderState, now: SimTime) {
-        match self.probe_rtt_done_stamp {
-            None if st.flight_size() <= self.probe_rtt_cwnd() => {
-                self.probe_rtt_done_stamp = Some(now + PROBE_RTT_DURATION);
-                self.probe_rtt_round_done = false;
-                self.start_round();
-            }
-            None => {}
-            Some(done) => {
-                self.probe_rtt_round_done |= self.round_start;
-                if self.probe_rtt_round_done && now > done {
-                    self.probe_rtt_min_stamp = now;
-                    st.cwnd = st.cwnd.max(self.prior_cwnd);
-                    self.exit_probe_rtt(now);
-                }
-            }
-        }
-    }
-
-    /// §5.3.4.4 ExitProbeRTT.
-    fn exit_probe_rtt(&mut self, now: SimTime) {
-        self.reset_short_term_model();
-        if self.full_bw_reached {
-            self.start_probe_bw_down(now);
-            self.set_state(State::ProbeBwCruise);
-        } else {
-            self.set_state(State::Startup);
-        }
-    }
-
     /// §5.5.11.1 SaveStateUponLoss's SaveCwnd (§5.6.4.4): the window now, unless a
     /// recovery or ProbeRTT already cut it.
     fn save_cwnd(&mut self, st: &SenderState) {
@@ -516,60 +403,6 @@ impl Bbr3 {
         self.prior_cwnd = if cut { self.prior_cwnd.max(st.cwnd) } else { st.cwnd };
     }
 
-    /// §5.5.10.2 NoteLoss: the first loss of a round starts a loss round.
-    fn note_loss(&mut self, st: &SenderState) {
-        if !self.is_loss_in_round {
-            self.loss_round_delivered = self.delivered;
-            self.save_cwnd(st);
-        }
-        self.is_loss_in_round = true;
-    }
-
-    /// §5.5.10.2 IsInflightTooHigh: more than LossThresh of the flight at the sampled
-    /// segment's send was lost since; without SACK, any loss.
-    pub(super) fn is_inflight_too_high(&self, rs: &RateSample) -> bool {
-        rs.lost as f64 > rs.tx_in_flight as f64 * self.cfg.loss_thresh || (rs.lost > 0 && !self.sack)
-    }
-
-    /// §5.5.10.2 HandleLostPacket, once per ACK that marked losses: the loss counts in
-    /// the round; a probe that lost too much sets inflight_longterm.
-    fn handle_lost(&mut self, st: &SenderState, now: SimTime, rs: &RateSample) {
-        self.note_loss(st);
-        self.loss_events_in_round = self.loss_events_in_round.saturating_add(1);
-        if self.is_bw_probe_sample && self.is_inflight_too_high(rs) {
-            self.handle_inflight_too_high(st, now, rs);
-        }
-    }
-
-    /// §5.5.10.3 UpdateLatestDeliverySignals.
-    fn update_latest_delivery_signals(&mut self, rs: &RateSample) {
-        self.loss_round_start = false;
-        self.bw_latest = self.bw_latest.max(rs.delivery_rate);
-        self.inflight_latest = self.inflight_latest.max(rs.delivered);
-        if rs.delivered > 0 && rs.prior_delivered >= self.loss_round_delivered {
-            self.loss_round_delivered = self.delivered;
-            self.loss_round_start = true;
-        }
-    }
-
-    /// §5.5.10.3 AdvanceLatestDeliverySignals.
-    fn advance_latest_delivery_signals(&mut self, rs: &RateSample) {
-        if self.loss_round_start {
-            self.bw_latest = rs.delivery_rate;
-            self.inflight_latest = rs.delivered;
-            self.loss_events_in_round = 0;
-        }
-    }
-
-    /// §5.5.10.3 UpdateCongestionSignals.
-    fn update_congestion_signals(&mut self, st: &SenderState, rs: &RateSample) {
-        self.update_max_bw(rs);
-        if !self.loss_round_start {
-            return;
-        }
-        self.adapt_lower_bounds_from_congestion(st);
-        self.is_loss_in_round = false;
-    }
 }
 
 impl CongestionControl for Bbr3 {
