@@ -12,9 +12,9 @@
 //! happens on the delivery-rate samples (`on_rate_sample`); docs/mechanisms/tcp-bbr.md
 //! has the readings chosen where the sources differ.
 
-// Its filters, in a file of their own.
+// Its filters, in a file of their own (`bbr3` uses them too).
 #[path = "bbr_filters.rs"]
-mod bbr_filters;
+pub(super) mod bbr_filters;
 use bbr_filters::{MinRttFilter, WindowedMax};
 use super::{AnyCongestionControl, CcContext, CcSpec, CongestionControl};
 use crate::rng::RngStream;

@@ -35,6 +35,12 @@ impl WindowedMax {
         self.best[0].value
     }
 
+    /// Changes the window to `window` rounds, keeping the samples (BBRv3's aggregation
+    /// filter is 1 round long in Startup and 10 after, draft-ietf-ccwg-bbr-06 §5.5.9).
+    pub fn set_window(&mut self, window: u64) {
+        self.window = window;
+    }
+
     /// Forgets everything and starts again from the sample `value` at round `at`.
     fn reset(&mut self, at: u64, value: f64) -> f64 {
         self.best = [Sample { at, value }; 3];

@@ -60,6 +60,10 @@ pub trait CongestionControl {
     /// on every ACK, as Linux's `pkts_acked` hook gives one, keeps its own send times
     /// (`vegas.rs`, through `ack_rtt.rs`).
     fn on_send(&mut self, _now: SimTime, _seq: u64, _len: u64, _retransmission: bool) {}
+    /// Whether the sender reads SACK blocks, told once after it builds the rule (BBRv3's
+    /// C.has_selective_acks: without SACK one loss a round is all it can see). Rules
+    /// that do not ask ignore it (the default).
+    fn set_selective_acks(&mut self, _on: bool) {}
 }
 
 /// What a congestion control's table may read from the rest of `tcp` when it builds.
@@ -105,6 +109,7 @@ family! {
             fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
             fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
             fn on_send(&mut self, now: SimTime, seq: u64, len: u64, retransmission: bool);
+            fn set_selective_acks(&mut self, on: bool);
         }
     }
     config {
@@ -128,6 +133,10 @@ family! {
         /// Linux's `bbr`, ns-3's `TcpBbr`): paced at gain·BtlBw, window gain·BDP. Boxed:
         /// its model (~250 B) would pad every sender's window rule to its size.
         bbr::Bbr(Box<Bbr>, BbrConfig),
+        /// BBR version 3 (draft-ietf-ccwg-bbr-06): BBRv1's model with long- and
+        /// short-term bounds from loss (2 % per round while probing, β = 0.7 otherwise),
+        /// ProbeBW's DOWN/CRUISE/REFILL/UP cycle and ProbeRTT every 5 s. Boxed, as BBR.
+        bbr3::Bbr3(Box<Bbr3>, Bbr3Config),
         /// CUBIC, RFC 9438 (Linux's default `cubic`, ns-3's `TcpCubic`), with HyStart
         /// (Linux's), HyStart++ (RFC 9406) or standard slow start. Boxed, as BBR.
         cubic::Cubic(Box<Cubic>, CubicConfig),
