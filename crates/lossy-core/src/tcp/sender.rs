@@ -60,13 +60,6 @@ pub struct TcpSender {
     pub(crate) events: EventLog,
 }
 
-/// The congestion control `cfg` names, told whether the sender reads SACK blocks.
-fn build_cc(cfg: &TcpConfig, ctx: &CcContext) -> AnyCongestionControl {
-    let mut cc = cfg.cc.0.build(ctx);
-    cc.set_selective_acks(cfg.sack_on());
-    cc
-}
-
 impl TcpSender {
     pub fn new(cfg: &TcpConfig, flow: FlowId, src: NodeId, dst: NodeId, start_at: SimTime, app_limit: Option<u64>) -> Self {
         let mss = cfg.mss.0;
@@ -75,7 +68,7 @@ impl TcpSender {
         st.eln_threshold = cfg.eln_dupack_threshold;
         TcpSender {
             st,
-            cc: build_cc(cfg, &CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0 }),
+            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0, selective_acks: cfg.sack_on() }),
             recovery: cfg.variant.build(mss, cfg.dupack_threshold),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
@@ -97,7 +90,8 @@ impl TcpSender {
     /// The congestion control again, drawing from the flow's own stream `seed` (BBR's
     /// gain-cycle phase); the rules that draw nothing are unchanged by it.
     pub fn with_cc_seed(mut self, cfg: &TcpConfig, seed: u64) -> Self {
-        self.cc = build_cc(cfg, &CcContext { mss: self.st.mss, initial_window: self.st.cwnd, abc: cfg.abc, seed });
+        let ctx = CcContext { mss: self.st.mss, initial_window: self.st.cwnd, abc: cfg.abc, seed, selective_acks: cfg.sack_on() };
+        self.cc = cfg.cc.0.build(&ctx);
         self
     }
 

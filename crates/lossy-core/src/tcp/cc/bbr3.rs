@@ -192,7 +192,7 @@ pub struct Bbr3 {
     cfg: Bbr3Config,
     mss: u64,
     initial_window: u64,
-    /// C.has_selective_acks (§2.2), from the sender (`set_selective_acks`).
+    /// C.has_selective_acks (§2.2), from the sender (`CcContext::selective_acks`).
     sack: bool,
     pub(super) state: State,
     pub(super) pacing_gain: f64,
@@ -272,7 +272,7 @@ impl Bbr3 {
             cfg: cfg.clone(),
             mss: ctx.mss,
             initial_window: ctx.initial_window,
-            sack: true,
+            sack: ctx.selective_acks,
             state: State::Startup,
             pacing_gain: cfg.startup_pacing_gain,
             cwnd_gain: cfg.cwnd_gain,
@@ -480,10 +480,6 @@ impl CongestionControl for Bbr3 {
         self.set_pacing_rate(rs);
         self.set_send_quantum();
         self.set_cwnd(st, rs);
-    }
-
-    fn set_selective_acks(&mut self, on: bool) {
-        self.sack = on;
     }
 }
 

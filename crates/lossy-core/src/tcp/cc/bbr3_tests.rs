@@ -42,7 +42,12 @@ fn ack() -> Ack {
 
 impl Harness {
     fn new(seed: u64) -> Self {
-        let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed };
+        Self::with_sack(seed, true)
+    }
+
+    /// A harness whose sender reads SACK blocks or not (C.has_selective_acks).
+    fn with_sack(seed: u64, selective_acks: bool) -> Self {
+        let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks };
         Harness { bbr: Bbr3::new(&Bbr3Config::default(), &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0 }
     }
 
@@ -174,8 +179,7 @@ fn startup_ends_on_excessive_loss_with_sack_after_a_round_of_recovery_and_six_lo
 
 #[test]
 fn without_sack_any_loss_in_fast_recovery_ends_startup() {
-    let mut h = Harness::new(1);
-    h.bbr.set_selective_acks(false);
+    let mut h = Harness::with_sack(1, false);
     h.flight(100 * MSS);
     h.send(ms(20), Ack { rate: 1e5, round: true, ..ack() });
     h.send(ms(1), Ack { newly_lost: MSS, lost: MSS, ..ack() });
@@ -192,7 +196,7 @@ fn is_inflight_too_high_above_two_percent_of_the_flight_or_any_loss_without_sack
     assert!(!h.bbr.is_inflight_too_high(&rs(2_000)), "2 % exactly is tolerated");
     assert!(h.bbr.is_inflight_too_high(&rs(2_001)));
     assert!(!h.bbr.is_inflight_too_high(&rs(1)));
-    h.bbr.set_selective_acks(false);
+    let h = Harness::with_sack(1, false);
     assert!(h.bbr.is_inflight_too_high(&rs(1)), "§5.5.10.2: RS.lost > 0 && !C.has_selective_acks");
     assert!(!h.bbr.is_inflight_too_high(&rs(0)));
 }

@@ -60,10 +60,6 @@ pub trait CongestionControl {
     /// on every ACK, as Linux's `pkts_acked` hook gives one, keeps its own send times
     /// (`vegas.rs`, through `ack_rtt.rs`).
     fn on_send(&mut self, _now: SimTime, _seq: u64, _len: u64, _retransmission: bool) {}
-    /// Whether the sender reads SACK blocks, told once after it builds the rule (BBRv3's
-    /// C.has_selective_acks: without SACK one loss a round is all it can see). Rules
-    /// that do not ask ignore it (the default).
-    fn set_selective_acks(&mut self, _on: bool) {}
 }
 
 /// What a congestion control's table may read from the rest of `tcp` when it builds.
@@ -78,6 +74,9 @@ pub struct CcContext {
     /// The seed of the flow's own random stream for its congestion control (BBR's
     /// gain-cycle phase), from (seed, replication, flow name) as every stream here.
     pub seed: u64,
+    /// Whether the sender reads SACK blocks (`tcp.variant` with SACK): BBRv3's
+    /// C.has_selective_acks, since without SACK one loss a round is all it can see.
+    pub selective_acks: bool,
 }
 
 /// What every congestion control's table does; [`CongestionControlConfig`] delegates
@@ -109,7 +108,6 @@ family! {
             fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
             fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
             fn on_send(&mut self, now: SimTime, seq: u64, len: u64, retransmission: bool);
-            fn set_selective_acks(&mut self, on: bool);
         }
     }
     config {
@@ -174,7 +172,7 @@ mod tests {
         for choice in every_config() {
             let abcs: &[Abc] = if choice.0.uses_abc() { &ABC } else { &ABC[..1] };
             for &abc in abcs {
-                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc, seed: 1 });
+                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc, seed: 1, selective_acks: true });
                 out.push((variant_name(&cc), cc));
             }
         }
