@@ -1,0 +1,71 @@
+"""modern-cc's figures and tables: goodput and p95 one-way delay against the loss rate,
+a line per congestion control (log x); the controls with ELN and Snoop; the AQM sweep's
+goodput against p95 delay; each with its table of means and 95 % CIs."""
+
+from __future__ import annotations
+
+from typing import List, Sequence
+
+import pandas as pd
+
+from ...formatting import mean_ci
+from ...summary import ok_rows, summarize
+from ..figures import Figure, LinePlot, table_of
+from ..figures.palette import Palette
+from .sweeps import CCS, DELAY_P95, GOODPUT, QUEUES, SOJOURN_P95
+
+PALETTE = Palette([*CCS, *QUEUES])
+
+PATH = ("lossy_last_hop.toml: S —100 Mbit/s, 20 ms→ BS —10 Mbit/s, 5 ms, Bernoulli p→ MH, a 60-packet (one "
+        "BDP) queue at BS, MSS 1000 B, 16 MiB buffers; Reno, NewReno and SACK under Reno's window rule, the "
+        "others with SACK recovery. Means with 95 % CI bands.")
+
+
+def _mean_table(axes: Sequence[str], metrics: Sequence[str], scales: Sequence[float],
+                labels: Sequence[str]) -> "callable":  # type: ignore[valid-type]
+    def build(runs: pd.DataFrame) -> pd.DataFrame:
+        ok = ok_rows(runs)
+        present = [m for m in metrics if m in ok.columns and ok[m].notna().any()]
+        s = summarize(ok, list(axes), present)
+        rows = []
+        for key, group in s.groupby(list(axes), sort=True):
+            key = key if isinstance(key, tuple) else (key,)
+            row = dict(zip(axes, key))
+            for m, scale, label in zip(metrics, scales, labels):
+                hit = group[group["metric"] == m]
+                row[label] = mean_ci(float(hit["mean"].iloc[0]), float(hit["half_width"].iloc[0]), scale=scale) \
+                    if len(hit) else "-"
+            rows.append(row)
+        return pd.DataFrame(rows)
+    return build
+
+
+LOSS_TABLE = _mean_table(["p", "cc"], [GOODPUT, DELAY_P95], [1e6, 1.0], ["goodput (Mb/s, 95 % CI)", "p95 one-way delay (ms)"])
+
+FIGURES: List[Figure] = [
+    LinePlot("goodput-vs-loss", "loss", "Goodput against random loss, every congestion control",
+             x="p", y=GOODPUT, hue="cc", logx=True, logy=True, palette=PALETTE,
+             xlabel="loss rate p (Bernoulli, BS → MH)", ylabel="goodput", caption=PATH,
+             table=LOSS_TABLE),
+    LinePlot("delay-vs-loss", "loss", "95th-percentile one-way delay against random loss",
+             x="p", y=DELAY_P95, hue="cc", logx=True, palette=PALETTE, unit="ms",
+             xlabel="loss rate p (Bernoulli, BS → MH)", ylabel="p95 one-way delay",
+             caption=PATH + " The delay is the flow's data packets' one-way delay, sender to receiver."),
+    table_of("schemes", "schemes", "Every congestion control with ELN and Snoop at the base station",
+             _mean_table(["p", "scheme", "cc"], [GOODPUT, DELAY_P95], [1e6, 1.0],
+                         ["goodput (Mb/s, 95 % CI)", "p95 one-way delay (ms)"]),
+             caption=PATH + " e2e: no agent; eln: the ELN agent at BS; snoop: Snoop at BS."),
+    LinePlot("aqm-goodput-vs-delay", "aqm", "Deep buffer: goodput against the bottleneck's p95 sojourn, each run",
+             x=SOJOURN_P95, y=GOODPUT, hue="queue", logx=True, palette=PALETTE,
+             where=lambda runs: runs[runs["cc"] == "cubic"],
+             xlabel="p95 sojourn at BS → MH (ms)", ylabel="goodput",
+             caption="The path above with no random loss and a 240-packet (200 ms) buffer at BS: DropTail, CoDel "
+                     "(RFC 8289, target 5 ms, interval 100 ms) and PIE (RFC 8033, target 15 ms), CUBIC. Each "
+                     "point is one run (the x axis is a measured quantity, so no band)."),
+    table_of("aqm", "aqm", "Deep buffer: DropTail, CoDel and PIE",
+             _mean_table(["queue", "cc"], [GOODPUT, SOJOURN_P95, DELAY_P95], [1e6, 1.0, 1.0],
+                         ["goodput (Mb/s, 95 % CI)", "p95 sojourn (ms)", "p95 one-way delay (ms)"]),
+             caption="240-packet buffer at BS, no random loss, 60 s runs."),
+]
+
+__all__ = ["FIGURES"]
