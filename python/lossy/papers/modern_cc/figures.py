@@ -4,7 +4,7 @@ goodput against p95 delay; each with its table of means and 95 % CIs."""
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import Callable, List, Sequence
 
 import pandas as pd
 
@@ -22,7 +22,9 @@ PATH = ("lossy_last_hop.toml: S —100 Mbit/s, 20 ms→ BS —10 Mbit/s, 5 ms, B
 
 
 def _mean_table(axes: Sequence[str], metrics: Sequence[str], scales: Sequence[float],
-                labels: Sequence[str]) -> "callable":  # type: ignore[valid-type]
+                labels: Sequence[str]) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """A table of each metric's mean ± 95 % CI half-width (÷ its scale) per point of `axes`;
+    a metric the runs lack (a column the core does not write yet) shows a dash."""
     def build(runs: pd.DataFrame) -> pd.DataFrame:
         ok = ok_rows(runs)
         present = [m for m in metrics if m in ok.columns and ok[m].notna().any()]

@@ -1,0 +1,54 @@
+"""modern-cc (python/lossy/papers/modern_cc/): the congestion controls are one list that
+every sweep takes, a control the core does not know fails its runs with the core's one
+line and makes the claims that need it "could not be checked" (never a crash), and a
+short real run of the controls the core has today (Reno, NewReno, SACK)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from lossy.papers import get
+from lossy.papers.modern_cc.sweeps import AQM_CCS, CCS, LOSS, SCHEMES_PLAN
+from lossy.papers.run import reproduce
+from lossy.papers.verdict import State
+
+
+def test_every_sweep_takes_its_controls_from_the_one_list() -> None:
+    assert LOSS.spec["variants"]["cc"] is CCS and SCHEMES_PLAN.spec["variants"]["cc"] is CCS
+    assert all(AQM_CCS[k] is CCS[k] for k in AQM_CCS)
+    assert set(CCS) == {"reno", "newreno", "sack", "cubic", "bbr", "bbr3", "vegas", "westwood"}
+    # Linux pairs the tcp.cc controls with SACK recovery; the three recoveries run Reno's rule.
+    assert all(CCS[k]["flows.0.tcp.variant"] == "sack" for k in CCS if "flows.0.tcp.cc" in CCS[k])
+
+
+def test_it_is_registered_with_its_claims_in_the_inventory() -> None:
+    r = get("modern-cc")
+    assert {c.key for c in r.claims} == {"bbr-full-rate", "bbr-above-loss-based", "bbr3-at-1pc",
+                                         "bbr3-loss-threshold", "aqm-cut-delay"}
+    assert r.inventory is not None and set(r.inventory.claim_keys()) == {c.key for c in r.claims}
+
+
+@pytest.mark.slow
+def test_a_short_run_of_todays_controls_and_an_unknown_one(tmp_path: Path) -> None:
+    """Reno, NewReno and SACK run; a control the core does not know fails its runs, and
+    the claims that read the sweep say so with the core's line."""
+    spec = copy.deepcopy(LOSS.spec)
+    spec["variants"]["cc"] = {**{k: CCS[k] for k in ("reno", "newreno", "sack")},
+                              "no-such-cc": {"flows.0.tcp.variant": "sack", "flows.0.tcp.cc": "no-such-cc"}}
+    spec["quick"] = {"replications": 2, "duration": "10 s", "grid": {"p": {"path": "links.1.loss.p",
+                                                                           "values": [0.01, 0.05]}}}
+    r = get("modern-cc").only(["bbr-full-rate"])
+    r = dataclasses.replace(r, sweeps=[dataclasses.replace(LOSS, spec=spec)])
+    outcome = reproduce(r, tmp_path, quick=True, progress=False)
+    runs = outcome.ctx.runs["loss"]
+    ok = runs[runs["status"] == "ok"]
+    assert set(ok["cc"]) == {"reno", "newreno", "sack"} and (ok["goodput"] > 0).all()
+    failed = runs[runs["status"] != "ok"]
+    assert set(failed["cc"]) == {"no-such-cc"}
+    [(_, verdict)] = outcome.verdicts
+    assert verdict.state is State.UNCHECKED
+    assert "no-such-cc" in verdict.reason and "is not allowed" in verdict.reason and "reno" in verdict.reason
