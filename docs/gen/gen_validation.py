@@ -54,8 +54,6 @@ PAPERS = [
           "802.11b MAC with retries, EWLN, ECN with RED, SACK variants", 13),
     Paper("botos", "Botoș, Polgar, Bota, *FECTCP for high packet error rate wireless channels*",
           "a rateless-coded transport, Neyman Type A losses, fairness", 14),
-    Paper("modern-cc", "BBR, BBRv3, CoDel and PIE statements (*Today's congestion controls and AQMs*)",
-          "CUBIC, BBRv1, BBRv3, Vegas, Westwood+ against random loss; CoDel and PIE on a deep buffer", 29),
 ]
 
 # The validation reproduction's claims that hold TCP against an analytic model.
