@@ -212,6 +212,16 @@ def _git(git_dir: Optional[Path], *args: str, timeout: float = 120) -> Optional[
 # ---------------------------------------------------------------- ns-3
 
 def _find_ns3(progress: Progress) -> Union[Anchor, Skip]:
+    built = ns3_program("bulk.cc", progress)
+    if isinstance(built, Skip):
+        return built
+    binary, version = built
+    return Anchor("ns3", version, binary, True)
+
+
+def ns3_program(name: str, progress: Progress = None) -> Union[Tuple[Path, str], Skip]:
+    """(the binary, the ns-3 it was built against) of our ns-3 program `name` (a file in
+    anchors/ns3/, e.g. "bulk.cc" or "cc.cc"), compiled if needed, or why it cannot be."""
     given = os.environ.get("LOSSY_NS3_VENV")
     venv = Path(given).expanduser() if given else cache_root() / "ns3venv"
     root = ns3_root(venv)
@@ -224,17 +234,19 @@ def _find_ns3(progress: Progress) -> Union[Anchor, Skip]:
         return Skip("ns3", f"LOSSY_NS3_VENV={venv} holds no ns3 {NS3_VERSION} package: "
                            f"pip install {NS3_REQUIREMENT} into it, or unset it to let lossy make its own")
     wheel = _ns3_dist_info(root)
-    program = PROGRAMS / "ns3" / "bulk.cc"
+    program = PROGRAMS / "ns3" / name
     flags = ["-O3", "-std=c++20", *NS3_DEFINES, f"-I{root / 'include'}"]
     lib = root / "lib64"
     link = [f"-L{lib}", f"-Wl,-rpath,{lib}", "-Wl,--no-as-needed", *(f"-l{NS3_LIB}-{m}" for m in NS3_LIBS)]
-    inputs = [program] + ([wheel / "RECORD"] if wheel else [])  # RECORD: the hash of every installed file
+    # Our headers beside it (counters.h) and the wheel's RECORD (the hash of every installed file).
+    inputs = [program, *sorted((PROGRAMS / "ns3").glob("*.h"))] + ([wheel / "RECORD"] if wheel else [])
     binary = _build("ns3", inputs, flags + link,
-                    lambda out: ["g++", *flags, str(program), "-o", str(out), *link], progress)
+                    lambda out: ["g++", *flags, str(program), "-o", str(out), *link], progress,
+                    binary_name=Path(name).stem)
     if isinstance(binary, Skip):
         return binary
     version = wheel.name[:-len(".dist-info")].replace("-", " ") if wheel else f"ns3 {NS3_VERSION}"
-    return Anchor("ns3", f"{version} (PyPI wheel in {venv})", binary, True)
+    return binary, f"{version} (PyPI wheel in {venv})"
 
 
 def ns3_root(venv: Path) -> Optional[Path]:
@@ -285,11 +297,12 @@ def source_key(inputs: Sequence[Path], flags: Sequence[str]) -> str:
 
 
 def _build(name: str, inputs: Sequence[Path], flags: Sequence[str],
-           command: Callable[[Path], List[str]], progress: Progress) -> Union[Path, Skip]:
+           command: Callable[[Path], List[str]], progress: Progress,
+           binary_name: str = "bulk") -> Union[Path, Skip]:
     """The binary for these inputs, compiled once into the cache; a failure is one line
     naming the log."""
     folder = cache_root() / name / source_key(inputs, flags)
-    binary = folder / "bulk"
+    binary = folder / binary_name
     if os.access(binary, os.X_OK):
         return binary
     if shutil.which("g++") is None:
@@ -297,7 +310,7 @@ def _build(name: str, inputs: Sequence[Path], flags: Sequence[str],
     _made(folder)
     log = folder / "build.log"
     _say(progress, f"compiling the {name} anchor into {folder} (a minute or two)")
-    partial = folder / f"bulk.{os.getpid()}.partial"  # two builds at once each write their own
+    partial = folder / f"{binary_name}.{os.getpid()}.partial"  # two builds at once each write their own
     with open(log, "wb") as out:
         cmd = command(partial)
         out.write((" ".join(cmd) + "\n").encode())

@@ -47,10 +47,10 @@ class Case:
 
 
 # ns-3 at 100 Mbps without SACK costs more per packet the longer it runs (its transmit
-# buffer scans with 16 MiB buffers: 20 s simulated took 0.38 s wall, 40 s 11 s, 60 s 39 s
-# in shared/anchors/ns3/README.md; the anchor's README measures 448 µs per packet over
-# 20 s against ~60 µs at 2 Mbps): fixed at 20 s, a short study as an ns-3 user runs it,
-# rather than sized up to a run that would take minutes per process.
+# buffer scans with 16 MiB buffers; python/lossy/anchors/ns3/README.md measures 448 µs per
+# packet over 20 s, 519 µs over 40 s, against ~60 µs at 2 Mbps): fixed at 20 s, a short
+# study as an ns-3 user runs it, rather than sized up to a run that would take minutes
+# per process.
 NS3_FAST_NEWRENO_S = 20.0
 
 

@@ -102,7 +102,7 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     trace: Annotated[
         Optional[List[str]],
-        typer.Option(metavar="NAME", help="Record this trace, cwnd, seq or throughput, and write it to --out (required with --trace). Repeatable."),
+        typer.Option(metavar="NAME", help="Record this trace (cwnd, seq, throughput, owd or sojourn) and write it to --out (required with --trace). Repeatable."),
     ] = None,
     out: Annotated[
         Optional[Path],
@@ -523,6 +523,26 @@ def plot(
             message = str(e)  # the figure's name is --output's value here
             raise fail(f"--output {message}" if message.startswith(f"{output}:") else message) from None
     console().print(f"wrote {path}")
+
+
+@app.command("ns3")
+def ns3(
+    setup: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Only this set-up (repeatable): bbr-dumbbell, cubic-codel or lossy-path.", show_default=False)] = None,
+    quick: Annotated[bool, typer.Option(help="Three seeds a point instead of all.")] = False,
+    stored: Annotated[bool, typer.Option(help="Take ns-3's column from its stored reference run, even where ns-3 can be built.")] = False,
+    write_reference: Annotated[bool, typer.Option(help="Rewrite the stored reference (python/lossy/ns3cc/ns3_reference.csv) from ns-3's runs.")] = False,
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Where ns3-compare.csv and ns3-compare.md go.")] = Path("results/ns3"),
+) -> None:
+    """Compare each congestion control's goodput with ns-3 3.44's on ns-3's own set-ups
+    and the ns3-compare lossy path: mean and 95 % CI over seeds, difference, within 5 %?"""
+    from .ns3cc.command import compare_ns3 as run_comparison
+    from .ns3cc.compare import markdown
+
+    say = console(stderr=True).print
+    with user_errors({"--out": out}):
+        table, window = run_comparison(setup, quick, stored, write_reference, out,
+                                       lambda line: say(line, markup=False, soft_wrap=True))
+    print(markdown(table) + "\n" + window, end="")
 
 
 @app.command()

@@ -93,9 +93,15 @@ def _table(title: str, columns: Iterable[str]) -> Table:
     return table
 
 
+def _ms(value: Any) -> str:
+    """A delay column in milliseconds (`rtt_p95_ms`, ...) shown as `seconds` shows one."""
+    return seconds(None if value is None else value * 1e-3)
+
+
 def _flows_table(flows: list[dict[str, Any]], title: str = "flows") -> Table:
     table = _table(title, ["flow", "variant", "goodput", "retx fast/rto/eln",
-                             "timeouts", "mean cwnd (seg)", "mean RTT"])
+                             "timeouts", "mean cwnd (seg)", "mean RTT", "p95 RTT",
+                             "p95 one-way"])
     for f in flows:
         retx = "/".join(count(f.get(k)) for k in
                         ("retransmits_fast", "retransmits_timeout", "retransmits_eln"))
@@ -107,12 +113,15 @@ def _flows_table(flows: list[dict[str, Any]], title: str = "flows") -> Table:
             count(f.get("timeouts")),
             number(f.get("cwnd_mean_segments")),
             seconds(f.get("rtt_mean_s")),
+            _ms(f.get("rtt_p95_ms")),
+            _ms(f.get("owd_p95_ms")),
         )
     return table
 
 
 def _links_table(links: list[dict[str, Any]], title: str = "links") -> Table:
-    table = _table(title, ["link", "offered", "queue drops", "channel losses", "delivered"])
+    table = _table(title, ["link", "offered", "queue drops", "channel losses", "delivered",
+                           "mean queue (pkts)", "p95 sojourn"])
     for link in links:
         table.add_row(
             str(link.get("name", "")),
@@ -120,6 +129,8 @@ def _links_table(links: list[dict[str, Any]], title: str = "links") -> Table:
             count(link.get("queue_drops")),
             count(link.get("channel_losses")),
             count(link.get("packets_delivered")),
+            number(link.get("queue_mean_packets")),
+            _ms(link.get("sojourn_p95_ms")),
         )
     return table
 

@@ -43,10 +43,10 @@ macro_rules! closed_enum {
             /// iterate over it, so a new variant cannot be left out of them).
             pub const VARIANTS: &'static [&'static str] = &[$(stringify!($var)),+];
         }
-        closed_enum!(@via ($) $via $name { $($var),+ });
+        $crate::closed::closed_enum!(@via ($) $via $name { $($var),+ });
         $(
             impl $tr for $name {
-                $(closed_enum!(@method $via fn $f($($params)*) $(-> $ret)?);)*
+                $($crate::closed::closed_enum!(@method $via fn $f($($params)*) $(-> $ret)?);)*
             }
         )*
     };
@@ -77,6 +77,154 @@ macro_rules! closed_enum {
 }
 
 pub(crate) use closed_enum;
+
+/// A scheme family's lists from one line per scheme: declares each scheme's module (the
+/// file named after it, beside the invoking file), re-exports the types the line names,
+/// and builds the family's runtime enum and its config enum with [`closed_enum!`] (so
+/// `From`, `VARIANTS`, the `via` macros and the trait delegation come with them). A new
+/// scheme is its file and one line here; nothing else names it.
+///
+/// ```text
+/// family! {
+///     // the runtime list (optional): attributes, name, `via` macro, delegated traits
+///     runtime {
+///         #[derive(Clone, Debug)]
+///         pub enum AnyQueueDisc via each_queue;
+///         impl QueueDisc { fn len(&self) -> usize; }
+///     }
+///     // the scenario's table (optional): its serde attributes pass through
+///     config {
+///         #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+///         #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+///         pub enum QueueDiscConfig via each_queue_config;
+///         impl QueueDiscSpec { fn validate(&self) -> Result<(), String>; }
+///     }
+///     // one line per scheme: `module::Variant(RuntimeType, ConfigType)`, both types
+///     // exported by `module`; the line's attributes (doc comment = the schema's
+///     // description, `#[serde(rename = "..")]`) go to the config's variant.
+///     schemes {
+///         /// First in, first out.
+///         drop_tail::DropTail(DropTail, DropTailConfig),
+///         /// Random Early Detection.
+///         red::Red(Box<Red>, RedConfig),     // boxed in the runtime list (`From<Red>` too)
+///         // `module::Variant(_, ConfigType)`: a table that builds another's runtime value
+///         // `module::Variant(RuntimeType)`: a member no table names (or no config list)
+///     }
+/// }
+/// ```
+///
+/// `parts { ... }` adds a list of the schemes' parts (a transport's endpoints), each
+/// line naming its own after `+`: `tcp::Tcp(TcpTransport, NAMED_TCP) + [TcpSender(tcp::TcpSender)]`.
+///
+/// `unit_config { ... }` instead of `config` makes a table of plain names (serde unit
+/// variants: `tcp.variant = "reno"`): each variant is a name and its line's config item a
+/// constant (or unit struct) of the scheme's file implementing the spec trait, which the
+/// `via` macro hands to the expression.
+macro_rules! family {
+    ($(runtime { $($rt:tt)* })? $(config { $($ct:tt)* })? $(unit_config { $($ut:tt)* })? $(parts { $($pt:tt)* })? schemes { $($lines:tt)* }) => {
+        $crate::closed::family!(@munch [$($($rt)*)?] [$($($ct)*)?] [$($($ut)*)?] [$($($pt)*)?] [] [] [] [] [] $($lines)*);
+    };
+
+    // One line at a time into: modules and their exports, runtime variants, boxed
+    // runtime variants (for their `From`), config variants.
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident (_, $c:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $c)] [$($rv)*] [$($bx)*] [$($cv)* ([$(#[$a])*] $v $m $c)] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
+    };
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident (Box<$r:ident>, $c:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r $c)] [$($rv)* ($v Box<$m::$r>)] [$($bx)* ($v $m $r)] [$($cv)* ([$(#[$a])*] $v $m $c)] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
+    };
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident ($r:ident, $c:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r $c)] [$($rv)* ($v $m::$r)] [$($bx)*] [$($cv)* ([$(#[$a])*] $v $m $c)] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
+    };
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident (Box<$r:ident>) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r)] [$($rv)* ($v Box<$m::$r>)] [$($bx)* ($v $m $r)] [$($cv)*] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
+    };
+    (@munch $rt:tt $ct:tt $ut:tt $ph:tt [$($mods:tt)*] [$($rv:tt)*] [$($bx:tt)*] [$($cv:tt)*] [$($pv:tt)*]
+        $(#[$a:meta])* $m:ident :: $v:ident ($r:ident) $(+ [$($parts:tt)*])? $(, $($rest:tt)*)?) => {
+        $crate::closed::family!(@munch $rt $ct $ut $ph [$($mods)* ($m $r)] [$($rv)* ($v $m::$r)] [$($bx)*] [$($cv)*] [$($pv)* $($($parts)*,)?] $($($rest)*)?);
+    };
+
+    // Every line read: emit.
+    (@munch [$($rt:tt)*] [$($ct:tt)*] [$($ut:tt)*] [$($ph:tt)*] [$(($m:ident $($ty:ident)+))*] $rv:tt $bx:tt $cv:tt [$($pv:tt)*]) => {
+        $(
+            pub mod $m;
+            pub use $m::{$($ty),+};
+        )*
+        $crate::closed::family!(@runtime [$($rt)*] $rv $bx);
+        $crate::closed::family!(@config [$($ct)*] $cv);
+        $crate::closed::family!(@unit_config [$($ut)*] $cv);
+        $crate::closed::family!(@parts [$($ph)*] [$($pv)*]);
+    };
+
+    (@parts [] $pv:tt) => {};
+    (@parts [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $($impls:tt)*] [$($pv:tt)*]) => {
+        $crate::closed::closed_enum! {
+            $(#[$em])* $vis enum $name via $via { $($pv)* }
+            $($impls)*
+        }
+    };
+
+    (@runtime [] $rv:tt $bx:tt) => {};
+    (@runtime [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $($impls:tt)*] [$(($v:ident $($ty:tt)+))*] [$(($bv:ident $bm:ident $br:ident))*]) => {
+        $crate::closed::closed_enum! {
+            $(#[$em])* $vis enum $name via $via { $($v($($ty)+)),* }
+            $($impls)*
+        }
+        $(
+            impl From<$bm::$br> for $name {
+                fn from(x: $bm::$br) -> Self {
+                    $name::$bv(Box::new(x))
+                }
+            }
+        )*
+    };
+
+    (@config [] $cv:tt) => {};
+    (@config [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $($impls:tt)*] [$(([$($a:tt)*] $v:ident $m:ident $c:ident))*]) => {
+        $crate::closed::closed_enum! {
+            $(#[$em])* $vis enum $name via $via { $($($a)* $v($m::$c)),* }
+            $($impls)*
+        }
+    };
+
+    (@unit_config [] $cv:tt) => {};
+    (@unit_config [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $(impl $tr:path { $(fn $f:ident($($params:tt)*) $(-> $ret:ty)?;)* })*] [$(([$($a:tt)*] $v:ident $m:ident $c:ident))*]) => {
+        $(#[$em])*
+        $vis enum $name {
+            $($($a)* $v),*
+        }
+        #[allow(dead_code)]
+        impl $name {
+            /// The variants' names, in the list's order.
+            pub const VARIANTS: &'static [&'static str] = &[$(stringify!($v)),*];
+        }
+        $crate::closed::family!(@unit_via ($) $via $name { $(($v $m $c))* });
+        $(
+            impl $tr for $name {
+                $($crate::closed::closed_enum!(@method $via fn $f($($params)*) $(-> $ret)?);)*
+            }
+        )*
+    };
+    (@unit_via ($d:tt) $via:ident $name:ident { $(($v:ident $m:ident $c:ident))* }) => {
+        #[allow(unused_macros)]
+        macro_rules! $via {
+            ($d this:expr, $d x:ident => $d body:expr) => {
+                match $d this {
+                    $($name::$v => {
+                        let $d x = &$m::$c;
+                        $d body
+                    })*
+                }
+            };
+        }
+    };
+}
+
+pub(crate) use family;
 
 /// A variant's name as serde's `rename_all = "snake_case"` writes it (`GilbertElliott`
 /// → `gilbert_elliott`), for tests that compare `VARIANTS` with a schema's tags and for

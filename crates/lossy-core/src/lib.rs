@@ -11,6 +11,7 @@ pub mod capture;
 pub mod channel;
 pub mod coding;
 pub mod data_file;
+pub mod delay_histogram;
 mod closed;
 pub mod config;
 pub mod columns;

@@ -4,6 +4,8 @@
 //! and retry bits live in the link layer's own frames, never here. Packets are built by
 //! the constructors below, never by struct literals.
 
+use crate::time::SimTime;
+
 pub type NodeId = u16;
 pub type FlowId = u32;
 
@@ -72,6 +74,10 @@ pub struct TcpData {
     /// The FEC code the sender asks the wireless link to use (adaptive FEC, Miyoshi §4);
     /// 0 = no request.
     pub fec_code: u8,
+    /// When the sending endpoint transmitted it, in ns (the world stamps it as the packet
+    /// leaves the endpoint; a copy an agent resends keeps it): where the one-way delay
+    /// starts (issue 29). Room the data headers had: `TcpAck` sizes `Header`.
+    pub sent_ns: u64,
 }
 
 /// The number of SACK blocks an ACK carries (RFC 2018 §3, with timestamps: 3).
@@ -128,6 +134,10 @@ impl TcpAck {
 pub struct Udp {
     pub seq: u64,
     pub len: u32,
+    /// When the sending endpoint transmitted it, in ns (the world stamps it as the packet
+    /// leaves the endpoint; a copy an agent resends keeps it): where the one-way delay
+    /// starts (issue 29). Room the data headers had: `TcpAck` sizes `Header`.
+    pub sent_ns: u64,
 }
 
 /// A FECTCP segment: one encoded symbol (Botoș §II).
@@ -139,6 +149,10 @@ pub struct FectcpSymbol {
     /// Source block the symbol belongs to.
     pub block: u32,
     pub len: u32,
+    /// When the sending endpoint transmitted it, in ns (the world stamps it as the packet
+    /// leaves the endpoint; a copy an agent resends keeps it): where the one-way delay
+    /// starts (issue 29). Room the data headers had: `TcpAck` sizes `Header`.
+    pub sent_ns: u64,
 }
 
 /// A FECTCP acknowledgement: every symbol id below `ack` is acknowledged.
@@ -179,7 +193,7 @@ impl Packet {
 
     /// A TCP data segment of `len` payload bytes at `seq`, `size` bytes on the wire.
     pub fn tcp_data(flow: FlowId, src: NodeId, dst: NodeId, seq: u64, len: u32, size: u16) -> Self {
-        let d = TcpData { seq, len, bs_count: 0, bs_epoch: 0, fec_code: 0 };
+        let d = TcpData { seq, len, bs_count: 0, bs_epoch: 0, fec_code: 0, sent_ns: 0 };
         Self::new(flow, src, dst, size, Header::TcpData(d))
     }
 
@@ -224,12 +238,12 @@ impl Packet {
 
     /// A UDP datagram carrying payload bytes [seq, seq + len).
     pub fn udp(flow: FlowId, src: NodeId, dst: NodeId, seq: u64, len: u32, size: u16) -> Self {
-        Self::new(flow, src, dst, size, Header::Udp(Udp { seq, len }))
+        Self::new(flow, src, dst, size, Header::Udp(Udp { seq, len, sent_ns: 0 }))
     }
 
     /// A FECTCP symbol.
     pub fn fectcp_symbol(flow: FlowId, src: NodeId, dst: NodeId, id: u64, block: u32, len: u32, size: u16) -> Self {
-        Self::new(flow, src, dst, size, Header::FectcpSymbol(FectcpSymbol { id, block, len }))
+        Self::new(flow, src, dst, size, Header::FectcpSymbol(FectcpSymbol { id, block, len, sent_ns: 0 }))
     }
 
     /// A FECTCP cumulative acknowledgement.
@@ -286,6 +300,30 @@ impl Packet {
     }
 
     /// Whether this packet carries application data (counted as a delivered data packet).
+    /// Stamps a data packet with its transmission time (`sent_ns`); other packets as they
+    /// are.
+    #[inline]
+    pub fn stamp_sent(&mut self, now: SimTime) {
+        match &mut self.header {
+            Header::TcpData(d) => d.sent_ns = now.0,
+            Header::Udp(d) => d.sent_ns = now.0,
+            Header::FectcpSymbol(d) => d.sent_ns = now.0,
+            Header::TcpAck(_) | Header::FectcpAck(_) => {}
+        }
+    }
+
+    /// When the sending endpoint transmitted this data packet (`sent_ns`); None for an
+    /// ACK.
+    #[inline]
+    pub fn sent_at(&self) -> Option<SimTime> {
+        match self.header {
+            Header::TcpData(d) => Some(SimTime(d.sent_ns)),
+            Header::Udp(d) => Some(SimTime(d.sent_ns)),
+            Header::FectcpSymbol(d) => Some(SimTime(d.sent_ns)),
+            Header::TcpAck(_) | Header::FectcpAck(_) => None,
+        }
+    }
+
     pub fn carries_data(&self) -> bool {
         matches!(self.header, Header::TcpData(_) | Header::Udp(_) | Header::FectcpSymbol(_))
     }

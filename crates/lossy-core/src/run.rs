@@ -135,7 +135,13 @@ fn summarize(s: &Scenario, mut w: World, seed: u64, replication: u64, end_s: f64
     let flows = flow_rows(&mut w, end_s);
     let mut links = Vec::with_capacity(2 * w.segments.len());
     for slot in &w.segments {
+        let first = links.len();
         slot.seg.report(end_s, &mut links);
+        if w.traces.wants_sojourn() {
+            for row in first..links.len() {
+                w.traces.sojourns(row as u32, slot.seg.sojourn_trace(row - first));
+            }
+        }
     }
     let agents = agent_rows(s, &w);
     let summary = run_summary(s, &w, seed, replication, end_s, times, &flows);
@@ -174,6 +180,7 @@ fn flow_rows(w: &mut World, end_s: f64) -> Vec<FlowSummary> {
         for e in [2 * i, 2 * i + 1] {
             w.endpoints[e].ep.report(end, &mut fs);
         }
+        f.owd.report(&mut fs.metrics);
         flows.push(fs);
     }
     flows

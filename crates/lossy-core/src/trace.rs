@@ -19,16 +19,28 @@ pub struct TraceConfig {
     pub throughput: bool,
     /// Interval of the throughput trace.
     pub throughput_interval: Duration,
+    /// The one-way delay of every data packet a flow delivers, at its arrival.
+    pub owd: bool,
+    /// The queueing delay (sojourn) of every packet a point-to-point link direction
+    /// starts to send, at its dequeue.
+    pub sojourn: bool,
 }
 
 impl Default for TraceConfig {
     fn default() -> Self {
-        TraceConfig { cwnd: false, seq: false, throughput: false, throughput_interval: Duration::from_millis(100) }
+        TraceConfig {
+            cwnd: false,
+            seq: false,
+            throughput: false,
+            throughput_interval: Duration::from_millis(100),
+            owd: false,
+            sojourn: false,
+        }
     }
 }
 
 impl TraceConfig {
-    pub const NAMES: [&'static str; 3] = ["cwnd", "seq", "throughput"];
+    pub const NAMES: [&'static str; 5] = ["cwnd", "seq", "throughput", "owd", "sojourn"];
 }
 
 #[derive(Default)]
@@ -57,6 +69,29 @@ struct ThroughputTrace {
     bps: Vec<f64>,
 }
 
+/// A per-packet delay series: when, whose (a flow, or a link direction's row), how long.
+#[derive(Default)]
+struct DelayTrace {
+    time: Vec<f64>,
+    who: Vec<u32>,
+    delay: Vec<f64>,
+}
+
+impl DelayTrace {
+    fn push(&mut self, now_ns: u64, who: u32, delay_ns: u64) {
+        self.time.push(now_ns as f64 * 1e-9);
+        self.who.push(who);
+        self.delay.push(delay_ns as f64 * 1e-6);
+    }
+
+    fn finish(self, name: &'static str, who: &'static str) -> Trace {
+        Trace {
+            name,
+            columns: vec![("time_s", Column::F64(self.time)), (who, Column::U32(self.who)), ("delay_ms", Column::F64(self.delay))],
+        }
+    }
+}
+
 pub const SEQ_SENT: u8 = 0;
 pub const SEQ_RESENT: u8 = 1;
 pub const SEQ_ACKED: u8 = 2;
@@ -70,6 +105,8 @@ pub struct TraceRecorder {
     cwnd: Option<CwndTrace>,
     seq: Option<SeqTrace>,
     throughput: Option<ThroughputTrace>,
+    owd: Option<DelayTrace>,
+    sojourn: Option<DelayTrace>,
 }
 
 impl TraceRecorder {
@@ -78,6 +115,8 @@ impl TraceRecorder {
             cwnd: cfg.cwnd.then(CwndTrace::default),
             seq: cfg.seq.then(SeqTrace::default),
             throughput: cfg.throughput.then(ThroughputTrace::default),
+            owd: cfg.owd.then(DelayTrace::default),
+            sojourn: cfg.sojourn.then(DelayTrace::default),
         }
     }
 
@@ -125,6 +164,27 @@ impl TraceRecorder {
         }
     }
 
+    /// Whether the sojourn trace is on (the link directions then keep their samples).
+    pub fn wants_sojourn(&self) -> bool {
+        self.sojourn.is_some()
+    }
+
+    /// A data packet of `flow` delivered at `now` after `delay_ns` on the way.
+    #[inline]
+    pub fn owd(&mut self, now: SimTime, flow: u32, delay_ns: u64) {
+        if let Some(t) = &mut self.owd {
+            t.push(now.0, flow, delay_ns);
+        }
+    }
+
+    /// The sojourns link direction `link` (its row's index in the result) kept: pairs of
+    /// (dequeue time, sojourn) in nanoseconds, in time order.
+    pub fn sojourns(&mut self, link: u32, samples: &[(u64, u64)]) {
+        if let Some(t) = &mut self.sojourn {
+            samples.iter().for_each(|&(at, d)| t.push(at, link, d));
+        }
+    }
+
     pub fn finish(self) -> Vec<Trace> {
         let mut out = Vec::new();
         if let Some(t) = self.cwnd {
@@ -154,6 +214,12 @@ impl TraceRecorder {
                 name: "throughput",
                 columns: vec![("time_s", Column::F64(t.time)), ("flow", Column::U32(t.flow)), ("bps", Column::F64(t.bps))],
             });
+        }
+        if let Some(t) = self.owd {
+            out.push(t.finish("owd", "flow"));
+        }
+        if let Some(t) = self.sojourn {
+            out.push(t.finish("sojourn", "link"));
         }
         out
     }

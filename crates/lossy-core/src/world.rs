@@ -304,6 +304,9 @@ impl World {
             }
         } else {
             self.counters.data_delivered += pkt.carries_data() as u64;
+            if let Some(ns) = self.flows[f].owd.record(self.now, &pkt) {
+                self.traces.owd(self.now, f as u32, ns);
+            }
         }
         self.endpoints[e].ep.handle_packet(self.now, &pkt);
         self.pump(e);
@@ -314,7 +317,9 @@ impl World {
     /// re-arms its timer.
     fn pump(&mut self, e: usize) {
         let (node, now) = (self.endpoints[e].node, self.now);
-        while let Some(p) = self.endpoints[e].ep.poll_transmit(now) {
+        while let Some(mut p) = self.endpoints[e].ep.poll_transmit(now) {
+            // The one-way delay starts here (`transport::one_way_delay`).
+            p.stamp_sent(now);
             self.inject(node, p);
         }
         if self.traces.wants_events() {

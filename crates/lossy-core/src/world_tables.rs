@@ -7,6 +7,7 @@ use crate::net::routing::PortId;
 use crate::net::AnySegment;
 use crate::packet::NodeId;
 use crate::time::SimTime;
+use crate::transport::one_way_delay::OneWayDelay;
 use crate::transport::AnyEndpoint;
 
 /// One flow; its sender is endpoint `2·f`, its receiver `2·f + 1`.
@@ -27,6 +28,8 @@ pub(crate) struct Flow {
     pub total_bytes: Option<u64>,
     pub finished_at: Option<SimTime>,
     pub sampled_bytes: u64,
+    /// Its delivered data packets' one-way delays, recorded by the world.
+    pub owd: OneWayDelay,
 }
 
 pub(crate) struct EndpointSlot {

@@ -481,8 +481,8 @@ fn bad_eln_agent_with_both_neighbor_fields() {
 #[test]
 fn bad_queue_table_kind() {
     let mut v = two_nodes(true);
-    v["links"][0]["queue"] = json!({"kind": "codel", "limit": "10 packets"});
-    assert_eq!(run_error(&v), r#"links.0.queue.kind: "codel" is not allowed; use one of: drop_tail, red"#);
+    v["links"][0]["queue"] = json!({"kind": "cobalt", "limit": "10 packets"});
+    assert_eq!(run_error(&v), r#"links.0.queue.kind: "cobalt" is not allowed; use one of: drop_tail, red, codel, fq_codel, pie, drop_head"#);
 }
 
 #[test]

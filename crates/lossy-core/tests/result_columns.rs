@@ -63,7 +63,8 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
         ("cwnd_inflated_mean_segments", F), ("cwnd_max_segments", F), ("rtt_samples", U), ("rtt_mean_s", F), ("rtt_min_s", F),
         ("rtt_max_s", F), ("rto_final_s", F), ("duplicate_bytes", U), ("ce_received", U), ("ece_sent", U),
         ("syndrome_stamped_packets", U), ("syndrome_credits", U), ("syndrome_eln_acks", U), ("ewln_corrupt_received", U),
-        ("ewln_acks", U), ("completion_time_s", F), ("fectcp_handshake_s", F), ("fectcp_syn_retries", F),
+        ("ewln_acks", U), ("rtt_p50_ms", F), ("rtt_p95_ms", F), ("rtt_p99_ms", F), ("owd_p50_ms", F), ("owd_p95_ms", F),
+        ("owd_p99_ms", F), ("owd_mean_ms", F), ("completion_time_s", F), ("fectcp_handshake_s", F), ("fectcp_syn_retries", F),
         ("fectcp_losses_ignored", F), ("fectcp_late_acks", F), ("fectcp_srtt_final_s", F), ("fectcp_fin_received", F),
         ("fectcp_fin_answered", F), ("fectcp_source_symbols", F), ("fectcp_symbols_needed", F), ("fectcp_symbols_received", F),
         ("fectcp_symbols_at_decode", F), ("fectcp_overhead", F), ("fectcp_decoded_s", F), ("fectcp_verified", F),
@@ -74,7 +75,8 @@ fn a_mixed_runs_columns_keep_their_names_order_and_types() {
         ("throughput_bps", F), ("loss_rate", F), ("link_retry_drops", U), ("link_transmissions", U), ("link_overhead_bytes", U),
         ("link_naks_sent", U), ("link_naks_lost", U), ("link_code_changes", U), ("link_down_drops", U), ("reordered", U),
         ("duplicated", U), ("queue_early_drops", U), ("queue_forced_drops", U), ("queue_overflow_drops", U), ("queue_marks", U),
-        ("queue_avg_packets", F), ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
+        ("queue_avg_packets", F), ("sojourn_p50_ms", F), ("sojourn_p95_ms", F), ("sojourn_p99_ms", F), ("sojourn_mean_ms", F),
+        ("queue_mean_packets", F), ("queue_mean_bytes", F), ("queue_max_packets", F), ("queue_max_bytes", F), ("mac_collisions", F), ("mac_control_losses", F), ("mac_rts_sent", F), ("mac_duplicates", F),
         ("ewln_marked", F),
     ]);
     assert_eq!(kinds(&to_columns(&r.links)), links);
@@ -98,6 +100,10 @@ fn every_transport_has_the_declared_columns_with_their_types() {
     assert_eq!(tcp.1, udp.1);
     assert_eq!(udp.2["ce_received"], json!(0));
     assert_eq!(udp.2["rtt_mean_s"], Value::Null);
+    // Every transport's delivered data has a one-way delay; only TCP's has RTT samples.
+    assert!(udp.2["owd_p95_ms"].as_f64().is_some_and(|d| d > 0.0), "{}", udp.2);
+    assert_eq!(udp.2["rtt_p95_ms"], Value::Null);
+    assert!(tcp.2["rtt_p95_ms"].as_f64().is_some_and(|r| r > 0.0));
     assert!(udp.2["segments_sent"].as_u64().unwrap() > 0);
 }
 

@@ -7,6 +7,7 @@ mod common;
 use common::{deterministic_part, random_scenarios, run_value, scenario, scenario_file};
 use lossy_core::channel::LossConfig;
 use lossy_core::run;
+use lossy_core::tcp::cc::CcChoice;
 use lossy_core::tcp::recovery::AnyLossRecovery;
 use lossy_core::tcp::LossRecoveryConfig;
 use serde_json::{json, Value};
@@ -78,6 +79,49 @@ fn every_loss_model_runs_with_invariants() {
             assert!(r.flows[0].bytes_delivered > 0, "{variant} {m}");
         }
     }
+}
+
+#[test]
+fn every_congestion_control_runs_with_invariants_over_every_recovery() {
+    // Every `tcp.cc` kind (the generated list) with every recovery, on a lossy last hop
+    // with lossy ACKs: the end-of-run invariants hold and data gets through.
+    let recoveries: Vec<Value> = serde_json::to_value(schemars::schema_for!(LossRecoveryConfig)).unwrap()["oneOf"]
+        .as_array()
+        .expect("tcp.variant's values")
+        .iter()
+        .map(|v| v["const"].clone())
+        .collect();
+    for cc in CcChoice::kinds() {
+        for variant in &recoveries {
+            let mut v = scenario_file("last-hop");
+            v["duration"] = json!("20 s");
+            v["links"][1]["reverse_loss"] = json!({"model": "bernoulli", "p": 0.01});
+            v["flows"][0]["tcp"]["variant"] = variant.clone();
+            v["flows"][0]["tcp"]["cc"] = json!(cc);
+            let r = run_value(&v, 3);
+            assert!(r.flows[0].bytes_delivered > 0, "{cc} {variant}");
+        }
+    }
+}
+
+#[test]
+fn bbr_fills_a_10_mbps_fifo_path() {
+    // ns-3's BBR validation set-up (10 Mbit/s, 10 ms base RTT, FIFO): with pacing and
+    // ProbeRTT's 2 % (draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.5), goodput
+    // stays within 5 % of what 1042 B frames leave for 1000 B of payload, and no
+    // segment is lost.
+    let v = json!({
+        "duration": "30 s",
+        "nodes": ["A", "B"],
+        "links": [{"between": ["A", "B"], "rate": "10 Mbps", "delay": "5 ms", "queue": "100 packets"}],
+        "flows": [{"from": "A", "to": "B", "app": {"kind": "bulk"},
+                   "tcp": {"variant": "sack", "cc": "bbr", "mss": "1000 B", "header": "42 B", "ack_size": "42 B",
+                           "initial_window": 10, "max_window": "16 MiB", "min_rto": "1 s", "timer_granularity": "1 ms"}}]
+    });
+    let r = run_value(&v, 1);
+    let goodput = r.flows[0].bytes_delivered as f64 * 8.0 / 30.0;
+    let payload_rate = 10e6 * 1000.0 / 1042.0;
+    assert!(goodput > 0.95 * payload_rate && goodput <= payload_rate, "{goodput}");
 }
 
 #[test]
@@ -244,4 +288,22 @@ fn random_group_starts_follow_their_stream() {
     assert_eq!(deterministic_part(&a), deterministic_part(&run_value(&v, 2)));
     v["flow_groups"][0]["start"]["stream"] = json!("other");
     assert_ne!(deterministic_part(&a)["flows"], deterministic_part(&run_value(&v, 2))["flows"]);
+}
+
+#[test]
+fn every_congestion_control_runs_the_lossy_path_with_invariants() {
+    // Every `tcp.cc` kind by name (the generated list), and CUBIC with each slow start,
+    // on ns3-compare's lossy path with SACK: the end-of-run invariants hold inside `run`.
+    let mut choices: Vec<Value> = lossy_core::tcp::cc::CcChoice::kinds().into_iter().map(Value::from).collect();
+    for slow_start in ["hystart", "hystart++", "standard"] {
+        choices.push(json!({"kind": "cubic", "slow_start": slow_start}));
+    }
+    for cc in choices {
+        let mut v = scenario_file("ns3-compare");
+        v["duration"] = json!("20 s");
+        v["flows"][0]["tcp"]["variant"] = json!("sack");
+        v["flows"][0]["tcp"]["cc"] = cc.clone();
+        let r = run_value(&v, 2);
+        assert!(r.flows[0].bytes_delivered > 1_000_000, "{cc}: {}", r.flows[0].bytes_delivered);
+    }
 }

@@ -97,6 +97,15 @@ CASES = [
     BadInput("scenario_fields-infinite-delay", argv=_run('links.0.delay="inf s"'),
              says=("links.0.delay: inf s is not a finite number; use 0 s to 1,000,000 s",),
              source="weak: NaN and inf get a generic message without the field's range"),
+    BadInput("scenario_fields-bbr-high-gain-not-above-one", argv=_run('flows.0.tcp.cc={kind="bbr", high_gain=1}'),
+             says=("flows.0.tcp.cc.high_gain: 1 is out of range; use a number greater than 1",),
+             source="new field (issue 29): BBR's Startup gain must grow the rate"),
+    BadInput("scenario_fields-bbr-cwnd-gain-zero", argv=_run('flows.0.tcp.cc={kind="bbr", cwnd_gain=0}'),
+             says=("flows.0.tcp.cc.cwnd_gain: 0 is out of range; use a number greater than 0",),
+             source="new field (issue 29): a gain ≤ 0"),
+    BadInput("scenario_fields-bbr-pacing-margin-one", argv=_run('flows.0.tcp.cc={kind="bbr", pacing_margin=1}'),
+             says=("flows.0.tcp.cc.pacing_margin: 1 is out of range; use a number in [0, 1)",),
+             source="new field (issue 29): a margin of 100 % paces at nothing"),
     BadInput("scenario_fields-initial-window-zero", argv=_run("flows.0.tcp.initial_window=0"),
              says=("flows.0.tcp.initial_window: 0 is out of range; use a whole number from 1 to 4,294,967,295",),
              source="weak: initial_window advertises '0 to 4,294,967,295' but rejects 0"),
@@ -164,4 +173,49 @@ CASES = [
              says=("flows.0.app.size: 1,000,000,000 B is more than FECTCP verifies",
                    "use at most 100,000,000 B in all"),
              source="fuzz: FECTCP verifying a 1 GB file passes 4 GiB"),
+]
+
+# Queue disciplines (issue 29): the AQMs' fields, and a WLAN queue that cannot drop queued
+# packets. `last-hop`'s links.1 is the BS->MH link.
+_WLAN = """\
+duration = "1 s"
+nodes = ["A", "B"]
+[[wlans]]
+stations = ["A", "B"]
+queue = { kind = "codel" }
+[[flows]]
+from = "A"
+to = "B"
+"""
+
+CASES += [
+    BadInput("scenario_fields-codel-target-zero", argv=_run('links.1.queue={kind="codel", target="0 ms"}'),
+             says=('links.1.queue.target: 0 s is not allowed; use a duration > 0, e.g. "5 ms"',),
+             source="issue 29: target <= 0"),
+    BadInput("scenario_fields-codel-interval-below-target",
+             argv=_run('links.1.queue={kind="codel", target="20 ms", interval="10 ms"}'),
+             says=("links.1.queue.interval: 10 ms is not allowed; use a duration at least target (20 ms)",),
+             source="issue 29: interval < target"),
+    BadInput("scenario_fields-fq-codel-quantum-zero", argv=_run('links.1.queue={kind="fq_codel", quantum="0 B"}'),
+             says=("links.1.queue.quantum: 0 B is not allowed; use a size > 0",),
+             source="issue 29: quantum 0"),
+    BadInput("scenario_fields-fq-codel-flows-zero", argv=_run('links.1.queue={kind="fq_codel", flows=0}'),
+             says=("links.1.queue.flows: 0 is not allowed; use 1 to 65536 queues",),
+             source="issue 29: flows 0"),
+    BadInput("scenario_fields-pie-tupdate-zero", argv=_run('links.1.queue={kind="pie", tupdate="0 s"}'),
+             says=('links.1.queue.tupdate: 0 s is not allowed; use a duration > 0, e.g. "15 ms"',),
+             source="issue 29: tupdate <= 0"),
+    BadInput("scenario_fields-pie-alpha-out-of-range", argv=_run('links.1.queue={kind="pie", alpha=0}'),
+             says=("links.1.queue.alpha: 0 is not allowed; use a number in (0, 10] per second",),
+             source="issue 29: alpha out of range"),
+    BadInput("scenario_fields-pie-beta-out-of-range", argv=_run('links.1.queue={kind="pie", beta=500}'),
+             says=("links.1.queue.beta: 500 is not allowed; use a number in (0, 100] per second",),
+             source="issue 29: beta out of range"),
+    BadInput("scenario_fields-unknown-queue-kind", argv=_run('links.1.queue={kind="cake"}'),
+             says=('links.1.queue.kind: "cake" is not allowed; use one of: drop_tail, red, codel, fq_codel, pie, drop_head',),
+             source="issue 29: unknown AQM names list the valid ones"),
+    BadInput("scenario_fields-wlan-queue-drops-at-dequeue", argv=("run", "wlan.toml"), files={"wlan.toml": _WLAN},
+             says=("wlans.0.queue.kind: codel drops packets it has queued (at dequeue, RFC 8289 §5)",
+                   "which a WLAN station cannot do", "use drop_tail, red or pie"),
+             source="issue 29: an AQM on a link layer that cannot drop before service is refused with a reason"),
 ]

@@ -6,16 +6,12 @@
 //!
 //! Each agent's file also holds its scenario table (`ElnConfig`, `SnoopConfig` in
 //! `snoop_config.rs`, `SyndromeConfig`), which checks its fields and builds the agent
-//! ([`AgentSpec`]); so a new agent is its file, one line in [`AgentConfig`] and one in
-//! [`AnyAgent`], and the scenario builder names none.
+//! ([`AgentSpec`]); so a new agent is its file and one line in the `family!` list below
+//! (which makes both [`AgentConfig`] and [`AnyAgent`]), and the scenario builder names none.
 
-pub mod eln;
-pub mod snoop;
-mod snoop_config;
-pub mod syndrome;
 mod uplink_eln;
 
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::error::Result;
 use crate::packet::{NodeId, Packet};
 use crate::build_ctx::BuildCtx;
@@ -70,49 +66,48 @@ pub trait AgentSpec {
     fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent>;
 }
 
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    /// Agents a scenario can place on a node.
-    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum AgentConfig via each_agent_config {
+// One line per agent (`closed::family!`): its module, its runtime type and its table.
+// The doc comments are the schema's descriptions (`lossy schema`).
+family! {
+    runtime {
+        /// The built-in agents (closed enum: no boxing on the per-packet path).
+        pub enum AnyAgent via each_agent;
+        impl Agent {
+            fn on_forward(&mut self, now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, out: &mut AgentOutput) -> Verdict;
+            fn on_queue_drop(&mut self, now: SimTime, pkt: &Packet, to: NodeId);
+            fn on_link_change(&mut self, now: SimTime, neighbor: NodeId, up: bool, out: &mut AgentOutput);
+            fn next_timeout(&self) -> Option<SimTime>;
+            fn handle_timeout(&mut self, now: SimTime, out: &mut AgentOutput);
+            fn state_bytes(&self) -> u64;
+            fn counters(&self) -> Vec<(&'static str, u64)>;
+        }
+    }
+    config {
+        /// Agents a scenario can place on a node.
+        #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum AgentConfig via each_agent_config;
+        impl AgentSpec {
+            fn node(&self) -> &str;
+            fn kind(&self) -> &'static str;
+            fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent>;
+        }
+    }
+    schemes {
         /// ELN at a base station (Balakrishnan and Katz's ELN-based Snoop, Chen §2.2): no
         /// packets buffered; holes in the sequence space seen arriving are congestion
         /// losses; duplicate ACKs from the wireless side for segments it did forward get ELN.
-        Eln(eln::ElnConfig),
+        eln::Eln(ElnAgent, ElnConfig),
         /// Snoop at a base station (Balakrishnan, Seshan and Katz 1995; ns-2's `tcp/snoop.cc`;
         /// Chen §2.2): caches the segments it forwards toward the mobile host, resends one
         /// locally on the first duplicate ACK for it or on its own timer, and absorbs the
         /// duplicate ACKs it expects for what it resent; ACKs toward mobile senders get ELN
         /// when they ask for a segment that never arrived from them (ns-2). With `eln = true`, Snoop+ELN
         /// (Miyoshi §3): the duplicate ACKs it lets through get ELN as the `eln` agent sets it.
-        Snoop(snoop::SnoopConfig),
+        snoop::Snoop(SnoopAgent, SnoopConfig),
         /// The Syndrome counter at a base station (Chen et al. 2002, Fig. 1 lines 1–5): per
         /// connection, the number of data packets relayed, stamped on each with the
         /// counter's epoch (a new one after a hand-off). Receivers with `tcp.syndrome` read it.
-        Syndrome(syndrome::SyndromeConfig),
-    }
-    impl AgentSpec {
-        fn node(&self) -> &str;
-        fn kind(&self) -> &'static str;
-        fn build(&self, index: usize, node: NodeId, ctx: &BuildCtx) -> Result<AnyAgent>;
-    }
-}
-
-closed_enum! {
-    /// The built-in agents (closed enum: no boxing on the per-packet path).
-    pub enum AnyAgent via each_agent {
-        Eln(eln::ElnAgent),
-        Snoop(snoop::SnoopAgent),
-        Syndrome(syndrome::SyndromeAgent),
-    }
-    impl Agent {
-        fn on_forward(&mut self, now: SimTime, pkt: &mut Packet, from: NodeId, to: NodeId, out: &mut AgentOutput) -> Verdict;
-        fn on_queue_drop(&mut self, now: SimTime, pkt: &Packet, to: NodeId);
-        fn on_link_change(&mut self, now: SimTime, neighbor: NodeId, up: bool, out: &mut AgentOutput);
-        fn next_timeout(&self) -> Option<SimTime>;
-        fn handle_timeout(&mut self, now: SimTime, out: &mut AgentOutput);
-        fn state_bytes(&self) -> u64;
-        fn counters(&self) -> Vec<(&'static str, u64)>;
+        syndrome::Syndrome(SyndromeAgent, SyndromeConfig),
     }
 }

@@ -26,7 +26,7 @@
 //! uplink half (`uplink_eln.rs`), with or without `eln`.
 
 use super::eln::ElnAgent;
-pub use super::snoop_config::{SnoopConfig, SnoopOptions};
+pub use config::{SnoopConfig, SnoopOptions};
 use super::{Agent, AgentOutput, Verdict};
 use crate::packet::{Flags, Header, NodeId, Packet};
 use crate::time::SimTime;
@@ -39,6 +39,8 @@ pub use cache::DEFAULT_CACHE_PACKETS;
 mod ack;
 #[path = "snoop_cache.rs"]
 mod cache;
+#[path = "snoop_config.rs"]
+mod config;
 #[path = "snoop_rexmit.rs"]
 mod rexmit;
 

@@ -1,8 +1,8 @@
 //! The `snoop` agent's scenario table and the options it sets up a [`SnoopAgent`] with
 //! (kept apart from `snoop.rs`, the agent itself).
 
-use super::snoop::{SnoopAgent, DEFAULT_CACHE_PACKETS};
-use super::{AgentSpec, AnyAgent};
+use super::{SnoopAgent, DEFAULT_CACHE_PACKETS};
+use crate::agents::{AgentSpec, AnyAgent};
 use crate::error::{Error, Result};
 use crate::packet::NodeId;
 use crate::build_ctx::BuildCtx;

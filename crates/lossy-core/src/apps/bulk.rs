@@ -1,7 +1,7 @@
 //! An unlimited transfer: the application always has data (ns-2's FTP, ns-3's
 //! BulkSend with MaxBytes 0).
 
-use super::App;
+use super::{App, AppConfig};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +10,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BulkApp {}
+
+/// A flow with no `app` is a bulk transfer.
+impl Default for AppConfig {
+    fn default() -> Self {
+        BulkApp {}.into()
+    }
+}
 
 impl App for BulkApp {
     fn kind(&self) -> &'static str {

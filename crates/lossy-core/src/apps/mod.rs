@@ -1,18 +1,11 @@
 //! Applications: what a flow carries (docs/architecture.md#families). Each is a
-//! config table in its own file implementing [`App`]; [`AppConfig`] lists them, so a new
-//! application is its file and one line in the list, and no consumer names one. Bulk
+//! config table in its own file implementing [`App`]; [`AppConfig`] lists them, made by
+//! the `family!` list below, so a new application is its file and one line there, and
+//! no consumer names one. Bulk
 //! and file transfers are byte streams (TCP or FECTCP carries them); constant bit rate
 //! is datagrams (UDP carries it).
 
-mod bulk;
-mod cbr;
-mod file;
-
-pub use bulk::BulkApp;
-pub use cbr::CbrApp;
-pub use file::FileApp;
-
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::units::SizeRange;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,30 +36,28 @@ pub struct Datagrams {
     pub packets: Option<u64>,
 }
 
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum AppConfig via each_app {
+// One line per application (`closed::family!`): its module and its table, which is
+// the application. The doc comments are the schema's descriptions (`lossy schema`).
+family! {
+    config {
+        #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum AppConfig via each_app;
+        impl App {
+            fn kind(&self) -> &'static str;
+            fn validate(&self) -> Result<(), String>;
+            fn total_bytes(&self) -> Option<u64>;
+            fn is_stream(&self) -> bool;
+            fn datagrams(&self) -> Option<Datagrams>;
+        }
+    }
+    schemes {
         /// An unlimited TCP transfer (ns-2 FTP, ns-3 BulkSend with MaxBytes 0).
-        Bulk(BulkApp),
+        bulk::Bulk(_, BulkApp),
         /// A TCP transfer of `size` bytes; its completion time is recorded.
-        File(FileApp),
+        file::File(_, FileApp),
         /// Constant-bit-rate UDP: `packet_size`-byte datagrams (payload) at `rate`.
-        Cbr(CbrApp),
-    }
-    impl App {
-        fn kind(&self) -> &'static str;
-        fn validate(&self) -> Result<(), String>;
-        fn total_bytes(&self) -> Option<u64>;
-        fn is_stream(&self) -> bool;
-        fn datagrams(&self) -> Option<Datagrams>;
-    }
-}
-
-impl Default for AppConfig {
-    fn default() -> Self {
-        BulkApp {}.into()
+        cbr::Cbr(_, CbrApp),
     }
 }
 

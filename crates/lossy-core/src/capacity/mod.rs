@@ -9,16 +9,12 @@
 //! opportunities (Mahimahi's `mm-link`, `src/frontend/link_queue.cc`: each trace line an
 //! opportunity for 1504 bytes at an integer millisecond, bytes accounted across frames,
 //! wrapping at the trace's end) or a piecewise-constant rate schedule is one more file
-//! here and one line in [`AnyCapacity`]: `frame_end` is stateful (`&mut self`) so such
+//! here and one line in the `family!` list below ([`AnyCapacity`]): `frame_end` is stateful (`&mut self`) so such
 //! a kind consumes its opportunities as frames take them, and starts from any time, so
 //! it needs no event of its own.
 
-pub mod constant_rate;
-
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::time::SimTime;
-
-pub use constant_rate::ConstantRate;
 
 pub trait Capacity {
     /// When the last bit of a frame of `bits` put on the air at `start` has left. The
@@ -30,14 +26,18 @@ pub trait Capacity {
     fn nominal_rate_bps(&self) -> u64;
 }
 
-closed_enum! {
-    /// Every kind of link capacity (unboxed: asked once per frame).
-    #[derive(Clone, Debug, PartialEq)]
-    pub enum AnyCapacity via each_capacity {
-        ConstantRate(ConstantRate),
+// One line per kind (`closed::family!`): its module and its type.
+family! {
+    runtime {
+        /// Every kind of link capacity (unboxed: asked once per frame).
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnyCapacity via each_capacity;
+        impl Capacity {
+            fn frame_end(&mut self, start: SimTime, bits: u64) -> SimTime;
+            fn nominal_rate_bps(&self) -> u64;
+        }
     }
-    impl Capacity {
-        fn frame_end(&mut self, start: SimTime, bits: u64) -> SimTime;
-        fn nominal_rate_bps(&self) -> u64;
+    schemes {
+        constant_rate::ConstantRate(ConstantRate),
     }
 }

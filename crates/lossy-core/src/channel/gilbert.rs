@@ -24,16 +24,20 @@
 //! With packet units and a `slot`, the chain also moves while the link is idle, as the
 //! fading channel it may stand for does (Chockalingam Eq. 1 fitted per link packet
 //! time): one step per slot of idle time between transmissions, drawn at state changes
-//! only ([`gilbert_idle`](super::gilbert_idle)).
+//! only ([`gilbert_idle`](idle)).
 
 use super::ber::ErrorGaps;
-use super::gilbert_idle::{state_after, IdleSlots};
+use idle::{state_after, IdleSlots};
 use super::two_state::TwoState;
 use super::{Channel, ModelConfig, TxSpan, any_error_prob, chance, check_probability, one, LossProcess};
 use crate::rng::RngStream;
 use crate::units::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+// The chain's state across an idle gap, in a file of its own.
+#[path = "gilbert_idle.rs"]
+mod idle;
 
 /// What the Gilbert chain steps over.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -14,7 +14,7 @@
 //! the stay ends in the gap the state after it comes from the n-step law of the chain
 //! ([`state_after`]), never from a draw per slot.
 
-use super::TxSpan;
+use crate::channel::TxSpan;
 use crate::time::{SimDuration, SimTime};
 
 /// Counts whole idle slots between transmissions, carrying the remainder.
@@ -72,7 +72,8 @@ fn power(x: f64, n: u64) -> f64 {
 mod tests {
     use super::*;
     use crate::channel::testutil::assert_within;
-    use crate::channel::{Gilbert, GilbertConfig, GilbertUnit, LossConfig, LossProcess};
+    use crate::channel::gilbert::GilbertUnit;
+    use crate::channel::{Gilbert, GilbertConfig, LossConfig, LossProcess};
     use crate::rng::RngStream;
     use crate::units::Duration;
 

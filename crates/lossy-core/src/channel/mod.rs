@@ -14,45 +14,24 @@
 //! Botoș §II C) and [`trace`] (replay). [`LossConfig`] is
 //! the scenario's `loss = { model = "...", ... }` table; [`LossConfig::build`] makes a
 //! [`Channel`]. Each model's file also holds its config table and its [`ModelConfig`]
-//! impl, so a new model is its file, one line in [`Channel`] and one in [`LossConfig`].
+//! impl, so a new model is its file and one line in the `family!` list below, which
+//! declares its module and makes its variants of [`Channel`] and [`LossConfig`].
 
-pub mod ber;
-pub mod bernoulli;
 pub mod coded_frame;
 pub mod erfc;
 pub mod fit;
-pub mod gilbert;
-pub mod gilbert_elliott;
-mod gilbert_idle;
-pub mod markov;
 pub mod modulation;
-pub mod neyman;
-mod no_loss;
-pub mod rayleigh;
-mod rayleigh_rotor;
 pub mod sequence;
-pub mod snr;
-pub mod trace;
 mod two_state;
 
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::units::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use ber::{Ber, BerConfig};
-pub use bernoulli::{Bernoulli, BernoulliConfig};
-pub use gilbert::{Gilbert, GilbertConfig, GilbertUnit};
-pub use gilbert_elliott::{GilbertElliott, GilbertElliottConfig};
-pub use markov::{Markov, MarkovConfig};
 pub use modulation::Modulation;
-pub use neyman::{Neyman, NeymanConfig, NeymanUnit};
-pub use no_loss::{NoLoss, NoLossConfig};
-pub use rayleigh::{Rayleigh, RayleighConfig};
-pub use snr::SnrConfig;
-pub use trace::{LossTrace, LossTraceConfig};
 
 /// Bit-error count meaning "more errors than any code corrects": what packet-level
 /// models write into every codeword of a lost packet.
@@ -114,43 +93,6 @@ pub trait LossProcess {
     fn mean_burst(&self, bits: u64) -> Option<f64>;
 }
 
-closed_enum! {
-    /// Every built-in loss model, dispatched by `match` (no `dyn` on the per-packet
-    /// path). The models with more state than two words are boxed: every link direction
-    /// holds a `Channel`, and Neyman's 168 B padded each Bernoulli channel to its size
-    /// (issue 28; `layout_tests.rs` bounds it). Boxed once when built, never per packet.
-    #[derive(Clone, Debug)]
-    pub enum Channel via each_channel {
-        None(NoLoss),
-        Bernoulli(Bernoulli),
-        Ber(Ber),
-        GilbertElliott(Box<GilbertElliott>),
-        Gilbert(Box<Gilbert>),
-        Markov(Box<Markov>),
-        Rayleigh(Box<Rayleigh>),
-        Neyman(Box<Neyman>),
-        Trace(Box<LossTrace>),
-    }
-    impl LossProcess {
-        fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool;
-        fn codeword_errors(&mut self, tx: TxSpan, codeword_bits: u32, errors: &mut [u32], rng: &mut RngStream);
-        fn stationary_loss(&self, bits: u64) -> Option<f64>;
-        fn mean_burst(&self, bits: u64) -> Option<f64>;
-    }
-}
-
-/// `From` the boxed models' own types, so that a config builds any model with `.into()`.
-macro_rules! from_boxed {
-    ($($var:ident($ty:ty)),+) => {
-        $(impl From<$ty> for Channel {
-            fn from(x: $ty) -> Self {
-                Channel::$var(Box::new(x))
-            }
-        })+
-    };
-}
-from_boxed!(GilbertElliott(GilbertElliott), Gilbert(Gilbert), Markov(Markov), Rayleigh(Rayleigh), Neyman(Neyman), Trace(LossTrace));
-
 /// What every model's config table does; [`LossConfig`] dispatches to it, so a new
 /// model implements it in its own file and adds one line to [`LossConfig`].
 pub trait ModelConfig {
@@ -173,38 +115,51 @@ pub trait ModelConfig {
     }
 }
 
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    /// A link's loss model, chosen by `model`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-    #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum LossConfig via each_loss {
-        /// No loss.
-        None(NoLossConfig),
-        /// Each packet is lost independently with probability `p`.
-        Bernoulli(BernoulliConfig),
-        /// Independent bit errors at ratio `ber`; a packet with any bit error is lost.
-        Ber(BerConfig),
-        /// Independent bit errors at the ratio a modulation has at a constant SNR (Shagdar Eq. 1).
-        Snr(SnrConfig),
-        /// Gilbert–Elliott per packet, netem's `loss gemodel p r 1-h 1-k`.
-        GilbertElliott(GilbertElliottConfig),
-        /// Gilbert model with geometric sojourns counted in packets or bits (Miyoshi §5).
-        Gilbert(GilbertConfig),
-        /// Two states in continuous time with exponential sojourns (Chen et al. Fig. 8).
-        Markov(MarkovConfig),
-        /// Bit errors under Rayleigh fading (sum of sinusoids), BPSK or DPSK, by time.
-        Rayleigh(RayleighConfig),
-        /// Neyman Type A clustered errors (compound Poisson), per bit or per packet (Botoș §II C).
-        Neyman(NeymanConfig),
-        /// Replay of a loss trace, by packet index or by time.
-        Trace(LossTraceConfig),
+// One line per model (`closed::family!`): its module, its process (boxed or not; none
+// for a table that builds another model's) and its table. The doc comments are the
+// schema's descriptions (`lossy schema`).
+family! {
+    runtime {
+        /// Every built-in loss model, dispatched by `match` (no `dyn` on the per-packet
+        /// path). The models with more state than two words are boxed: every link direction
+        /// holds a `Channel`, and Neyman's 168 B padded each Bernoulli channel to its size
+        /// (issue 28; `layout_tests.rs` bounds it). Boxed once when built, never per packet.
+        #[derive(Clone, Debug)]
+        pub enum Channel via each_channel;
+        impl LossProcess {
+            fn lost(&mut self, tx: TxSpan, rng: &mut RngStream) -> bool;
+            fn codeword_errors(&mut self, tx: TxSpan, codeword_bits: u32, errors: &mut [u32], rng: &mut RngStream);
+            fn stationary_loss(&self, bits: u64) -> Option<f64>;
+            fn mean_burst(&self, bits: u64) -> Option<f64>;
+        }
     }
-}
-
-impl Default for LossConfig {
-    fn default() -> Self {
-        NoLossConfig {}.into()
+    config {
+        /// A link's loss model, chosen by `model`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum LossConfig via each_loss;
+    }
+    schemes {
+        /// No loss.
+        no_loss::None(NoLoss, NoLossConfig),
+        /// Each packet is lost independently with probability `p`.
+        bernoulli::Bernoulli(Bernoulli, BernoulliConfig),
+        /// Independent bit errors at ratio `ber`; a packet with any bit error is lost.
+        ber::Ber(Ber, BerConfig),
+        /// Independent bit errors at the ratio a modulation has at a constant SNR (Shagdar Eq. 1).
+        snr::Snr(_, SnrConfig),
+        /// Gilbert–Elliott per packet, netem's `loss gemodel p r 1-h 1-k`.
+        gilbert_elliott::GilbertElliott(Box<GilbertElliott>, GilbertElliottConfig),
+        /// Gilbert model with geometric sojourns counted in packets or bits (Miyoshi §5).
+        gilbert::Gilbert(Box<Gilbert>, GilbertConfig),
+        /// Two states in continuous time with exponential sojourns (Chen et al. Fig. 8).
+        markov::Markov(Box<Markov>, MarkovConfig),
+        /// Bit errors under Rayleigh fading (sum of sinusoids), BPSK or DPSK, by time.
+        rayleigh::Rayleigh(Box<Rayleigh>, RayleighConfig),
+        /// Neyman Type A clustered errors (compound Poisson), per bit or per packet (Botoș §II C).
+        neyman::Neyman(Box<Neyman>, NeymanConfig),
+        /// Replay of a loss trace, by packet index or by time.
+        trace::Trace(Box<LossTrace>, LossTraceConfig),
     }
 }
 

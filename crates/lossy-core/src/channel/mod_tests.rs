@@ -1,6 +1,8 @@
 //! Tests of `LossConfig` (parsing, checks and messages) and of the models through `Channel`.
 
 use super::*;
+use super::gilbert::GilbertUnit;
+use super::neyman::NeymanUnit;
 use crate::time::SimDuration;
 
 fn de(json: &str) -> Result<LossConfig, String> {

@@ -1,6 +1,6 @@
 //! The model that never loses a packet: a link's default.
 
-use super::{Channel, LossProcess, ModelConfig, TxSpan};
+use super::{Channel, LossConfig, LossProcess, ModelConfig, TxSpan};
 use crate::rng::RngStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -10,6 +10,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoLossConfig {}
+
+/// A link with no `loss` table loses nothing.
+impl Default for LossConfig {
+    fn default() -> Self {
+        NoLossConfig {}.into()
+    }
+}
 
 impl ModelConfig for NoLossConfig {
     fn validate(&self) -> Result<(), String> {

@@ -36,13 +36,17 @@ use super::ber::ErrorGaps;
 use super::fit::{out_of_range, PACKETS_RANGE};
 use crate::units::thousands;
 use super::modulation::{db_to_linear, Modulation};
-use super::rayleigh_rotor::FadingRotor;
+use rotor::FadingRotor;
 use super::{Channel, LossProcess, ModelConfig, TxSpan};
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
+
+// The gain by phase rotation, in a file of its own.
+#[path = "rayleigh_rotor.rs"]
+mod rotor;
 
 /// Speed of light in m/s, for f_d = v·f_c/c.
 const SPEED_OF_LIGHT: f64 = 299_792_458.0;

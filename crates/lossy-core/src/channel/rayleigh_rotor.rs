@@ -19,7 +19,7 @@
 //!   `rotation_stays_within_its_bound_of_the_direct_sum` holds Re g and Im g within
 //!   2e-13 of the direct sum over 10⁶ samples.
 
-use super::rayleigh::Fading;
+use super::Fading;
 use crate::time::SimTime;
 
 /// Exact recomputation after this many rotations (about 2N/256 sines and cosines a

@@ -126,11 +126,6 @@ impl CodeChoice for CodeLadder {
 }
 
 /// Boxed into the link-layer list (only the plain link is held inline there).
-impl From<AdaptiveFec> for super::AnyLinkLayer {
-    fn from(x: AdaptiveFec) -> Self {
-        Box::new(x).into()
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,16 +1,14 @@
-//! The scenario's `link_layer = { kind = "...", ... }` table of a link direction: the
-//! list of link layers, one line each, and what every one's table does
-//! ([`LinkLayerSpec`]). Each scheme's table lives in its own file (`plain.rs`,
-//! `arq.rs`, `adaptive_fec.rs`) with the link layer it builds.
+//! The scenario's `link_layer = { kind = "...", ... }` table of a link direction,
+//! [`LinkLayerConfig`] (made with [`AnyLinkLayer`] from the one list in `link/mod.rs`),
+//! and what every link layer's table does ([`LinkLayerSpec`]). Each scheme's table lives
+//! in its own file (`plain.rs`, `arq.rs`, `adaptive_fec.rs`) with the link layer it builds.
 
-use super::{adaptive_fec, arq, plain, AnyLinkLayer};
+pub use super::LinkLayerConfig;
+use super::AnyLinkLayer;
 use crate::capacity::AnyCapacity;
-use crate::closed::closed_enum;
 use crate::coding::frame::Coding;
 use crate::rng::RngStream;
 use crate::time::SimDuration;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 /// What every link layer's table does; [`LinkLayerConfig`] delegates to it, so a new
 /// link layer implements it in its own file and adds one line to the list.
@@ -40,37 +38,6 @@ pub trait LinkLayerSpec {
     /// gives the direction's NAK-loss stream (`link:A->B:nak`), asked for only by a
     /// link layer whose NAKs can be lost. Call `validate` first.
     fn build(&self, capacity: AnyCapacity, delay: SimDuration, nak_stream: &mut dyn FnMut() -> RngStream) -> AnyLinkLayer;
-}
-
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    /// How a link direction carries packets.
-    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum LinkLayerConfig via each_link_config {
-        /// Each packet is one frame (in codewords when coded); the channel decides whether it
-        /// arrives.
-        Plain(plain::PlainConfig),
-        /// Segmentation with NAK-based selective-repeat ARQ (Chockalingam et al. §II): each
-        /// packet is cut into link packets of `payload` data bytes, each resent on a NAK up
-        /// to `attempts` transmissions in all; a link packet out of attempts loses its
-        /// packet, which the transport then recovers. NAKs are instantaneous and error-free
-        /// (the paper's assumption, §III) unless a `nak` table says otherwise.
-        Arq(arq::ArqConfig),
-        /// Adaptive FEC (Miyoshi §4): each packet one frame, as `plain`, in one of `codes`
-        /// (weakest first). The TCP sender picks the code and asks for it in each data
-        /// segment's header (its `tcp.adaptive_fec`, fed by ELN), unless `control` gives the
-        /// link its own controller, fed by its own frames' outcomes.
-        AdaptiveFec(adaptive_fec::AdaptiveFecConfig),
-    }
-    impl LinkLayerSpec {
-        fn validate(&self) -> Result<(), String>;
-        fn check_payload(&self, largest: u64) -> Result<(), String>;
-        fn frame(&self, largest: u64) -> Result<(u64, Coding), String>;
-        fn is_adaptive(&self) -> bool;
-        fn sender_chosen_codes(&self) -> Option<usize>;
-        fn build(&self, capacity: AnyCapacity, delay: SimDuration, nak_stream: &mut dyn FnMut() -> RngStream) -> AnyLinkLayer;
-    }
 }
 
 impl LinkLayerConfig {

@@ -3,8 +3,8 @@
 //! channel, each frame timed by the direction's capacity (`crate::capacity`). The plain
 //! link sends each packet as one frame; segmentation with ARQ and the adaptive FEC link
 //! are further variants of [`AnyLinkLayer`]. A link layer is one file (its runtime type,
-//! and its scenario table implementing `config::LinkLayerSpec`) and one line in each
-//! list: [`AnyLinkLayer`] and `config::LinkLayerConfig`.
+//! and its scenario table implementing `config::LinkLayerSpec`) and one line in the
+//! `family!` list below, which makes both [`AnyLinkLayer`] and [`LinkLayerConfig`].
 //!
 //! A link layer is sans-IO: it is told to begin a packet, reports when it next needs to
 //! act (`next_wake`), and at that moment consults the channel and says what became of
@@ -12,17 +12,20 @@
 //! releasing packets held in order) hands them out one per call, asking for further
 //! deadlines at that same moment for the rest.
 
-pub mod adaptive_fec;
-pub mod arq;
 pub mod arq_nak;
 pub mod config;
 pub mod fec_stream;
 pub mod framing;
 pub mod nak_config;
-pub mod plain;
 
 use crate::channel::Channel;
-use crate::closed::closed_enum;
+use crate::capacity::AnyCapacity;
+use crate::closed::family;
+use crate::coding::frame::Coding;
+use crate::time::SimDuration;
+use config::LinkLayerSpec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use crate::engine::{Key, Tickets};
 use crate::metrics::{Columns, Metric, Metrics};
 use crate::fate::LinkOutcome;
@@ -128,22 +131,52 @@ pub trait LinkLayer {
     }
 }
 
-closed_enum! {
-    /// Every built-in link layer. Only the plain link is held inline: every link
-    /// direction holds one, and the others' state (framing, code ladders) would pad
-    /// each plain link to their size (issue 28; `layout_tests.rs` bounds it).
-    pub enum AnyLinkLayer via each_link {
-        Plain(plain::Plain),
-        Arq(arq::Arq),
-        AdaptiveFec(Box<adaptive_fec::AdaptiveFec>),
+// One line per link layer (`closed::family!`): its module, its runtime type (boxed or
+// not) and its table. The doc comments are the schema's descriptions (`lossy schema`).
+family! {
+    runtime {
+        /// Every built-in link layer. Only the plain link is held inline: every link
+        /// direction holds one, and the others' state (framing, code ladders) would pad
+        /// each plain link to their size (issue 28; `layout_tests.rs` bounds it).
+        pub enum AnyLinkLayer via each_link;
+        impl LinkLayer {
+            fn ready(&self, now: SimTime) -> bool;
+            fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+            fn next_wake(&self, queued: bool) -> Option<Key>;
+            fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+            fn held(&self) -> usize;
+            fn drain(&mut self, f: &mut dyn FnMut(Packet));
+            fn counters(&self) -> LinkLayerCounters;
+        }
     }
-    impl LinkLayer {
-        fn ready(&self, now: SimTime) -> bool;
-        fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
-        fn next_wake(&self, queued: bool) -> Option<Key>;
-        fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
-        fn held(&self) -> usize;
-        fn drain(&mut self, f: &mut dyn FnMut(Packet));
-        fn counters(&self) -> LinkLayerCounters;
+    config {
+        /// How a link direction carries packets.
+        #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum LinkLayerConfig via each_link_config;
+        impl LinkLayerSpec {
+            fn validate(&self) -> Result<(), String>;
+            fn check_payload(&self, largest: u64) -> Result<(), String>;
+            fn frame(&self, largest: u64) -> Result<(u64, Coding), String>;
+            fn is_adaptive(&self) -> bool;
+            fn sender_chosen_codes(&self) -> Option<usize>;
+            fn build(&self, capacity: AnyCapacity, delay: SimDuration, nak_stream: &mut dyn FnMut() -> RngStream) -> AnyLinkLayer;
+        }
+    }
+    schemes {
+        /// Each packet is one frame (in codewords when coded); the channel decides whether it
+        /// arrives.
+        plain::Plain(Plain, PlainConfig),
+        /// Segmentation with NAK-based selective-repeat ARQ (Chockalingam et al. §II): each
+        /// packet is cut into link packets of `payload` data bytes, each resent on a NAK up
+        /// to `attempts` transmissions in all; a link packet out of attempts loses its
+        /// packet, which the transport then recovers. NAKs are instantaneous and error-free
+        /// (the paper's assumption, §III) unless a `nak` table says otherwise.
+        arq::Arq(Arq, ArqConfig),
+        /// Adaptive FEC (Miyoshi §4): each packet one frame, as `plain`, in one of `codes`
+        /// (weakest first). The TCP sender picks the code and asks for it in each data
+        /// segment's header (its `tcp.adaptive_fec`, fed by ELN), unless `control` gives the
+        /// link its own controller, fed by its own frames' outcomes.
+        adaptive_fec::AdaptiveFec(Box<AdaptiveFec>, AdaptiveFecConfig),
     }
 }

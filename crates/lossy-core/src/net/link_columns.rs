@@ -7,6 +7,7 @@
 
 use super::pipeline::PipelineCounters;
 use super::queue::QueueStats;
+use super::queue_delay::QueueDelay;
 use crate::link::LinkLayerCounters;
 use crate::metrics::{Columns, Metric, Metrics};
 
@@ -16,9 +17,9 @@ const RETRY_DROPS: &Columns = &[("link_retry_drops", Metric::U64(0))];
 /// Packets dropped because the link was or went down (`LinkDown`).
 const DOWN_DROPS: &Columns = &[("link_down_drops", Metric::U64(0))];
 
-/// In the row's order.
+/// In the row's order (issue 29's queue delay last, so older columns keep their places).
 pub const LINK_COLUMNS: &[&Columns] =
-    &[RETRY_DROPS, LinkLayerCounters::COLUMNS, DOWN_DROPS, PipelineCounters::COLUMNS, QueueStats::COLUMNS];
+    &[RETRY_DROPS, LinkLayerCounters::COLUMNS, DOWN_DROPS, PipelineCounters::COLUMNS, QueueStats::COLUMNS, QueueDelay::COLUMNS];
 
 /// A direction's record before its parts report: every declared column at its default.
 pub fn link_metrics() -> Metrics {

@@ -8,6 +8,7 @@ pub mod link_columns;
 pub mod p2p;
 pub mod pipeline;
 pub mod queue;
+pub mod queue_delay;
 pub mod routing;
 pub mod wlan;
 
@@ -131,6 +132,11 @@ pub trait Segment {
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>);
     /// Hands over the captures of its directions, in port order.
     fn take_captures(&mut self, out: &mut Vec<Capture>);
+    /// The sojourn trace's samples of its `row`-th summary row, (dequeue time, sojourn)
+    /// in ns; none where the segment does not measure sojourns.
+    fn sojourn_trace(&self, _row: usize) -> &[(u64, u64)] {
+        &[]
+    }
 }
 
 closed_enum! {
@@ -150,6 +156,7 @@ closed_enum! {
         fn tally(&self) -> Tally;
         fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>);
         fn take_captures(&mut self, out: &mut Vec<Capture>);
+        fn sojourn_trace(&self, row: usize) -> &[(u64, u64)];
     }
 }
 

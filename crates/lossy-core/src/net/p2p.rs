@@ -13,6 +13,7 @@ use crate::link::{AnyLinkLayer, LinkCtx, LinkLayer};
 use crate::packet::{NodeId, Packet};
 use crate::result::LinkSummary;
 use super::link_columns::link_metrics;
+use super::queue_delay::QueueDelayRecord;
 use crate::rng::RngStream;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -88,6 +89,8 @@ pub struct Direction {
     /// pipeline changes neither the link nor the queue, so its wake reads only the
     /// pipeline (`refresh_pipeline`), not the link layer's and queue's dispatch again.
     pub link_next: Option<Key>,
+    /// Sojourns and the time-weighted queue length (issue 29).
+    pub queue_delay: QueueDelayRecord,
 }
 
 impl Direction {
@@ -100,8 +103,21 @@ impl Direction {
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
         let was_empty = self.queue.is_empty();
-        if let Err(p) = self.queue.enqueue(now, pkt) {
-            self.drop(p, DropCause::Queue, out);
+        // The delay record holds what the discipline holds: a refused arrival never
+        // joins it, a packet dropped from the queue leaves it unserved.
+        let (uid, size) = (pkt.uid, pkt.size);
+        let mut refused = false;
+        let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
+        self.queue.enqueue(now, pkt, &mut |p| {
+            if p.uid == uid {
+                refused = true;
+            } else {
+                delay.dropped(now, p.uid);
+            }
+            queue_drop(p, from, to, drops, out)
+        });
+        if !refused {
+            self.queue_delay.arrived(now, uid, size);
         }
         let began = self.pull(now, tickets, out);
         // A packet now waits behind a busy link: the link wants its end-of-frame event.
@@ -116,7 +132,14 @@ impl Direction {
         if !self.link.ready(now) {
             return false;
         }
-        let Some(p) = self.queue.dequeue(now) else { return false };
+        let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
+        let Some(p) = self.queue.dequeue(now, &mut |p| {
+            delay.dropped(now, p.uid);
+            queue_drop(p, from, to, drops, out)
+        }) else {
+            return false;
+        };
+        self.queue_delay.left(now, p.uid, self.queue.len());
         let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
         if let Some(outcome) = self.link.begin(now, p, &mut ctx) {
             self.finish(now, outcome, tickets, out);
@@ -189,7 +212,8 @@ impl Direction {
     }
 
     /// Drops everything the direction holds (the link went down).
-    fn flush(&mut self, out: &mut NetOut) {
+    fn flush(&mut self, now: SimTime, out: &mut NetOut) {
+        self.queue_delay.flushed(now);
         let mut lost = Vec::new();
         self.queue.drain(&mut |p| lost.push(p));
         self.link.drain(&mut |p| lost.push(p));
@@ -203,6 +227,15 @@ impl Direction {
     fn held(&self) -> u64 {
         (self.queue.len() + self.link.held() + self.pipeline.held()) as u64
     }
+}
+
+/// A packet the queue discipline dropped (an arrival, or one it held: CoDel drops at
+/// dequeue, drop-head and FQ-CoDel from a queue's head); `Direction::drop` for the
+/// queue, which the closure given to the discipline cannot borrow whole.
+#[inline]
+fn queue_drop(pkt: Packet, from: NodeId, to: NodeId, drops: &mut DropCounts, out: &mut NetOut) {
+    drops.count(DropCause::Queue);
+    out.drops.push(Dropped { pkt, cause: DropCause::Queue, from, to });
 }
 
 /// The earlier of two optional deadlines.
@@ -264,14 +297,14 @@ impl Segment for PointToPoint {
         }
     }
 
-    fn set_attached(&mut self, _now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
+    fn set_attached(&mut self, now: SimTime, node: NodeId, up: bool, out: &mut NetOut) -> bool {
         let ends = self.dirs[0].from == node || self.dirs[0].to == node;
         if !ends || self.up == up {
             return false;
         }
         self.up = up;
         if !up {
-            self.dirs.iter_mut().for_each(|d| d.flush(out));
+            self.dirs.iter_mut().for_each(|d| d.flush(now, out));
         }
         true
     }
@@ -292,6 +325,10 @@ impl Segment for PointToPoint {
         }
     }
 
+    fn sojourn_trace(&self, row: usize) -> &[(u64, u64)] {
+        self.dirs[row].queue_delay.trace()
+    }
+
     fn report(&self, end_s: f64, out: &mut Vec<LinkSummary>) {
         for d in &self.dirs {
             let c = &d.counters;
@@ -303,6 +340,7 @@ impl Segment for PointToPoint {
             metrics.set("link_down_drops", c.drops.link_down);
             d.pipeline.counters.report(&mut metrics);
             q.report(c.drops.queue, &mut metrics);
+            d.queue_delay.report(end_s, &mut metrics);
             out.push(LinkSummary {
                 name: d.name.clone(),
                 packets_offered: c.offered,

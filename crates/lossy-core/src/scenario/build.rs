@@ -1,6 +1,7 @@
 //! Checks a parsed scenario against itself (names, routes, ranges) and builds the
 //! `World`. Every error names the field path, the value and what is allowed.
 
+use crate::net::queue_delay::QueueDelayRecord;
 use super::actions::{self, Names};
 use super::agents::build_agents;
 use super::checks::*;
@@ -113,6 +114,7 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
             next: None,
             link_next: None,
             capture: capture.contains(name.as_str()).then(Box::default),
+            queue_delay: QueueDelayRecord::new(s.traces.sojourn),
             name,
         })
     };
@@ -151,6 +153,7 @@ fn flow_record(f: u32, fc: FlowSpec, seed: u64, replication: u64) -> Flow {
         total_bytes: fc.app.total_bytes(),
         finished_at: None,
         sampled_bytes: 0,
+        owd: Default::default(),
         name: fc.name,
     }
 }

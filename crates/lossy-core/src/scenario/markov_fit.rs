@@ -27,7 +27,8 @@
 use super::flows::FlowSpec;
 use crate::apps::App;
 use crate::channel::fit::{fit_counting, FitConfig};
-use crate::channel::{GilbertConfig, GilbertUnit, RayleighConfig};
+use crate::channel::gilbert::GilbertUnit;
+use crate::channel::{GilbertConfig, RayleighConfig};
 use crate::coding::frame::Coding;
 use crate::link::config::{LinkLayerConfig, LinkLayerSpec};
 use crate::time::SimDuration;

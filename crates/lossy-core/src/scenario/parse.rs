@@ -91,7 +91,7 @@ mod tests {
             (r#"{"nodes""#, r#"{"flows": {}, "nodes""#, "flows: a table is not allowed; use a list"),
             ("2 Mbps", "1e30 bps", "links.0.rate: 1e30 bps is out of range; use 1 bps to 1 Tbps"),
             (F, r#""from": "a", "app": {"kind": 5}"#, "flows.0.app.kind: 5 is not allowed; use one of: bulk, file, cbr"),
-            (L, r#""delay": "5 ms", "queue": {"kind": 1}"#, "links.0.queue.kind: 1 is not allowed; use one of: drop_tail, red"),
+            (L, r#""delay": "5 ms", "queue": {"kind": 1}"#, "links.0.queue.kind: 1 is not allowed; use one of: drop_tail, red, codel, fq_codel, pie, drop_head"),
             (L, r#""delay": "5 ms", "queue": {"kind": "red", "max_p": "high"}"#, "links.0.queue.max_p: \"high\" is not allowed; use a number from 0 to 1"),
             (L, r#""delay": "5 ms", "queue": {"kind": "red", "mode": "frames"}"#, "links.0.queue.mode: \"frames\" is not allowed; use one of: packets, bytes"),
             (F, r#""from": "a", "tcp": {"variant": "sack", "sack": false}"#, r#"flows.0.tcp.sack: false contradicts variant = "sack", which recovers from SACK blocks; remove sack or pick tahoe, reno or newreno"#),

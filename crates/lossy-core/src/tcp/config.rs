@@ -3,48 +3,12 @@
 
 pub use super::cc::abc::Abc;
 use super::cc::{CcChoice, CcSpec};
+// The loss recovery a scenario picks, `tcp.variant`, from its family's list.
+pub use super::recovery::LossRecoveryConfig;
+use super::recovery::LossRecoverySpec;
 use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-// The loss recovery a scenario picks, `tcp.variant` (`recovery/` builds it). A plain
-// comment: a doc comment here would become the schema's description, and `lossy schema`
-// keeps this type's old name, `Variant`. The variants' doc comments are the schema's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, Default)]
-#[serde(rename_all = "snake_case")]
-#[schemars(rename = "Variant")]
-pub enum LossRecoveryConfig {
-    /// Fast retransmit, then slow start from one segment.
-    Tahoe,
-    /// RFC 5681 fast retransmit and fast recovery.
-    Reno,
-    /// RFC 6582: Reno with partial-ACK handling.
-    #[default]
-    Newreno,
-    /// SACK (RFC 2018) with RFC 6675's loss recovery: scoreboard, IsLost, pipe, NextSeg.
-    Sack,
-    /// SACK as ns-2's Agent/TCP/Sack1 recovers (the papers' "TCP-SACK"): halve once,
-    /// a running pipe estimate, every hole below the highest SACK resent once.
-    Sack1,
-}
-
-impl LossRecoveryConfig {
-    /// Whether its sender reads SACK blocks (and its receiver sends them).
-    pub fn uses_sack(self) -> bool {
-        matches!(self, LossRecoveryConfig::Sack | LossRecoveryConfig::Sack1)
-    }
-
-    /// Its name as a scenario writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            LossRecoveryConfig::Tahoe => "tahoe",
-            LossRecoveryConfig::Reno => "reno",
-            LossRecoveryConfig::Newreno => "newreno",
-            LossRecoveryConfig::Sack => "sack",
-            LossRecoveryConfig::Sack1 => "sack1",
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]

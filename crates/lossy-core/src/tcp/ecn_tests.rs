@@ -94,7 +94,7 @@ fn ece_repeats_until_cwr_and_a_ce_segment_is_acked_at_once() {
 
 #[test]
 fn ece_halves_without_retransmitting_or_growing_on_that_ack() {
-    let mut s = twelve_sent(LossRecoveryConfig::Newreno);
+    let mut s = twelve_sent(LossRecoveryConfig::NewReno);
     assert_eq!(s.st.cwnd, 8000);
     s.handle_ack(SimTime(2), &ack(5000, true));
     // ssthresh = max(FlightSize / 2, 2·SMSS) = 7000 / 2; cwnd = ssthresh, no growth.
@@ -107,7 +107,7 @@ fn ece_halves_without_retransmitting_or_growing_on_that_ack() {
 
 #[test]
 fn one_reduction_per_window_and_cwr_once_on_the_next_new_data() {
-    let mut s = twelve_sent(LossRecoveryConfig::Newreno);
+    let mut s = twelve_sent(LossRecoveryConfig::NewReno);
     s.handle_ack(SimTime(2), &ack(5000, true));
     // Further ECEs for data sent before the reduction (up to 12 000) are not answered.
     for a in [6000, 8000, 10_000, 12_000] {
@@ -162,7 +162,7 @@ fn an_ece_on_the_duplicate_that_starts_fast_recovery_reduces_once() {
 
 #[test]
 fn ecn_off_ignores_ece_and_marks_nothing() {
-    let (mut a, mut b) = (sender(LossRecoveryConfig::Newreno, false), sender(LossRecoveryConfig::Newreno, false));
+    let (mut a, mut b) = (sender(LossRecoveryConfig::NewReno, false), sender(LossRecoveryConfig::NewReno, false));
     let mut sent = (drain(&mut a, SimTime::ZERO), drain(&mut b, SimTime::ZERO));
     for k in 1..=6 {
         a.handle_ack(SimTime(k), &ack(k * 1000, false));

@@ -2,6 +2,7 @@
 //! window, with and without fast-recovery inflation.
 
 use super::state::SenderState;
+use crate::delay_histogram::DelayRecord;
 use crate::metrics::{Columns, Metric, Metrics};
 use crate::time::SimTime;
 
@@ -24,6 +25,12 @@ pub const COLUMNS: &Columns = &[
     ("rto_final_s", Metric::OptF64(None)),
 ];
 
+/// Percentiles of the RTT samples (issue 29), in milliseconds, nearest rank within 0.4 %
+/// (`delay_histogram.rs`); null without a sample. Their mean is `rtt_mean_s`. Listed
+/// last in the flow's row (`transport::flow_columns`), so older columns keep their places.
+pub const RTT_PERCENTILE_COLUMNS: &Columns =
+    &[("rtt_p50_ms", Metric::OptF64(None)), ("rtt_p95_ms", Metric::OptF64(None)), ("rtt_p99_ms", Metric::OptF64(None))];
+
 /// The window columns of a sender's row, in segments.
 pub fn report_window(out: &mut Metrics, mean: f64, inflated_mean: f64, max: f64) {
     out.set("cwnd_mean_segments", mean);
@@ -38,6 +45,8 @@ pub struct RttSummary {
     sum_s: f64,
     min_s: f64,
     max_s: f64,
+    /// Every sample, for the percentiles (8 bytes until the first).
+    hist: DelayRecord,
 }
 
 impl RttSummary {
@@ -46,9 +55,12 @@ impl RttSummary {
         (self.min_s, self.max_s) = if self.samples == 0 { (s, s) } else { (self.min_s.min(s), self.max_s.max(s)) };
         self.samples += 1;
         self.sum_s += s;
+        // Back to whole nanoseconds (the samples are SimDurations read as seconds).
+        self.hist.record((s * 1e9).round() as u64);
     }
 
-    /// The flow's `rtt_*` columns (mean, min and max stay unset without a sample).
+    /// The flow's `rtt_*` columns (mean, min, max and the percentiles stay unset without
+    /// a sample).
     pub fn report(&self, out: &mut Metrics) {
         out.set("rtt_samples", self.samples);
         if self.samples > 0 {
@@ -56,6 +68,14 @@ impl RttSummary {
             out.set("rtt_min_s", self.min_s);
             out.set("rtt_max_s", self.max_s);
         }
+        self.report_percentiles(out);
+    }
+
+    /// The flow's `rtt_p*_ms` columns (null without a sample).
+    fn report_percentiles(&self, out: &mut Metrics) {
+        out.set("rtt_p50_ms", self.hist.quantile_ms(1, 2));
+        out.set("rtt_p95_ms", self.hist.quantile_ms(95, 100));
+        out.set("rtt_p99_ms", self.hist.quantile_ms(99, 100));
     }
 }
 

@@ -9,12 +9,14 @@
 pub mod adaptive_fec;
 pub mod cc;
 pub mod config;
+pub mod delivery_rate;
 pub mod ewln;
 pub(crate) mod ecn;
 mod endpoint;
 pub mod inference;
 pub mod metrics;
 mod notices;
+pub mod pacing;
 pub mod rate_sample;
 pub mod receiver;
 pub mod recovery;

@@ -122,7 +122,7 @@ impl Scoreboard {
     }
 
     /// One past the highest SACKed byte; 0 when nothing is SACKed.
-    fn highest_sacked(&self) -> u64 {
+    pub fn highest_sacked(&self) -> u64 {
         self.sacked.ranges().last().map_or(0, |&(_, e)| e)
     }
 
@@ -130,7 +130,7 @@ impl Scoreboard {
     /// bytes have fewer SACKs above them). A hole is lost when DupThresh discontiguous
     /// SACKed ranges lie above it, or more than (DupThresh − 1)·SMSS SACKed bytes
     /// (RFC 6675 §4 IsLost; RFC 3517 said DupThresh·SMSS).
-    fn lost_limit(&self) -> u64 {
+    pub fn lost_limit(&self) -> u64 {
         let ranges = self.sacked.ranges();
         let mut bytes_above = 0;
         for (i, &(s, e)) in ranges.iter().enumerate().rev() {

@@ -1,14 +1,18 @@
 //! The TCP sender: what it holds and how it answers an ACK and a timeout. Each concern
 //! is in its own file: window growth in `cc`, loss recovery in `recovery`, the RTO in
 //! `rtt` and `rto_timer`, what an ACK signals in `notices` (with `ecn`, `ewln`,
-//! `adaptive_fec`), segment transmission in `transmit`, and what the world sees of it
-//! (including its flow summary, `report`) in `endpoint`.
+//! `adaptive_fec`), segment transmission in `transmit`, delivery-rate samples in
+//! `delivery_rate` and pacing in `pacing`, and what the world sees of it (including its
+//! flow summary, `report`) in `endpoint`.
 
 use super::cc::{AnyCongestionControl, CcContext, CcSpec, CongestionControl};
 use super::config::TcpConfig;
+use super::delivery_rate::DeliveryRate;
 use super::metrics::SenderMetrics;
 use super::notices::{AckSignals, Notices};
-use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery};
+use super::pacing::Pacer;
+use super::rate_sample::RateSample;
+use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec};
 use super::rto_timer::RetransmitTimer;
 use super::rtt::{RtoConfig, RttEstimator};
 use super::state::{RetxCause, SenderState, Signal};
@@ -27,6 +31,19 @@ pub(super) struct AppData {
     pub started: bool,
 }
 
+/// What the model-based congestion controls read of the sender and ask of it: the
+/// delivery-rate stamps and the pacer. Boxed: one pointer in the endpoint slot, the ring
+/// of stamps on the heap either way.
+#[derive(Default)]
+pub(super) struct RateControl {
+    pub rate: DeliveryRate,
+    pub pacer: Pacer,
+    /// Tests only: a congestion control outside the closed list (which has no test-only
+    /// member) that answers `pacing_rate` and `on_rate_sample` in the listed one's place.
+    #[cfg(test)]
+    pub test_cc: Option<Box<dyn CongestionControl>>,
+}
+
 pub struct TcpSender {
     pub st: SenderState,
     pub(super) cc: AnyCongestionControl,
@@ -37,6 +54,7 @@ pub struct TcpSender {
     pub(super) wire: Wire,
     pub(super) limits: Limits,
     pub(super) app: AppData,
+    pub(super) model: Box<RateControl>,
     pub metrics: SenderMetrics,
     /// Trace events for `Endpoint::poll_event`.
     pub(crate) events: EventLog,
@@ -50,7 +68,7 @@ impl TcpSender {
         st.eln_threshold = cfg.eln_dupack_threshold;
         TcpSender {
             st,
-            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc }),
+            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0 }),
             recovery: cfg.variant.build(mss, cfg.dupack_threshold),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
@@ -63,9 +81,17 @@ impl TcpSender {
             wire: Wire { flow, src, dst, header: cfg.header.0 as u32 },
             limits: Limits::new(cfg),
             app: AppData { limit: app_limit, start_at, started: false },
+            model: Box::default(),
             metrics: SenderMetrics::new(),
             events: EventLog::default(),
         }
+    }
+
+    /// The congestion control again, drawing from the flow's own stream `seed` (BBR's
+    /// gain-cycle phase); the rules that draw nothing are unchanged by it.
+    pub fn with_cc_seed(mut self, cfg: &TcpConfig, seed: u64) -> Self {
+        self.cc = cfg.cc.0.build(&CcContext { mss: self.st.mss, initial_window: self.st.cwnd, abc: cfg.abc, seed });
+        self
     }
 
     pub fn start(&mut self, now: SimTime) {
@@ -78,13 +104,25 @@ impl TcpSender {
         self.app.limit.is_some_and(|n| self.st.snd_una >= n)
     }
 
-    /// The application's start until it has started, then the retransmission timer.
+    /// The application's start until it has started, then the retransmission timer or
+    /// a paced segment's departure, whichever is first.
     pub fn timer(&self) -> Option<SimTime> {
-        if self.app.started {
-            self.timer.deadline
-        } else {
-            Some(self.app.start_at)
+        if !self.app.started {
+            return Some(self.app.start_at);
         }
+        match (self.timer.deadline, self.model.pacer.wake_at()) {
+            (Some(rto), Some(pace)) => Some(rto.min(pace)),
+            (rto, pace) => rto.or(pace),
+        }
+    }
+
+    /// The rate the congestion control asks to pace at, bytes/s (`None`: unpaced).
+    pub(super) fn pacing_rate(&self) -> Option<f64> {
+        #[cfg(test)]
+        if let Some(cc) = &self.model.test_cc {
+            return cc.pacing_rate(&self.st, self.rtt.srtt());
+        }
+        self.cc.pacing_rate(&self.st, self.rtt.srtt())
     }
 
     pub fn rto(&self) -> SimDuration {
@@ -134,8 +172,13 @@ impl TcpSender {
             self.on_ewln_notice(seq);
         }
         // Older than snd_una: reordered, stale.
-        if ack.ack >= self.st.snd_una {
-            self.on_cumulative_ack(now, &ack, &signals);
+        let current = ack.ack >= self.st.snd_una;
+        let mut blocks = [(0, 0); SACK_BLOCKS];
+        let mut n = 0;
+        let mut acked = 0;
+        if current {
+            n = ack.sack_ranges().zip(blocks.iter_mut()).map(|(r, slot)| *slot = r).count();
+            acked = self.on_cumulative_ack(now, &ack, &blocks[..n], &signals);
         }
         // A loss reduction on this very ACK (it entered fast recovery) takes precedence:
         // one reduction per window (RFC 3168 §6.1.2).
@@ -144,7 +187,34 @@ impl TcpSender {
         } else if signals.ecn {
             self.on_ece();
         }
+        if current {
+            self.sample_delivery(now, acked, &blocks[..n]);
+        }
         self.note_cwnd();
+    }
+
+    /// draft-cheng-iccrg-delivery-rate-estimation-02 §3.3: after the window rule and the
+    /// recovery have had this ACK, the losses the recovery now deems are marked, the
+    /// segments it delivered give the rate sample, and the congestion control gets it if
+    /// the ACK acknowledged or SACKed anything new.
+    fn sample_delivery(&mut self, now: SimTime, acked: u64, blocks: &[(u64, u64)]) {
+        let rate = &mut self.model.rate;
+        rate.mark_lost_below(self.recovery.lost_below(&self.st));
+        if self.st.retransmit.is_some() {
+            rate.mark_lost_at(self.st.snd_una);
+        }
+        let rs = rate.on_ack(now, self.st.snd_una, blocks);
+        if acked > 0 || rs.newly_acked > 0 {
+            self.deliver_rate_sample(now, &rs);
+        }
+    }
+
+    fn deliver_rate_sample(&mut self, now: SimTime, rs: &RateSample) {
+        #[cfg(test)]
+        if let Some(cc) = &mut self.model.test_cc {
+            return cc.on_rate_sample(&mut self.st, now, rs);
+        }
+        self.cc.on_rate_sample(&mut self.st, now, rs);
     }
 
     /// `Signal::Ewln` (Shagdar Fig. 3): the named segment goes out at once, and the
@@ -163,16 +233,16 @@ impl TcpSender {
 
     /// An ACK at or above snd_una: loss recovery reads it (a loss or an ELN it points
     /// to is its to answer), then the window grows and the timer restarts.
-    fn on_cumulative_ack(&mut self, now: SimTime, ack: &TcpAck, signals: &AckSignals) {
+    /// Returns the bytes it newly acknowledged cumulatively.
+    fn on_cumulative_ack(&mut self, now: SimTime, ack: &TcpAck, blocks: &[(u64, u64)], signals: &AckSignals) -> u64 {
         let (acked, rtt) = self.advance(now, ack.ack);
-        let mut blocks = [(0, 0); SACK_BLOCKS];
-        let n = ack.sack_ranges().zip(blocks.iter_mut()).map(|(r, slot)| *slot = r).count();
-        let seen = Ack { acked, blocks: &blocks[..n], signal: signals.recovery_signal, ewln: signals.ewln };
+        let seen = Ack { acked, blocks, signal: signals.recovery_signal, ewln: signals.ewln };
         let outcome = self.recovery.on_ack(&mut self.st, &mut self.cc, &seen);
         if acked > 0 {
             // No growth on an ACK whose ECE reduces the window (RFC 3168 §6.1.2).
             self.after_new_ack(now, acked, rtt, outcome, !signals.ecn);
         }
+        acked
     }
 
     /// snd_una moves to `ack` (which may equal it). Returns the bytes newly acknowledged
@@ -215,10 +285,15 @@ impl TcpSender {
         }
     }
 
-    /// The timer expired: the application starts, or a retransmission timeout.
+    /// The timer expired: the application starts, a paced segment's time came (the
+    /// transmit path releases it), or a retransmission timeout.
     pub fn on_timer(&mut self, now: SimTime) {
         if !self.app.started {
             self.start(now);
+        } else if self.model.pacer.wake_at().is_some_and(|t| t <= now) {
+            if self.timer.deadline.is_some_and(|d| d <= now) {
+                self.on_rto(now);
+            }
         } else {
             self.on_rto(now);
         }
@@ -243,6 +318,7 @@ impl TcpSender {
         self.st.limited_sent = 0;
         self.st.retransmit = None;
         self.st.go_back_n(RetxCause::Timeout);
+        self.model.rate.on_timeout(self.st.snd_max);
         self.rtt.backoff();
         self.timer.deadline = Some(now + self.rtt.rto());
         self.note_cwnd();
@@ -252,3 +328,7 @@ impl TcpSender {
 #[cfg(test)]
 #[path = "sender_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "sender_pacing_tests.rs"]
+mod pacing_tests;

@@ -36,7 +36,7 @@ fn drain(s: &mut TcpSender, now: SimTime) -> Vec<Packet> {
 
 #[test]
 fn sends_the_initial_window_and_starts_the_timer() {
-    let mut s = sender(LossRecoveryConfig::Newreno);
+    let mut s = sender(LossRecoveryConfig::NewReno);
     let sent = drain(&mut s, SimTime::ZERO);
     assert_eq!(sent.len(), 4);
     assert_eq!(seq_of(&sent[3]), 3000);
@@ -46,7 +46,7 @@ fn sends_the_initial_window_and_starts_the_timer() {
 
 #[test]
 fn ack_clock_slow_start_doubles_per_round() {
-    let mut s = sender(LossRecoveryConfig::Newreno);
+    let mut s = sender(LossRecoveryConfig::NewReno);
     drain(&mut s, SimTime::ZERO);
     let t = SimTime::ZERO + SimDuration::from_millis(100);
     for k in 1..=4 {
@@ -127,7 +127,7 @@ fn eln_ignored_when_switched_off() {
 /// marked duplicates of that loss resend nothing more.
 #[test]
 fn eln_resends_on_the_first_marked_duplicate_by_default() {
-    for variant in [LossRecoveryConfig::Tahoe, LossRecoveryConfig::Reno, LossRecoveryConfig::Newreno] {
+    for variant in [LossRecoveryConfig::Tahoe, LossRecoveryConfig::Reno, LossRecoveryConfig::NewReno] {
         let mut s = sender(variant);
         drain(&mut s, SimTime::ZERO);
         let cwnd = s.st.cwnd;
@@ -170,7 +170,7 @@ fn eln_threshold_three_waits_for_the_third_duplicate() {
 /// would wait for the timeout); an unmarked duplicate below K does nothing.
 #[test]
 fn eln_mark_after_the_threshold_still_resends() {
-    let mut s = sender(LossRecoveryConfig::Newreno);
+    let mut s = sender(LossRecoveryConfig::NewReno);
     drain(&mut s, SimTime::ZERO);
     s.handle_ack(SimTime(1), &ack(0, false));
     assert_eq!(drain(&mut s, SimTime(1)).iter().map(seq_of).collect::<Vec<_>>(), vec![4000]);
@@ -188,7 +188,7 @@ fn eln_threshold_zero_is_refused() {
 
 #[test]
 fn timeout_goes_back_n_with_backoff_and_karn() {
-    let mut s = sender(LossRecoveryConfig::Newreno);
+    let mut s = sender(LossRecoveryConfig::NewReno);
     drain(&mut s, SimTime::ZERO);
     let t1 = SimTime::ZERO + SimDuration::from_secs(1);
     s.handle_timeout(t1);
@@ -210,7 +210,7 @@ fn timeout_goes_back_n_with_backoff_and_karn() {
 
 #[test]
 fn timeout_during_fast_recovery_keeps_the_entry_ssthresh() {
-    let mut s = sender(LossRecoveryConfig::Newreno);
+    let mut s = sender(LossRecoveryConfig::NewReno);
     drain(&mut s, SimTime::ZERO);
     for _ in 0..20 {
         s.handle_ack(SimTime(1), &ack(0, false));
@@ -298,7 +298,7 @@ fn file_transfer_finishes_with_a_short_last_segment() {
 
 #[test]
 fn window_is_limited_by_the_receiver() {
-    let mut s = sender(LossRecoveryConfig::Newreno);
+    let mut s = sender(LossRecoveryConfig::NewReno);
     drain(&mut s, SimTime::ZERO);
     s.handle_ack(SimTime(1), &ack(4000, false));
     s.handle_ack(SimTime(2), &Packet::tcp_ack(0, 1, 0, 4000, 2000, 40));
@@ -321,7 +321,7 @@ fn ewln_sender(variant: LossRecoveryConfig) -> TcpSender {
 
 #[test]
 fn fig_3_the_first_ewln_ack_resends_the_named_segment_without_reduction() {
-    for variant in [LossRecoveryConfig::Reno, LossRecoveryConfig::Newreno, LossRecoveryConfig::Sack] {
+    for variant in [LossRecoveryConfig::Reno, LossRecoveryConfig::NewReno, LossRecoveryConfig::Sack] {
         let mut s = ewln_sender(variant);
         drain(&mut s, SimTime::ZERO);
         let cwnd = s.st.cwnd;
@@ -408,7 +408,7 @@ fn fig_3_a_corrupted_retransmission_is_a_new_notice_resent_at_once() {
     // corrupted packet is finished or a new corrupted packet with the EWLN bit set
     // arrives"; §III C: the sender resends on the first ACK of each notice. A corrupted
     // retransmission is such a new corrupted packet.
-    for variant in [LossRecoveryConfig::Reno, LossRecoveryConfig::Newreno, LossRecoveryConfig::Sack] {
+    for variant in [LossRecoveryConfig::Reno, LossRecoveryConfig::NewReno, LossRecoveryConfig::Sack] {
         let mut x = EwlnPair::new(variant, 8);
         assert_eq!(x.sent(), (0..8).map(|k| k * 1000).collect::<Vec<_>>());
         x.deliver(0, false);

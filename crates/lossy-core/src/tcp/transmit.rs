@@ -1,8 +1,12 @@
 //! The sender's transmit path: which segment goes out next — a requested resend, an
 //! EWLN resend, the segment loss recovery picks, or new data (and go-back-N resends) as
-//! the window allows — and the packet it makes.
+//! the window allows — and the packet it makes, stamped for delivery-rate samples
+//! (`delivery_rate`) and, when the congestion control asks for pacing, held until its
+//! departure time (`pacing`).
 
+use super::cc::CongestionControl;
 use super::config::TcpConfig;
+use super::delivery_rate::SendInfo;
 use super::recovery::LossRecovery;
 use super::sender::TcpSender;
 use super::state::RetxCause;
@@ -47,10 +51,14 @@ impl TcpSender {
         if !self.app.started {
             return None;
         }
+        // A paced segment waits: it leaves first, and nothing else is decided meanwhile.
+        if self.model.pacer.holding() {
+            return self.model.pacer.release(now);
+        }
         if let Some(cause) = self.st.retransmit.take() {
             let len = self.st.mss.min(self.st.snd_max - self.st.snd_una);
             if len > 0 {
-                return Some(self.emit(now, self.st.snd_una, len, Some(cause)));
+                return self.emit(now, self.st.snd_una, len, Some(cause));
             }
         }
         if let Some(seq) = self.notices.ewln_resend.take() {
@@ -59,7 +67,7 @@ impl TcpSender {
             if seq >= self.st.snd_una && seq < self.st.snd_max {
                 let len = self.st.mss.min(self.st.snd_max - seq);
                 self.recovery.on_ewln_resend(seq, seq + len);
-                return Some(self.emit(now, seq, len, Some(RetxCause::Ewln)));
+                return self.emit(now, seq, len, Some(RetxCause::Ewln));
             }
         }
         let end = self.app.limit.unwrap_or(u64::MAX);
@@ -72,6 +80,7 @@ impl TcpSender {
             sacked = self.recovery.sacked_below(self.st.snd_una, self.st.snd_nxt);
         }
         if self.st.snd_nxt >= end {
+            self.note_app_limited(end);
             return None;
         }
         let len = self.st.mss.min(end - self.st.snd_nxt);
@@ -88,7 +97,21 @@ impl TcpSender {
         let cause = (seq < self.st.snd_max).then_some(self.st.go_back_cause);
         self.st.snd_nxt += len;
         self.st.snd_max = self.st.snd_max.max(self.st.snd_nxt);
-        Some(self.emit(now, seq, len, cause))
+        self.emit(now, seq, len, cause)
+    }
+
+    /// draft-cheng-iccrg-delivery-rate-estimation-02 §3.4 at the point the sender runs out
+    /// of data: the application wrote all it will (a finite one sent its last byte; a bulk
+    /// one never gets here), the window is not what stops it, and no resend is due.
+    fn note_app_limited(&mut self, app_end: u64) {
+        let st = &self.st;
+        if st.snd_max < app_end {
+            return;
+        }
+        let flight = st.flight_size();
+        let below_cwnd = self.model.rate.inflight(flight) < st.cwnd;
+        let nothing_to_resend = st.retransmit.is_none() && st.snd_nxt >= st.snd_max && !st.in_recovery;
+        self.model.rate.check_app_limited(below_cwnd, nothing_to_resend, flight);
     }
 
     /// In recovery, the segment loss recovery picks (SACK: NextSeg's, or ns-2's), if
@@ -104,7 +127,7 @@ impl TcpSender {
         let cause = (seg.seq < st.snd_max).then_some(st.recovery_cause);
         st.snd_max = st.snd_max.max(seg.seq + seg.len);
         st.snd_nxt = st.snd_max;
-        Some(self.emit(now, seg.seq, seg.len, cause))
+        self.emit(now, seg.seq, seg.len, cause)
     }
 
     /// min(cwnd, rwnd, W_max), plus RFC 3042's allowance on the first two duplicate ACKs
@@ -120,16 +143,31 @@ impl TcpSender {
         cwnd.min(self.limits.receiver())
     }
 
-    fn emit(&mut self, now: SimTime, seq: u64, len: u64, retx: Option<RetxCause>) -> Packet {
+    /// The segment [seq, seq + len) is decided at `now`: it is stamped at its departure
+    /// (`now` unless paced, as Linux stamps `skb_mstamp_ns` with `tcp_wstamp_ns`) and
+    /// returned, or held until then.
+    fn emit(&mut self, now: SimTime, seq: u64, len: u64, retx: Option<RetxCause>) -> Option<Packet> {
+        let at = self.model.pacer.departure(now, len, self.pacing_rate());
+        let p = self.make(at, seq, len, retx);
+        if at > now {
+            self.model.pacer.hold(at, p);
+            return None;
+        }
+        Some(p)
+    }
+
+    fn make(&mut self, now: SimTime, seq: u64, len: u64, retx: Option<RetxCause>) -> Packet {
         let mut flags = Flags::default();
         if let Some(cause) = retx {
             flags.set(Flags::RETX);
             self.st.counters.count_retransmit(cause);
         }
         self.timer.on_send(now, seq + len, retx.is_some());
+        self.cc.on_send(now, seq, len, retx.is_some());
         self.st.counters.segments_sent += 1;
         self.st.counters.bytes_sent += len;
         self.timer.start_if_stopped(now, self.rtt.rto());
+        self.model.rate.on_send(now, SendInfo { seq, len, flight: self.st.flight_size() });
         // mss + header <= 65,535 was checked when the scenario was built (IPv4 length).
         let w = &self.wire;
         let mut p = Packet::tcp_data(w.flow, w.src, w.dst, seq, len as u32, (len as u32 + w.header) as u16);

@@ -11,6 +11,7 @@ use crate::tcp::ewln::EwlnEcho;
 use crate::tcp::inference::LossInference;
 use crate::tcp::metrics as sender_metrics;
 use crate::tcp::state::SenderCounters;
+use crate::transport::one_way_delay::OneWayDelay;
 
 /// Bytes the receiver got more than once (every transport's receiver counts them).
 const RECEIVER: &Columns = &[("duplicate_bytes", Metric::U64(0))];
@@ -23,6 +24,9 @@ pub const FLOW_COLUMNS: &[&Columns] = &[
     EcnReceiver::COLUMNS,
     LossInference::COLUMNS,
     EwlnEcho::COLUMNS,
+    // Issue 29's delay columns, last so that older columns keep their places.
+    sender_metrics::RTT_PERCENTILE_COLUMNS,
+    OneWayDelay::COLUMNS,
 ];
 
 /// A flow's record before its endpoints report: every declared column at its default.

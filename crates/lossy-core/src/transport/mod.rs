@@ -5,58 +5,29 @@
 //! FECTCP are variants of [`AnyEndpoint`].
 //!
 //! The transports are a family: each is a [`TransportSpec`] in its own file (`tcp.rs`,
-//! `udp.rs`, `fectcp/mod.rs`) that checks a flow's tables and builds its two endpoints,
-//! listed once in [`AnyTransport`]; the scenario builder names none of them.
+//! `udp.rs`, `fectcp/mod.rs`) that checks a flow's tables and builds its two endpoints;
+//! one line per transport in the `family!` list below makes [`AnyTransport`], the
+//! scenario's [`Transport`] and its endpoints' variants of [`AnyEndpoint`]; the scenario
+//! builder names none of them.
 
-pub mod fectcp;
 pub mod flow_columns;
-pub mod tcp;
-pub mod udp;
+pub mod one_way_delay;
 
 pub use crate::endpoint::{Endpoint, EventLog, StreamProgress, TraceEvent};
 
 use crate::apps::{App, AppConfig};
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::error::Error;
 use crate::packet::{FlowId, NodeId, Packet};
 use crate::result::FlowSummary;
-use crate::tcp::{TcpConfig, TcpReceiver, TcpSender};
+use crate::tcp::TcpConfig;
 use crate::time::SimTime;
-use fectcp::{FectcpConfig, FectcpReceiver, FectcpSender, FectcpTransport};
+use fectcp::FectcpConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tcp::TcpTransport;
-use udp::{CbrSource, UdpSink, UdpTransport};
 
 /// IPv4's total length is 16 bits: no packet on the wire is larger.
 pub const MAX_PACKET: u64 = 65_535;
-
-// As a scenario names it (`transport = "fectcp"`); a datagram application rides on UDP
-// whatever it says (`carrier`). The doc line is the schema's description.
-/// The transport of a file or bulk transfer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Transport {
-    #[default]
-    Tcp,
-    Fectcp,
-}
-
-impl Transport {
-    pub fn is_tcp(&self) -> bool {
-        *self == Transport::Tcp
-    }
-
-    /// The transport that carries `app`: the one asked for a byte stream, UDP for
-    /// datagrams.
-    pub fn carrier(self, app: &AppConfig) -> AnyTransport {
-        match (app.is_stream(), self) {
-            (false, _) => UdpTransport.into(),
-            (true, Transport::Tcp) => TcpTransport.into(),
-            (true, Transport::Fectcp) => FectcpTransport.into(),
-        }
-    }
-}
 
 /// What a flow's transport builds its two endpoints from.
 pub struct FlowEnds<'a> {
@@ -105,75 +76,97 @@ pub trait TransportSpec {
     fn reads_tcp_options(&self) -> bool;
     /// Whether base-station agents act on its packets (they read TCP headers).
     fn agents_act_on_it(&self) -> bool;
+    /// The flow asked for it by name (`transport`): its app and tables agree with that.
+    fn check_asked(&self, _f: &FlowEnds) -> crate::error::Result<()> {
+        Ok(())
+    }
     /// Checks the flow's tables and builds its sender and receiver.
     fn endpoints(&self, f: &FlowEnds) -> crate::error::Result<[AnyEndpoint; 2]>;
 }
 
-closed_enum! {
-    /// Every built-in transport.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum AnyTransport via each_transport {
-        Tcp(TcpTransport),
-        Udp(UdpTransport),
-        Fectcp(FectcpTransport),
+// One line per transport (`closed::family!`): its module, its type, the value a
+// scenario's `transport` names it by (a constant in its file; none for one a scenario
+// cannot name) and, after `+`, its endpoints. Plain comments: the doc line of
+// `Transport` is the schema's description, and its values have none.
+family! {
+    runtime {
+        /// Every built-in transport.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum AnyTransport via each_transport;
+        impl TransportSpec {
+            fn name(&self) -> &'static str;
+            fn variant(&self, f: &FlowEnds) -> &'static str;
+            fn reads_tcp_options(&self) -> bool;
+            fn agents_act_on_it(&self) -> bool;
+            fn check_asked(&self, f: &FlowEnds) -> crate::error::Result<()>;
+            fn endpoints(&self, f: &FlowEnds) -> crate::error::Result<[AnyEndpoint; 2]>;
+        }
     }
-    impl TransportSpec {
-        fn name(&self) -> &'static str;
-        fn variant(&self, f: &FlowEnds) -> &'static str;
-        fn reads_tcp_options(&self) -> bool;
-        fn agents_act_on_it(&self) -> bool;
-        fn endpoints(&self, f: &FlowEnds) -> crate::error::Result<[AnyEndpoint; 2]>;
+    unit_config {
+        /// The transport of a file or bulk transfer.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Transport via each_transport_config;
+    }
+    parts {
+        /// Every built-in endpoint. TCP's and UDP's unboxed: an endpoint is called several
+        /// times per packet, and one indirection less is worth the larger slots. FECTCP's
+        /// sender is boxed (once, when built): its 592 B padded every TCP receiver's slot
+        /// (issue 28; `layout_tests.rs` bounds the slots).
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyEndpoint via each_endpoint;
+        impl Endpoint {
+            fn handle_packet(&mut self, now: SimTime, pkt: &Packet);
+            fn poll_transmit(&mut self, now: SimTime) -> Option<Packet>;
+            fn poll_event(&mut self) -> Option<TraceEvent>;
+            fn enable_events(&mut self);
+            fn next_timeout(&self) -> Option<SimTime>;
+            fn handle_timeout(&mut self, now: SimTime);
+            fn progress(&self) -> StreamProgress;
+            fn delivered(&self) -> u64;
+            fn rate_bytes(&self) -> u64;
+            fn check_invariants(&self) -> Result<(), String>;
+            fn report(&mut self, end: SimTime, out: &mut FlowSummary);
+            fn note(&self) -> Option<String>;
+            fn takes_corrupt(&self) -> bool;
+        }
+    }
+    schemes {
+        #[default]
+        tcp::Tcp(TcpTransport, NAMED_TCP) + [TcpSender(tcp::TcpSender), TcpReceiver(tcp::TcpReceiver)],
+        udp::Udp(UdpTransport) + [CbrSource(udp::CbrSource), UdpSink(udp::UdpSink)],
+        fectcp::Fectcp(FectcpTransport, NAMED_FECTCP) + [FectcpSender(Box<fectcp::FectcpSender>), FectcpReceiver(fectcp::FectcpReceiver)],
     }
 }
 
-/// The flow's `transport` and `fectcp` fields agree with each other and with its app:
-/// a `fectcp` table on a TCP flow would be silently ignored, and a datagram app rides
-/// on UDP whatever the transport says.
+impl Transport {
+    /// The default, TCP: left out when a scenario is written back.
+    pub fn is_tcp(&self) -> bool {
+        *self == Transport::default()
+    }
+
+    /// The transport that carries `app`: the one asked for a byte stream, UDP for
+    /// datagrams.
+    pub fn carrier(self, app: &AppConfig) -> AnyTransport {
+        if app.is_stream() {
+            self.asked()
+        } else {
+            // The datagram carrier, whatever was asked (a role, not a choice).
+            UdpTransport.into()
+        }
+    }
+
+    /// The transport asked for.
+    fn asked(self) -> AnyTransport {
+        each_transport_config!(self, t => AnyTransport::from(*t))
+    }
+}
+
+/// The flow's `transport` and `fectcp` fields agree with each other and with its app
+/// (the asked transport's `check_asked`): a `fectcp` table on a TCP flow would be
+/// silently ignored, and a datagram app rides on UDP whatever the transport says.
 pub fn check_transport(f: &FlowEnds) -> crate::error::Result<()> {
-    if f.asked == Transport::Fectcp && !f.app.is_stream() {
-        return Err(Error::scenario((f.path)("transport"), "\"fectcp\" carries file transfers; a CBR application rides on UDP, so leave transport unset"));
-    }
-    if f.asked == Transport::Tcp && f.fectcp.is_some() {
-        return Err(Error::scenario((f.path)("fectcp"), "given, but the flow's transport is \"tcp\"; add transport = \"fectcp\" or drop the table"));
-    }
-    Ok(())
-}
-
-closed_enum! {
-    /// Every built-in endpoint. TCP's and UDP's unboxed: an endpoint is called several
-    /// times per packet, and one indirection less is worth the larger slots. FECTCP's
-    /// sender is boxed (once, when built): its 592 B padded every TCP receiver's slot
-    /// (issue 28; `layout_tests.rs` bounds the slots).
-    #[allow(clippy::large_enum_variant)]
-    pub enum AnyEndpoint via each_endpoint {
-        TcpSender(TcpSender),
-        TcpReceiver(TcpReceiver),
-        CbrSource(CbrSource),
-        UdpSink(UdpSink),
-        FectcpSender(Box<FectcpSender>),
-        FectcpReceiver(FectcpReceiver),
-    }
-    impl Endpoint {
-        fn handle_packet(&mut self, now: SimTime, pkt: &Packet);
-        fn poll_transmit(&mut self, now: SimTime) -> Option<Packet>;
-        fn poll_event(&mut self) -> Option<TraceEvent>;
-        fn enable_events(&mut self);
-        fn next_timeout(&self) -> Option<SimTime>;
-        fn handle_timeout(&mut self, now: SimTime);
-        fn progress(&self) -> StreamProgress;
-        fn delivered(&self) -> u64;
-        fn rate_bytes(&self) -> u64;
-        fn check_invariants(&self) -> Result<(), String>;
-        fn report(&mut self, end: SimTime, out: &mut FlowSummary);
-        fn note(&self) -> Option<String>;
-        fn takes_corrupt(&self) -> bool;
-    }
-}
-
-impl From<FectcpSender> for AnyEndpoint {
-    fn from(x: FectcpSender) -> Self {
-        Box::new(x).into()
-    }
+    f.asked.asked().check_asked(f)
 }
 
 /// Which of a flow's numbered units (datagrams, symbols) have arrived: one bit each, so a

@@ -3,13 +3,18 @@
 
 use super::{AnyEndpoint, FlowEnds, TransportSpec};
 use crate::apps::App;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::rng::stream_seed;
 use crate::tcp::inference::LossInference;
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::recovery::LossRecoverySpec;
+pub use crate::tcp::{TcpReceiver, TcpSender};
 
 /// `transport = "tcp"` (the default) for a byte stream.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpTransport;
+
+/// What `transport = "tcp"` names (the family's list reads it).
+pub const NAMED_TCP: TcpTransport = TcpTransport;
 
 impl TransportSpec for TcpTransport {
     fn name(&self) -> &'static str {
@@ -28,10 +33,19 @@ impl TransportSpec for TcpTransport {
         true
     }
 
+    /// A `fectcp` table on a TCP flow would be silently ignored.
+    fn check_asked(&self, f: &FlowEnds) -> Result<()> {
+        if f.fectcp.is_some() {
+            return Err(Error::scenario((f.path)("fectcp"), "given, but the flow's transport is \"tcp\"; add transport = \"fectcp\" or drop the table"));
+        }
+        Ok(())
+    }
+
     fn endpoints(&self, f: &FlowEnds) -> Result<[AnyEndpoint; 2]> {
         f.check_tcp()?;
         let t = f.tcp;
-        let sender = TcpSender::new(t, f.flow, f.src, f.dst, f.start, f.app.total_bytes());
+        let cc_seed = stream_seed(f.seed, f.replication, &format!("flow:{}:cc", f.name));
+        let sender = TcpSender::new(t, f.flow, f.src, f.dst, f.start, f.app.total_bytes()).with_cc_seed(t, cc_seed);
         let receiver = TcpReceiver::new(f.flow, f.dst, f.src, t.mss.0 as u32, t.ack_size.0 as u16, t.max_window.0 as u32, t.delayed_ack.map(|d| d.0))
             .with_ecn(t.ecn)
             .with_ewln(t.ewln)

@@ -212,7 +212,7 @@ mod tests {
         let t = SimTime::ZERO + s.interval();
         assert_eq!(s.next_timeout(), Some(t));
         s.handle_timeout(t);
-        assert_eq!(s.poll_transmit(t).unwrap().header, crate::packet::Header::Udp(crate::packet::Udp { seq: 1000, len: 1000 }));
+        assert_eq!(s.poll_transmit(t).unwrap().header, crate::packet::Header::Udp(crate::packet::Udp { seq: 1000, len: 1000, sent_ns: 0 }));
         assert!(s.finished());
         assert_eq!(s.next_timeout(), None);
     }

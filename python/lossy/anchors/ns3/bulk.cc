@@ -5,8 +5,9 @@
 // Written for lossy's `lossy bench` (python/lossy/anchors/ns3/README.md lists its settings and
 // what differs from lossy's path). Last stdout line: one JSON object (sim_time_s,
 // delivered_packets, events, loop_cpu_s, loop_wall_s, peak_rss_bytes, goodput_bps, ...).
-// Options: --rate, --wired-rate (bit/s), --p, --sim-time (s), --sack (0/1), --seed;
-// `bulk --PrintHelp` lists them all.
+// Options: --rate, --wired-rate (bit/s), --p, --sim-time (s), --sack (0/1), --seed,
+// --buffer (bytes), --counters (0/1: add the counters of counters.h, which the validation's
+// SACK reference numbers keep); `bulk --PrintHelp` lists them all.
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -14,6 +15,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+
+#include "counters.h"
 
 #include <cstdio>
 #include <ctime>
@@ -62,7 +65,8 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     uint32_t queuePackets = 100;
     const uint32_t mss = 1000;
-    const uint32_t buffer = 16 << 20; // 16 MiB: the window is limited by losses alone
+    uint32_t buffer = 16 << 20; // 16 MiB: the window is limited by losses alone
+    bool counters = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("rate", "last hop BS->R, bit/s", rateBps);
@@ -72,6 +76,8 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "SACK (RFC 2018) on both ends", sack);
     cmd.AddValue("seed", "run number of ns-3's random streams", seed);
     cmd.AddValue("queue", "DropTail queue per device, packets", queuePackets);
+    cmd.AddValue("buffer", "send and receive socket buffers, bytes", buffer);
+    cmd.AddValue("counters", "count drops, retransmissions, recoveries, timeouts, RTT", counters);
     cmd.Parse(argc, argv);
 
     RngSeedManager::SetSeed(1);
@@ -121,8 +127,19 @@ main(int argc, char* argv[])
     Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
     loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
     loss->SetRate(p);
-    loss->AssignStreams(0);
+    // Its stream is the next automatic one, as when the validation's SACK reference numbers
+    // were taken (python/lossy/papers/validation/ns3_sack.csv): objects are created in the
+    // same order, so a run reproduces those numbers exactly.
     bsToR.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+
+    lossy_ns3::LinkCounters links;
+    lossy_ns3::SenderCounters sender;
+    if (counters)
+    {
+        links.Connect(bsToR.Get(1), {sToBs.Get(0), sToBs.Get(1), bsToR.Get(0), bsToR.Get(1)}, nodes);
+        Ptr<Queue<Packet>> bsQueue = DynamicCast<PointToPointNetDevice>(bsToR.Get(0))->GetQueue();
+        sender.queueLength = [bsQueue]() { return bsQueue->GetNPackets(); };
+    }
 
     const uint16_t port = 5000;
     BulkSendHelper source("ns3::TcpSocketFactory",
@@ -131,10 +148,18 @@ main(int argc, char* argv[])
     source.SetAttribute("SendSize", UintegerValue(mss));
     ApplicationContainer sourceApp = source.Install(nodes.Get(0));
     sourceApp.Start(Seconds(0));
+    sourceApp.Stop(Seconds(simS));
     PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer sinkApp = sinkHelper.Install(nodes.Get(2));
     sinkApp.Start(Seconds(0));
+    sinkApp.Stop(Seconds(simS));
+    if (counters)
+    {
+        // The sender's socket exists once its application has started: hook it 1 ns later.
+        Ptr<BulkSendApplication> app = DynamicCast<BulkSendApplication>(sourceApp.Get(0));
+        Simulator::Schedule(NanoSeconds(1), [app, &sender]() { sender.Connect(app->GetSocket()); });
+    }
 
     Simulator::Stop(Seconds(simS));
     const double cpu0 = Clock(CLOCK_PROCESS_CPUTIME_ID);
@@ -148,6 +173,24 @@ main(int argc, char* argv[])
     const uint64_t delivered = received / mss;
     const unsigned long long events = Simulator::GetEventCount();
     Simulator::Destroy();
+    if (counters)
+    {
+        // The counters as a JSON line before the last one, under the names of ns3_sack.csv's columns.
+        std::printf("{\"buffer_bytes\": %u, \"rxBytes\": %llu, \"rxDataPkts\": %llu, "
+                    "\"errDrops\": %llu, \"queueDrops\": %llu, \"tcDrops_S\": %llu, "
+                    "\"tcDrops_BS\": %llu, \"tcDrops_R\": %llu, \"retrans\": %llu, "
+                    "\"recoveries\": %llu, \"rtos\": %llu, \"meanRtt_s\": %.6f, "
+                    "\"minRtt_s\": %.6f, \"meanBsQueuePkts\": %.2f, \"maxBsQueuePkts\": %u, "
+                    "\"meanCwndSegs\": %.2f, \"events\": %llu}\n",
+                    buffer, (unsigned long long)received, (unsigned long long)links.rxDataPkts,
+                    (unsigned long long)links.errDrops, (unsigned long long)links.queueDrops,
+                    (unsigned long long)links.tcDrops[0], (unsigned long long)links.tcDrops[1],
+                    (unsigned long long)links.tcDrops[2], (unsigned long long)sender.retrans,
+                    (unsigned long long)sender.recoveries, (unsigned long long)sender.rtos,
+                    sender.MeanRtt(), sender.rttMin,
+                    sender.ackSamples ? sender.queueSum / sender.ackSamples : 0.0, sender.queueMax,
+                    sender.ackSamples ? sender.cwndSum / sender.ackSamples / mss : 0.0, events);
+    }
     std::printf("{\"simulator\": \"ns-3\", \"sim_time_s\": %.9g, \"delivered_packets\": %llu, "
                 "\"events\": %llu, \"loop_cpu_s\": %.6f, \"loop_wall_s\": %.6f, "
                 "\"peak_rss_bytes\": %lld, \"goodput_bps\": %.6f, \"sack\": %s, "

@@ -250,7 +250,7 @@ def ns3_claim(window: str, suffix: str, why_here: str) -> Claim:
     """SACK against ns-3 3.44 with --sack=1 at one window (the two windows differ only here)."""
     return Claim(
         f"ns3-sack-{suffix}", f"SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p, {window} window",
-        source="ns-3 3.44, shared/anchors/ns3/bulk.cc --sack=1, 10 runs per point (ns3_sack.csv, "
+        source="ns-3 3.44, python/lossy/anchors/ns3/bulk.cc --sack=1, 10 runs per point (ns3_sack.csv, "
                "tools/ns3_sack_reference.py)",
         words="SACK's goodput is within 10 % of ns-3 3.44 with --sack=1 at every p (issue 9)",
         quantity="100 × (our mean ÷ ns-3's mean − 1) at each p, in per cent; the CI carries both means' spread",

@@ -192,7 +192,7 @@ FIGURES: List[Figure] = [
                      "5 ms, loss p→ R, IW 10, min RTO 1 s, 100-packet queues, 100 s. Lines: our means "
                      "with 95 % CI bands for the two windows; dashed with crosses, in the same colour: ns-3 3.44's "
                      "means over 10 runs "
-                     "(shared/anchors/ns3/bulk.cc --sack=1).",
+                     "(python/lossy/anchors/ns3/bulk.cc --sack=1).",
              curves=ns3_sack_curves, table=ns3_sack_table),
     table_of("sack-losses", "sack-losses", "Reno, NewReno, SACK and Sack1 under bursty and independent losses",
              sack_losses_table,

@@ -1,5 +1,5 @@
 """ns-3 3.44's numbers for the SACK comparison, measured once with the anchor
-(shared/anchors/ns3/bulk.cc, `--sack=1`, 10 runs per point, 100 s) by
+(python/lossy/anchors/ns3/bulk.cc, `--sack=1 --counters=1`, 10 runs per point, 100 s) by
 tools/ns3_sack_reference.py and kept in ns3_sack.csv beside this file: the reference
 column of the comparison, read here rather than rerun (ns-3 is not a dependency)."""
 

@@ -2,7 +2,7 @@
 //! `DropTail`, ns-3's `DropTailQueue`), with a limit in packets or bytes that does not
 //! count the packet being sent.
 
-use super::{AnyQueueDisc, QueueConfig, QueueDisc, QueueDiscSpec};
+use super::{AnyQueueDisc, DropSink, QueueConfig, QueueDisc, QueueDiscSpec};
 use crate::capacity::AnyCapacity;
 use crate::packet::Packet;
 use crate::rng::RngStream;
@@ -76,8 +76,10 @@ impl DropTail {
     }
 }
 
-impl QueueDisc for DropTail {
-    fn enqueue(&mut self, _now: SimTime, p: Packet) -> Result<(), Packet> {
+impl DropTail {
+    /// Queues `p` if it fits; gives it back if not.
+    #[inline]
+    pub fn push(&mut self, p: Packet) -> Result<(), Packet> {
         if !self.fits(p.size) {
             return Err(p);
         }
@@ -86,12 +88,29 @@ impl QueueDisc for DropTail {
         Ok(())
     }
 
-    fn dequeue(&mut self, _now: SimTime) -> Option<Packet> {
+    #[inline]
+    pub fn pop(&mut self) -> Option<Packet> {
         let p = self.buf.pop_front()?;
         self.bytes -= p.size as u64;
         Some(p)
     }
+}
 
+// Inlined: drop-tail is on every plain link's per-packet path (issue 28's hot path).
+impl QueueDisc for DropTail {
+    #[inline]
+    fn enqueue(&mut self, _now: SimTime, p: Packet, dropped: DropSink) {
+        if let Err(p) = self.push(p) {
+            dropped(p);
+        }
+    }
+
+    #[inline]
+    fn dequeue(&mut self, _now: SimTime, _dropped: DropSink) -> Option<Packet> {
+        self.pop()
+    }
+
+    #[inline]
     fn len(&self) -> usize {
         self.buf.len()
     }
@@ -105,6 +124,7 @@ impl QueueDisc for DropTail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::queue::testing::{offer, take};
 
     fn pkt(size: u16) -> Packet {
         Packet::udp(0, 0, 1, 0, size as u32, size)
@@ -115,20 +135,20 @@ mod tests {
     #[test]
     fn packet_limit_drops_the_arrival() {
         let mut q = DropTail::new(QueueLimit::Packets(2));
-        assert!(q.enqueue(T, pkt(10)).is_ok());
-        assert!(q.enqueue(T, pkt(10)).is_ok());
-        assert!(q.enqueue(T, pkt(10)).is_err());
+        assert!(offer(&mut q, T, pkt(10)).is_ok());
+        assert!(offer(&mut q, T, pkt(10)).is_ok());
+        assert!(offer(&mut q, T, pkt(10)).is_err());
         assert_eq!(q.len(), 2);
     }
 
     #[test]
     fn byte_limit_counts_sizes_fifo() {
         let mut q = DropTail::new(QueueLimit::Bytes(100));
-        assert!(q.enqueue(T, pkt(60)).is_ok());
-        assert!(q.enqueue(T, pkt(50)).is_err());
-        assert!(q.enqueue(T, pkt(40)).is_ok());
+        assert!(offer(&mut q, T, pkt(60)).is_ok());
+        assert!(offer(&mut q, T, pkt(50)).is_err());
+        assert!(offer(&mut q, T, pkt(40)).is_ok());
         assert_eq!(q.bytes(), 100);
-        assert_eq!(q.dequeue(T).unwrap().size, 60);
+        assert_eq!(take(&mut q, T).unwrap().size, 60);
         assert_eq!(q.bytes(), 40);
         let mut n = 0;
         q.drain(&mut |_| n += 1);

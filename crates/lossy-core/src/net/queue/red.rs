@@ -5,9 +5,14 @@
 //! early (RFC 3168 §5; ns-2's `setbit_`). Draws come from the direction's own queue
 //! stream (`link:A->B:queue`), so RED never moves the channel's draws.
 
-use super::red_config::RedParams;
+use config::RedParams;
+pub use config::{RedConfig, RedMode};
+
+// Its table, in a file of its own for its length.
+#[path = "red_config.rs"]
+mod config;
 use super::drop_tail::DropTail;
-use super::{QueueDisc, QueueStats};
+use super::{DropSink, QueueDisc, QueueStats};
 use crate::packet::{Flags, Packet};
 use crate::rng::RngStream;
 use crate::time::{serialization_delay, SimTime};
@@ -175,8 +180,9 @@ impl Red {
     }
 }
 
-impl QueueDisc for Red {
-    fn enqueue(&mut self, now: SimTime, mut pkt: Packet) -> Result<(), Packet> {
+impl Red {
+    /// Judges and queues an arrival; gives it back if dropped.
+    fn offer(&mut self, now: SimTime, mut pkt: Packet) -> Result<(), Packet> {
         self.update_avg(now);
         self.seen = now;
         match self.verdict(&pkt) {
@@ -188,15 +194,27 @@ impl QueueDisc for Red {
                     pkt.flags.set(Flags::CE);
                     self.marks += 1;
                 }
-                return self.fifo.enqueue(now, pkt); // fits: the verdict checked the limit
+                return self.fifo.push(pkt); // fits: the verdict checked the limit
             }
         }
         Err(pkt)
     }
+}
 
-    fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
+// `enqueue` and `dequeue` not inlined into `AnyQueueDisc`'s dispatch, which stays small
+// enough to inline drop-tail's path into the link (issue 28's hot path).
+impl QueueDisc for Red {
+    #[inline(never)]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: DropSink) {
+        if let Err(p) = self.offer(now, pkt) {
+            dropped(p);
+        }
+    }
+
+    #[inline(never)]
+    fn dequeue(&mut self, now: SimTime, _dropped: DropSink) -> Option<Packet> {
         self.seen = now;
-        let Some(p) = self.fifo.dequeue(now) else {
+        let Some(p) = self.fifo.pop() else {
             // ns-2.35 `deque`: the link is free and nothing waits: idle from now.
             if !self.idle {
                 self.idle = true;
@@ -229,16 +247,11 @@ impl QueueDisc for Red {
         let area = self.area + self.avg * (end_s - self.last_avg.as_secs_f64()).max(0.0);
         let mean = if end_s > 0.0 { area / end_s } else { self.avg };
         let unit = if self.p.bytes { self.p.mean } else { 1.0 };
-        QueueStats { early_drops: self.early, forced_drops: self.forced, marks: self.marks, avg_packets: Some(mean / unit) }
+        QueueStats { early_drops: self.early, forced_drops: self.forced, marks: self.marks, avg_packets: Some(mean / unit), ..QueueStats::default() }
     }
 }
 
 /// Boxed into the discipline list (only drop-tail is held inline there).
-impl From<Red> for super::AnyQueueDisc {
-    fn from(x: Red) -> Self {
-        Box::new(x).into()
-    }
-}
 
 #[cfg(test)]
 #[path = "red_tests.rs"]

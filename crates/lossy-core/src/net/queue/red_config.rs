@@ -2,8 +2,8 @@
 //! values ns-2.35 derives from the link (`REDQueue::initialize_params`, `reset`).
 //! Defaults are ns-2.35's (`tcl/lib/ns-default.tcl`) unless a field says otherwise.
 
-use super::red::Red;
-use super::{AnyQueueDisc, QueueDiscSpec};
+use super::Red;
+use crate::net::queue::{AnyQueueDisc, QueueDiscSpec};
 use crate::capacity::{AnyCapacity, Capacity};
 use crate::rng::RngStream;
 use crate::time::SimDuration;

@@ -4,6 +4,7 @@
 use super::*;
 use crate::time::SimDuration;
 use crate::units::QueueLimit;
+use crate::net::queue::testing::{offer, take};
 
 /// Packet mode, min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle, 1000-packet limit,
 /// C = 1000 mean packets per second.
@@ -48,7 +49,7 @@ fn holding(mut p: RedParams, n: usize, size: u16, avg: f64) -> Red {
     p.w_q = 1e-300;
     let mut q = red(p);
     for _ in 0..n {
-        q.fifo.enqueue(SimTime::ZERO, pkt(size)).expect("under the limit");
+        q.fifo.push(pkt(size)).expect("under the limit");
     }
     q.idle = false;
     q.avg = avg;
@@ -61,7 +62,7 @@ fn the_average_is_an_ewma_of_the_queue_seen_by_arrivals() {
     let mut q = red(RedParams { w_q: 0.5, ..params() });
     q.idle = false;
     for _ in 0..3 {
-        q.enqueue(SimTime::ZERO, pkt(100)).unwrap();
+        offer(&mut q, SimTime::ZERO, pkt(100)).unwrap();
     }
     // Queues seen: 0, 1, 2: avg = 0, 0.5, 0.5·0.5 + 0.5·2 = 1.25.
     assert_eq!(q.avg, 1.25);
@@ -72,29 +73,29 @@ fn an_idle_queue_decays_as_if_m_small_packets_had_come() {
     let mut q = red(RedParams { w_q: 0.01, ..params() });
     q.idle = false;
     q.avg = 8.0;
-    assert!(q.dequeue(at(100)).is_none(), "empty: idle from 100 ms");
+    assert!(take(&mut q, at(100)).is_none(), "empty: idle from 100 ms");
     // 20 ms idle at C = 1000/s: m = 20, then the arrival's own update with q = 0.
-    q.enqueue(at(120), pkt(100)).unwrap();
+    offer(&mut q, at(120), pkt(100)).unwrap();
     assert!((q.avg - 8.0 * 0.99f64.powi(21)).abs() < 1e-12, "{}", q.avg);
     // Busy again: the next arrival is one plain update.
     let before = q.avg;
-    q.enqueue(at(130), pkt(100)).unwrap();
+    offer(&mut q, at(130), pkt(100)).unwrap();
     assert!((q.avg - (0.99 * before + 0.01 * 1.0)).abs() < 1e-12);
 }
 
 #[test]
 fn idle_time_starts_when_the_last_packet_has_been_sent() {
     let mut q = red(RedParams { w_q: 0.01, ..params() });
-    q.enqueue(at(0), pkt(1000)).unwrap();
+    offer(&mut q, at(0), pkt(1000)).unwrap();
     q.avg = 8.0;
     // The last packet leaves at 10 ms; at 8 Mbps it is on the wire until 11 ms.
-    assert!(q.dequeue(at(10)).is_some());
-    q.enqueue(at(11), pkt(1000)).unwrap(); // no idle time yet: one plain step
+    assert!(take(&mut q, at(10)).is_some());
+    offer(&mut q, at(11), pkt(1000)).unwrap(); // no idle time yet: one plain step
     assert!((q.avg - 8.0 * 0.99).abs() < 1e-12);
     q.avg = 8.0;
-    q.dequeue(at(20));
+    take(&mut q, at(20));
     // Sent until 21 ms, idle until 41 ms: m = 20.
-    q.enqueue(at(41), pkt(1000)).unwrap();
+    offer(&mut q, at(41), pkt(1000)).unwrap();
     assert!((q.avg - 8.0 * 0.99f64.powi(21)).abs() < 1e-12, "{}", q.avg);
 }
 
@@ -145,7 +146,7 @@ fn the_first_arrival_above_min_th_only_starts_the_count() {
     let mut q = holding(params(), 3, 100, 14.9);
     q.old = false;
     q.count = 500; // far past 1/p_b: any draw would drop
-    q.enqueue(SimTime::ZERO, pkt(100)).unwrap();
+    offer(&mut q, SimTime::ZERO, pkt(100)).unwrap();
     assert_eq!((q.count, q.old), (1, true));
 }
 
@@ -156,57 +157,57 @@ fn ect_packets_are_marked_below_twice_max_th_and_dropped_beyond() {
     for avg in [10.0, 20.0] {
         let mut q = holding(p, 3, 100, avg);
         q.count = 1000;
-        q.enqueue(SimTime::ZERO, ect(100)).expect("marked, not dropped");
+        offer(&mut q, SimTime::ZERO, ect(100)).expect("marked, not dropped");
         assert!(q.fifo.last().unwrap().flags.has(Flags::CE));
         assert_eq!((q.marks, q.early, q.count), (1, 0, 0));
         // Not ECT: dropped early.
         q.count = 1000;
-        assert!(q.enqueue(SimTime::ZERO, pkt(100)).is_err());
+        assert!(offer(&mut q, SimTime::ZERO, pkt(100)).is_err());
         assert_eq!((q.marks, q.early), (1, 1));
     }
     // At 2·max_th every arrival is dropped, ECT or not (a forced drop).
     let mut q = holding(p, 3, 100, 30.0);
-    let back = q.enqueue(SimTime::ZERO, ect(100)).unwrap_err();
+    let back = offer(&mut q, SimTime::ZERO, ect(100)).unwrap_err();
     assert!(!back.flags.has(Flags::CE));
     assert_eq!((q.marks, q.forced), (0, 1));
     // Without gentle mode the ramp ends at max_th.
     let mut q = holding(RedParams { gentle: false, ..p }, 3, 100, 15.0);
-    assert!(q.enqueue(SimTime::ZERO, ect(100)).is_err());
+    assert!(offer(&mut q, SimTime::ZERO, ect(100)).is_err());
     assert_eq!(q.forced, 1);
     // With ecn off, ECT packets are dropped like the rest.
     let mut q = holding(params(), 3, 100, 10.0);
     q.count = 1000;
-    assert!(q.enqueue(SimTime::ZERO, ect(100)).is_err());
+    assert!(offer(&mut q, SimTime::ZERO, ect(100)).is_err());
     assert_eq!((q.marks, q.early), (0, 1));
 }
 
 #[test]
 fn a_full_queue_drops_whatever_the_average_and_never_marks() {
     let mut q = holding(RedParams { ecn: true, limit: QueueLimit::Packets(3), ..params() }, 3, 100, 0.0);
-    assert!(q.enqueue(SimTime::ZERO, ect(100)).is_err(), "below min_th but full");
+    assert!(offer(&mut q, SimTime::ZERO, ect(100)).is_err(), "below min_th but full");
     q.avg = 10.0;
     q.count = 1000; // a mark was due, but there is no room
-    let back = q.enqueue(SimTime::ZERO, ect(100)).unwrap_err();
+    let back = offer(&mut q, SimTime::ZERO, ect(100)).unwrap_err();
     assert!(!back.flags.has(Flags::CE));
     assert_eq!((q.marks, q.early, q.forced, q.len()), (0, 0, 0, 3));
     let mut q = holding(RedParams { limit: QueueLimit::Bytes(250), ..params() }, 2, 100, 0.0);
-    assert!(q.enqueue(SimTime::ZERO, pkt(60)).is_err());
-    assert!(q.enqueue(SimTime::ZERO, pkt(50)).is_ok());
+    assert!(offer(&mut q, SimTime::ZERO, pkt(60)).is_err());
+    assert!(offer(&mut q, SimTime::ZERO, pkt(50)).is_ok());
 }
 
 #[test]
 fn nothing_is_dropped_with_one_packet_queued_as_in_ns2() {
     let mut q = holding(params(), 1, 100, 20.0);
     q.count = 1000;
-    assert!(q.enqueue(SimTime::ZERO, pkt(100)).is_ok());
+    assert!(offer(&mut q, SimTime::ZERO, pkt(100)).is_ok());
 }
 
 #[test]
 fn the_time_weighted_average_is_reported_in_packets() {
     let mut q = red(RedParams { w_q: 1.0, bytes: true, mean: 100.0, min_th: 500.0, max_th: 1500.0, ..params() });
     q.idle = false;
-    q.enqueue(at(0), pkt(100)).unwrap(); // avg = 0 B
-    q.enqueue(at(1000), pkt(100)).unwrap(); // avg = 100 B = 1 mean packet from 1 s
+    offer(&mut q, at(0), pkt(100)).unwrap(); // avg = 0 B
+    offer(&mut q, at(1000), pkt(100)).unwrap(); // avg = 100 B = 1 mean packet from 1 s
     let s = q.stats(4.0);
     assert_eq!((s.avg_packets, s.early_drops, s.marks), (Some(0.75), 0, 0));
 }
@@ -215,7 +216,7 @@ fn the_time_weighted_average_is_reported_in_packets() {
 fn same_stream_same_drops() {
     let run = || {
         let mut q = holding(params(), 3, 100, 12.0);
-        (0..10_000).map(|_| q.enqueue(SimTime::ZERO, pkt(100)).is_err()).map(|d| d as u8).collect::<Vec<_>>()
+        (0..10_000).map(|_| offer(&mut q, SimTime::ZERO, pkt(100)).is_err()).map(|d| d as u8).collect::<Vec<_>>()
     };
     assert_eq!(run(), run());
 }
@@ -268,9 +269,9 @@ fn measured_drop_and_mark_rates_match_the_formula() {
         let mut hits = 0u64;
         for _ in 0..n {
             let pk = if ecn { ect(size) } else { pkt(size) };
-            match q.enqueue(SimTime::ZERO, pk) {
+            match offer(&mut q, SimTime::ZERO, pk) {
                 Ok(()) => {
-                    q.dequeue(SimTime::ZERO);
+                    take(&mut q, SimTime::ZERO);
                 }
                 Err(_) => hits += 1,
             }
@@ -296,11 +297,11 @@ fn with_ns2_2002s_mark_p_ect_packets_are_marked_only_while_p_b_is_below_it() {
     let p = RedParams { ecn: true, mark_p: Some(0.1), ..params() };
     let mut q = holding(p, 3, 100, 10.0); // p_b = 0.05
     q.count = 1000;
-    q.enqueue(SimTime::ZERO, ect(100)).expect("marked below max_th");
+    offer(&mut q, SimTime::ZERO, ect(100)).expect("marked below max_th");
     assert_eq!((q.marks, q.early), (1, 0));
     let mut q = holding(p, 3, 100, 20.0); // gentle region: p_b = 0.4
     q.count = 1000;
-    let back = q.enqueue(SimTime::ZERO, ect(100)).unwrap_err();
+    let back = offer(&mut q, SimTime::ZERO, ect(100)).unwrap_err();
     assert!(!back.flags.has(Flags::CE));
     assert_eq!((q.marks, q.early), (0, 1), "dropped early in the gentle region");
 }

@@ -122,7 +122,14 @@ impl WlanConfig {
             return Err(format!("mac_header: {} B is not allowed; use 0 B to {MAX_MAC_HEADER} B (default 28 B)", self.mac_header.0));
         }
         self.loss.validate().map_err(|m| format!("loss.{m}"))?;
-        crate::net::queue::QueueDiscSpec::validate(&self.queue.0).map_err(|m| format!("queue.{m}"))
+        let queue = &self.queue.0;
+        crate::net::queue::QueueDiscSpec::validate(queue).map_err(|m| format!("queue.{m}"))?;
+        // A station keeps each queued packet's receiver beside its queue, in arrival order
+        // (`station.rs`), so its discipline may drop only arrivals.
+        match crate::net::queue::QueueDiscSpec::drops_queued(queue) {
+            Some(why) => Err(format!("queue.kind: {why}, which a WLAN station cannot do (it keeps each queued packet's receiver in arrival order); use drop_tail, red or pie")),
+            None => Ok(()),
+        }
     }
 
     /// The RTS threshold in bytes; `u64::MAX` when RTS/CTS is off.
@@ -148,6 +155,20 @@ mod tests {
         assert_eq!(c.queue, QueueConfig::drop_tail(QueueLimit::Packets(50)));
         c.validate().unwrap();
         assert_eq!(de(&serde_json::to_string(&c).unwrap()).unwrap(), c);
+    }
+
+    #[test]
+    fn a_discipline_that_drops_queued_packets_is_refused_with_the_reason() {
+        let msg = |q: &str| de(&format!(r#"{{"stations": ["a", "b"], "queue": {q}}}"#)).unwrap().validate();
+        for (kind, why) in [("codel", "codel drops packets it has queued (at dequeue"), ("fq_codel", "fq_codel drops packets it has queued"), ("drop_head", "drop_head drops the oldest queued packet")] {
+            let e = msg(&format!(r#"{{"kind": "{kind}", "limit": "50 packets"}}"#)).unwrap_err();
+            assert!(e.starts_with(&format!("queue.kind: {why}")), "{e}");
+            assert!(e.ends_with("use drop_tail, red or pie"), "{e}");
+        }
+        // Disciplines that drop only arrivals keep the receivers aligned.
+        for q in [r#"{"kind": "pie"}"#, r#"{"kind": "red"}"#, r#""20 packets""#] {
+            msg(q).unwrap();
+        }
     }
 
     #[test]

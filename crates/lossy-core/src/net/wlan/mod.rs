@@ -233,7 +233,11 @@ impl Segment for Wlan {
         }
         let (i, j) = self.ends(iface);
         let st = &mut self.stations[i];
-        if let Err(p) = st.queue.enqueue(now, pkt) {
+        // Only a discipline that drops arrivals alone is allowed here (`WlanConfig::
+        // validate`), so a drop is this arrival and `queued_rx` stays aligned.
+        let mut refused = None;
+        st.queue.enqueue(now, pkt, &mut |p| refused = Some(p));
+        if let Some(p) = refused {
             self.drop(iface, p, DropCause::Queue, out);
             return false;
         }

@@ -52,8 +52,8 @@ pub struct Station {
     pub node: NodeId,
     pub attached: bool,
     pub queue: AnyQueueDisc,
-    /// The receiver of each queued packet, in queue order (a FIFO discipline drops only
-    /// on arrival, so the two stay aligned).
+    /// The receiver of each queued packet, in queue order (the disciplines a WLAN allows
+    /// drop only arrivals, so the two stay aligned).
     pub queued_rx: VecDeque<u16>,
     pub frame: Option<Frame>,
     /// Backoff slots left, counted from the medium's current countdown origin; `None`
@@ -84,7 +84,8 @@ impl Station {
         if self.frame.is_some() {
             return false;
         }
-        let Some(pkt) = self.queue.dequeue(now) else { return false };
+        // `WlanConfig::validate` allows no discipline that drops at dequeue.
+        let Some(pkt) = self.queue.dequeue(now, &mut |p| unreachable!("a WLAN queue dropped {p:?} at dequeue")) else { return false };
         let rx = self.queued_rx.pop_front().expect("a receiver per queued packet");
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) % 4096;
@@ -139,7 +140,7 @@ mod tests {
     }
 
     fn load(s: &mut Station, size: u16, long_above: u64) {
-        s.queue.enqueue(SimTime::ZERO, Packet::udp(0, 0, 1, 0, size as u32, size)).unwrap();
+        crate::net::queue::testing::offer(&mut s.queue, SimTime::ZERO, Packet::udp(0, 0, 1, 0, size as u32, size)).unwrap();
         s.queued_rx.push_back(1);
         assert!(s.pull(SimTime::ZERO, long_above, |b| b as u64 + 28));
     }

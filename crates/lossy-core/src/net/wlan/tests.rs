@@ -238,7 +238,7 @@ fn backoffs_ending_in_one_slot_collide_then_both_deliver() {
     let mut d = Driver::new(3, &cfg, 6);
     for k in [1, 2] {
         let st = &mut d.w.stations[k];
-        st.queue.enqueue(SimTime::ZERO, udp(k, 0, k as u64)).unwrap();
+        crate::net::queue::testing::offer(&mut st.queue, SimTime::ZERO, udp(k, 0, k as u64)).unwrap();
         st.queued_rx.push_back(0);
         st.backoff = Some(2);
         assert!(d.w.pull(SimTime::ZERO, k));

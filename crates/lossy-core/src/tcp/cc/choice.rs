@@ -14,12 +14,6 @@ use std::borrow::Cow;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcChoice(pub CongestionControlConfig);
 
-impl Default for CcChoice {
-    fn default() -> Self {
-        CcChoice(super::reno::RenoConfig {}.into())
-    }
-}
-
 impl CcChoice {
     /// Whether it is the default (`reno`), which scenarios need not write.
     pub fn is_default(&self) -> bool {

@@ -7,22 +7,25 @@
 //! [`AnyCongestionControl`] the sender holds. The scenario picks one with `tcp.cc`
 //! ([`CcChoice`]: a name or a table), whose closed list [`CongestionControlConfig`] has
 //! one table per scheme implementing [`CcSpec`] in the scheme's file (`reno.rs` builds
-//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`).
+//! [`Aimd`] or [`ByteCounting`] by `tcp.abc`). A new control is its file (the rule and
+//! its table) and one line in the `family!` list below, which makes its variants of
+//! [`AnyCongestionControl`] and [`CongestionControlConfig`].
 
 pub mod abc;
-pub mod aimd;
-pub mod byte_counting;
 pub mod choice;
-pub mod reno;
+// Parts a rule may use that are not schemes of the family: the slow starts (CUBIC's
+// today) and the per-ACK RTT from a rule's own send history (Vegas's).
+pub mod ack_rtt;
+pub mod hystart;
+pub mod hystart_pp;
+pub mod slow_start;
 
-pub use aimd::Aimd;
-pub use byte_counting::ByteCounting;
 pub use choice::CcChoice;
 
 pub use abc::Abc;
 use super::rate_sample::RateSample;
 use super::state::{SenderState, Signal};
-use crate::closed::closed_enum;
+use crate::closed::family;
 use crate::time::{SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,9 +44,9 @@ pub trait CongestionControl {
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
     /// The pacing seam: the rate in bytes per second at which this control asks the
     /// sender to space its segments, from the state and the smoothed RTT; `None` (the
-    /// default, every window rule here) sends as the window allows, clocked by ACKs. The
-    /// sender does not pace yet; a rate-based or pacing control overrides this and the
-    /// sender's transmit path spaces segments by it, with no change to the trait.
+    /// default, every window rule here) sends as the window allows, clocked by ACKs.
+    /// Asked at every segment the sender decides: it leaves no earlier than the previous
+    /// departure + its length / rate (`tcp/pacing.rs`).
     fn pacing_rate(&self, _st: &SenderState, _srtt: Option<SimDuration>) -> Option<f64> {
         None
     }
@@ -52,23 +55,11 @@ pub trait CongestionControl {
     /// handling of the same ACK. Window rules ignore it (the default); a model-based
     /// control (BBR) sets its window and pacing rate here.
     fn on_rate_sample(&mut self, _st: &mut SenderState, _now: SimTime, _rs: &RateSample) {}
-}
-
-closed_enum! {
-    /// The window rules a scenario can pick (a closed enum: dispatch without boxing). A
-    /// new rule is its file and one line here.
-    #[derive(Clone, Debug)]
-    pub enum AnyCongestionControl via each_congestion_control {
-        Aimd(Aimd),
-        ByteCounting(ByteCounting),
-    }
-    impl CongestionControl {
-        fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
-        fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
-        fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
-        fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
-        fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
-    }
+    /// A segment [seq, seq + len) leaves at `now`, `retransmission` if it was sent
+    /// before. Window rules ignore it (the default); a delay-based rule that needs an RTT
+    /// on every ACK, as Linux's `pkts_acked` hook gives one, keeps its own send times
+    /// (`vegas.rs`, through `ack_rtt.rs`).
+    fn on_send(&mut self, _now: SimTime, _seq: u64, _len: u64, _retransmission: bool) {}
 }
 
 /// What a congestion control's table may read from the rest of `tcp` when it builds.
@@ -80,6 +71,9 @@ pub struct CcContext {
     pub initial_window: u64,
     /// `tcp.abc`, read by the rules that count bytes acked (`reno`).
     pub abc: Abc,
+    /// The seed of the flow's own random stream for its congestion control (BBR's
+    /// gain-cycle phase), from (seed, replication, flow name) as every stream here.
+    pub seed: u64,
 }
 
 /// What every congestion control's table does; [`CongestionControlConfig`] delegates
@@ -95,20 +89,56 @@ pub trait CcSpec {
     }
 }
 
-// The doc comments here are the schema's descriptions (`lossy schema`).
-closed_enum! {
-    /// A congestion control chosen by `kind`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum CongestionControlConfig via each_cc_config {
+// One line per congestion control (`closed::family!`): its module, its window rule
+// (none for a table that builds others', as `reno` builds `Aimd` or `ByteCounting`) and
+// its table (none for a rule only another's table builds). The doc comments are the
+// schema's descriptions of the tables (`lossy schema`).
+family! {
+    runtime {
+        /// The window rules a sender can hold (a closed enum: dispatch without boxing).
+        #[derive(Clone, Debug)]
+        pub enum AnyCongestionControl via each_congestion_control;
+        impl CongestionControl {
+            fn on_ack(&mut self, st: &mut SenderState, now: SimTime, acked: u64, rtt: Option<SimDuration>);
+            fn on_congestion(&mut self, st: &mut SenderState, signal: Signal) -> u64;
+            fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
+            fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
+            fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
+            fn on_send(&mut self, now: SimTime, seq: u64, len: u64, retransmission: bool);
+        }
+    }
+    config {
+        /// A congestion control chosen by `kind`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum CongestionControlConfig via each_cc_config;
+        impl CcSpec {
+            fn validate(&self) -> Result<(), String>;
+            fn build(&self, ctx: &CcContext) -> AnyCongestionControl;
+            fn uses_abc(&self) -> bool;
+        }
+    }
+    schemes {
+        aimd::Aimd(Aimd),
+        byte_counting::ByteCounting(ByteCounting),
         /// RFC 5681's window rule (Linux's `reno`, ns-3's `TcpNewReno`), with RFC 3465
         /// byte counting when `tcp.abc` is set. The default.
-        Reno(reno::RenoConfig),
-    }
-    impl CcSpec {
-        fn validate(&self) -> Result<(), String>;
-        fn build(&self, ctx: &CcContext) -> AnyCongestionControl;
-        fn uses_abc(&self) -> bool;
+        reno::Reno(_, RenoConfig),
+        /// BBR version 1 (Cardwell et al. 2016, draft-cardwell-iccrg-bbr-congestion-control-00,
+        /// Linux's `bbr`, ns-3's `TcpBbr`): paced at gain·BtlBw, window gain·BDP. Boxed:
+        /// its model (~250 B) would pad every sender's window rule to its size.
+        bbr::Bbr(Box<Bbr>, BbrConfig),
+        /// CUBIC, RFC 9438 (Linux's default `cubic`, ns-3's `TcpCubic`), with HyStart
+        /// (Linux's), HyStart++ (RFC 9406) or standard slow start. Boxed, as BBR.
+        cubic::Cubic(Box<Cubic>, CubicConfig),
+        /// TCP Vegas (Brakmo & Peterson, IEEE JSAC 1995) as ns-3's `TcpVegas` and Linux's
+        /// `vegas` run it: once per RTT, the window grows, shrinks or holds by one segment
+        /// to keep between `alpha` and `beta` segments queued; loss and timeout as `reno`.
+        vegas::Vegas(Box<Vegas>, VegasConfig),
+        /// TCP Westwood+ (Grieco & Mascolo, CCR 2004) as ns-3's `TcpWestwoodPlus` and
+        /// Linux's `westwood` run it: Reno's growth, and after a loss ssthresh (and cwnd)
+        /// from the bandwidth estimate times the minimum RTT instead of a halving.
+        westwood::Westwood(Box<Westwood>, WestwoodConfig),
     }
 }
 
@@ -135,7 +165,7 @@ mod tests {
         for choice in every_config() {
             let abcs: &[Abc] = if choice.0.uses_abc() { &ABC } else { &ABC[..1] };
             for &abc in abcs {
-                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc });
+                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc, seed: 1 });
                 out.push((variant_name(&cc), cc));
             }
         }
@@ -176,13 +206,17 @@ mod tests {
     }
 
     #[test]
-    fn every_control_halves_on_congestion_and_keeps_the_window_on_a_wireless_loss() {
+    fn every_control_answers_congestion_within_the_flight_and_keeps_the_window_on_a_wireless_loss() {
         for (name, mut cc) in every_control() {
             for signal in [Signal::Loss, Signal::Ecn] {
                 let mut st = flight_of_ten();
-                // RFC 5681 eq. 4 (a loss), RFC 3168 §6.1.2 (ECN: as for a loss).
-                assert_eq!(cc.on_congestion(&mut st, signal), 5000, "{name} {signal:?}");
-                assert_eq!((st.ssthresh, st.counters.window_reductions), (5000, 1), "{name} {signal:?}");
+                // RFC 5681 eq. 4 halves (aimd.rs's tests); a model-based rule (BBR) keeps
+                // the flight and answers ECN as its model does: never more than the
+                // window it had; a rule that cut ssthresh counts the reduction.
+                let window = cc.on_congestion(&mut st, signal);
+                assert!(window <= 10_000, "{name} {signal:?}: {window}");
+                let cut = st.ssthresh < 10_000;
+                assert_eq!(st.counters.window_reductions, cut as u64, "{name} {signal:?}");
             }
             for signal in [Signal::Eln, Signal::Ewln] {
                 // Chen Fig. 1 lines 19-20, Shagdar Fig. 3: no window reduction.
@@ -201,7 +235,11 @@ mod tests {
                 st.snd_una = k * 1000;
                 st.snd_max = st.snd_una + 3000;
                 let before = st.cwnd;
+                // As the sender calls them on an ACK of new data: the window rule, then
+                // the rate sample (`TcpSender::on_cumulative_ack`).
                 cc.on_ack(&mut st, SimTime(k), 1000, Some(SimDuration::from_millis(10)));
+                let rs = RateSample { newly_acked: 1000, rtt: Some(SimDuration::from_millis(10)), ..RateSample::default() };
+                cc.on_rate_sample(&mut st, SimTime(k), &rs);
                 assert!(st.cwnd >= before && st.cwnd <= 4500, "{name}: {before} -> {}", st.cwnd);
             }
             assert_eq!(st.cwnd, 4500, "{name}: slow start reaches W_max");

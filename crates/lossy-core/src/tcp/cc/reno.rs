@@ -4,7 +4,7 @@
 //! the pair ns-3 and Linux call NewReno. `tcp.abc` picks per-ACK growth ([`Aimd`]) or
 //! RFC 3465's byte counting ([`ByteCounting`]).
 
-use super::{AnyCongestionControl, Aimd, ByteCounting, CcContext, CcSpec};
+use super::{AnyCongestionControl, Aimd, ByteCounting, CcChoice, CcContext, CcSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RenoConfig {}
+
+/// `reno` is the default `tcp.cc` (its default's place is its file, not the list's).
+impl Default for CcChoice {
+    fn default() -> Self {
+        CcChoice(RenoConfig {}.into())
+    }
+}
 
 impl CcSpec for RenoConfig {
     fn validate(&self) -> Result<(), String> {

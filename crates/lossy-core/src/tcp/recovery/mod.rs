@@ -9,25 +9,21 @@
 //! [`NewReno`] (the three that count duplicate ACKs, [`dupacks`]) and [`Sack`] (from
 //! SACK blocks, by RFC 6675's rules or ns-2's Sack1: [`SackRules`]). "Recovery" alone
 //! means the period the sender spends in it (`SenderState::in_recovery`).
+//!
+//! A new recovery is its file (the scheme, and the unit struct for its `tcp.variant`
+//! value implementing [`LossRecoverySpec`]) and one line in the `family!` list below,
+//! which makes its variant of [`AnyLossRecovery`] and its value of [`LossRecoveryConfig`].
 
 pub mod dupacks;
-pub mod new_reno;
-pub mod reno;
-pub mod sack;
-pub mod tahoe;
 
 pub use dupacks::DupackRecovery;
-pub use new_reno::NewReno;
-pub use reno::Reno;
-pub use sack::{Sack, SackRules};
-pub use tahoe::Tahoe;
 
 use super::cc::CongestionControl;
 use super::scoreboard::NextSeg;
 use super::state::{SenderState, Signal};
-use crate::closed::closed_enum;
-
-pub use super::config::LossRecoveryConfig;
+use crate::closed::family;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// What a new (cumulative) ACK meant to recovery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,49 +89,83 @@ pub trait LossRecovery {
     fn pipe(&self) -> Option<u64> {
         None
     }
+    /// Every byte below this that the receiver does not hold is deemed lost (RFC 6675's
+    /// IsLost); 0 for a scheme that marks no more than the segment it resends. The
+    /// delivery-rate samples count these losses (`tcp/delivery_rate.rs`).
+    fn lost_below(&self, _st: &SenderState) -> u64 {
+        0
+    }
     /// Whole-run invariant of its state against the sender's.
     fn check(&self, _st: &SenderState) -> Result<(), String> {
         Ok(())
     }
 }
 
-closed_enum! {
-    /// The loss recoveries a sender can hold (a closed enum: dispatch without boxing). A
-    /// new recovery is its file, one line here, and its value in `LossRecoveryConfig`.
-    #[derive(Clone, Debug)]
-    pub enum AnyLossRecovery via each_loss_recovery {
-        Tahoe(Tahoe),
-        Reno(Reno),
-        NewReno(NewReno),
-        // Boxed: its scoreboard (120 B) padded every NewReno sender to its size, and
-        // the sender is most of an endpoint slot (issue 28; `layout_tests.rs`).
-        Sack(Box<Sack>),
+/// What each value of `tcp.variant` is: its name, whether it reads SACK blocks and the
+/// recovery it builds. Implemented in each scheme's file by a unit struct named for the
+/// value (`RenoChoice`), which [`LossRecoveryConfig`] dispatches to.
+pub trait LossRecoverySpec {
+    /// Its name as a scenario writes it.
+    fn name(&self) -> &'static str;
+    /// Whether its sender reads SACK blocks (and its receiver sends them).
+    fn uses_sack(&self) -> bool {
+        false
     }
-    impl LossRecovery {
-        fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, ack: &Ack<'_>) -> AckOutcome;
-        fn on_timeout(&mut self, st: &mut SenderState);
-        fn picks_segments(&self, st: &SenderState) -> bool;
-        fn next_segment(&mut self, st: &SenderState, new_data: u64) -> Option<NextSeg>;
-        fn resume_point(&self, seq: u64) -> u64;
-        fn sacked_below(&self, una: u64, nxt: u64) -> u64;
-        fn limits_by_pipe(&self) -> bool;
-        fn on_ewln_resend(&mut self, seq: u64, end: u64);
-        fn pipe(&self) -> Option<u64>;
-        fn check(&self, st: &SenderState) -> Result<(), String>;
-    }
-}
-
-impl LossRecoveryConfig {
     /// The recovery, in its initial state, for segments of `mss` bytes and DupThresh
     /// `dupack_threshold`.
-    pub fn build(self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery {
-        match self {
-            LossRecoveryConfig::Tahoe => Tahoe.into(),
-            LossRecoveryConfig::Reno => Reno.into(),
-            LossRecoveryConfig::Newreno => NewReno::default().into(),
-            LossRecoveryConfig::Sack => AnyLossRecovery::Sack(Box::new(Sack::new(SackRules::Rfc6675, mss, dupack_threshold))),
-            LossRecoveryConfig::Sack1 => AnyLossRecovery::Sack(Box::new(Sack::new(SackRules::Sack1, mss, dupack_threshold))),
+    fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery;
+}
+
+// One line per loss recovery (`closed::family!`): its module, the recovery it holds
+// (none for a value that builds another's) and the value of `tcp.variant` naming it. A
+// plain comment: `lossy schema` keeps the table's old name, `Variant`, and no
+// description; the lines' doc comments are the schema's descriptions of the values.
+family! {
+    runtime {
+        /// The loss recoveries a sender can hold (a closed enum: dispatch without boxing).
+        #[derive(Clone, Debug)]
+        pub enum AnyLossRecovery via each_loss_recovery;
+        impl LossRecovery {
+            fn on_ack(&mut self, st: &mut SenderState, cc: &mut dyn CongestionControl, ack: &Ack<'_>) -> AckOutcome;
+            fn on_timeout(&mut self, st: &mut SenderState);
+            fn picks_segments(&self, st: &SenderState) -> bool;
+            fn next_segment(&mut self, st: &SenderState, new_data: u64) -> Option<NextSeg>;
+            fn resume_point(&self, seq: u64) -> u64;
+            fn sacked_below(&self, una: u64, nxt: u64) -> u64;
+            fn limits_by_pipe(&self) -> bool;
+            fn on_ewln_resend(&mut self, seq: u64, end: u64);
+            fn pipe(&self) -> Option<u64>;
+            fn lost_below(&self, st: &SenderState) -> u64;
+            fn check(&self, st: &SenderState) -> Result<(), String>;
         }
+    }
+    unit_config {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, Default)]
+        #[serde(rename_all = "snake_case")]
+        #[schemars(rename = "Variant")]
+        pub enum LossRecoveryConfig via each_loss_recovery_config;
+        impl LossRecoverySpec {
+            fn name(&self) -> &'static str;
+            fn uses_sack(&self) -> bool;
+            fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery;
+        }
+    }
+    schemes {
+        /// Fast retransmit, then slow start from one segment.
+        tahoe::Tahoe(Tahoe, TahoeChoice),
+        /// RFC 5681 fast retransmit and fast recovery.
+        reno::Reno(Reno, RenoChoice),
+        /// RFC 6582: Reno with partial-ACK handling.
+        #[default]
+        #[serde(rename = "newreno")]
+        new_reno::NewReno(NewReno, NewRenoChoice),
+        /// SACK (RFC 2018) with RFC 6675's loss recovery: scoreboard, IsLost, pipe, NextSeg.
+        // Boxed: its scoreboard (120 B) padded every NewReno sender to its size, and
+        // the sender is most of an endpoint slot (issue 28; `layout_tests.rs`).
+        sack::Sack(Box<Sack>, SackChoice),
+        /// SACK as ns-2's Agent/TCP/Sack1 recovers (the papers' "TCP-SACK"): halve once,
+        /// a running pipe estimate, every hole below the highest SACK resent once.
+        sack1::Sack1(_, Sack1Choice),
     }
 }
 

@@ -2,7 +2,7 @@
 //! everything outstanding when it began is acknowledged.
 
 use super::dupacks::{enter_fast_recovery, DupackRecovery};
-use super::AckOutcome;
+use super::{AckOutcome, AnyLossRecovery, LossRecoverySpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{RetxCause, SenderState, Signal};
 
@@ -63,6 +63,19 @@ impl DupackRecovery for NewReno {
         // RFC 6582 §3.2 step 4: after a timeout, recover = highest sent; leave recovery.
         st.recover = Some(st.snd_max);
         st.in_recovery = false;
+    }
+}
+
+/// `tcp.variant = "newreno"` (the default).
+#[derive(Clone, Copy, Debug)]
+pub struct NewRenoChoice;
+
+impl LossRecoverySpec for NewRenoChoice {
+    fn name(&self) -> &'static str {
+        "newreno"
+    }
+    fn build(&self, _mss: u64, _dupack_threshold: u32) -> AnyLossRecovery {
+        NewReno::default().into()
     }
 }
 

@@ -2,7 +2,7 @@
 //! ends at the first ACK of new data.
 
 use super::dupacks::{enter_fast_recovery, DupackRecovery};
-use super::AckOutcome;
+use super::{AckOutcome, AnyLossRecovery, LossRecoverySpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{SenderState, Signal};
 
@@ -32,6 +32,19 @@ impl DupackRecovery for Reno {
 
     fn after_timeout(&mut self, st: &mut SenderState) {
         st.in_recovery = false;
+    }
+}
+
+/// `tcp.variant = "reno"`.
+#[derive(Clone, Copy, Debug)]
+pub struct RenoChoice;
+
+impl LossRecoverySpec for RenoChoice {
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+    fn build(&self, _mss: u64, _dupack_threshold: u32) -> AnyLossRecovery {
+        Reno.into()
     }
 }
 

@@ -22,7 +22,7 @@
 //! the timeout (RFC 2018 §8: the receiver may have reneged) and then relearns it from
 //! the ACKs that follow, so its go-back-N skips what they report held.
 
-use super::{begin_recovery, Ack, AckOutcome, LossRecovery};
+use super::{begin_recovery, Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::scoreboard::{NextSeg, Rule, Scoreboard};
 use crate::tcp::state::{SenderState, Signal};
@@ -217,6 +217,16 @@ impl LossRecovery for Sack {
         }
     }
 
+    /// RFC 6675: IsLost's bound; ns-2's Sack1: in recovery every hole below the highest
+    /// SACK counts as lost.
+    fn lost_below(&self, st: &SenderState) -> u64 {
+        match self.rules {
+            SackRules::Rfc6675 => self.sb.lost_limit(),
+            SackRules::Sack1 if st.in_recovery => self.sb.highest_sacked(),
+            SackRules::Sack1 => 0,
+        }
+    }
+
     /// RFC 6675's limited transmit is by pipe (§5 step 3); ns-2's Sack1 keeps RFC 3042's.
     fn limits_by_pipe(&self) -> bool {
         self.rules == SackRules::Rfc6675
@@ -232,6 +242,22 @@ impl LossRecovery for Sack {
 
     fn check(&self, st: &SenderState) -> Result<(), String> {
         self.sb.check(st.snd_una, st.snd_max)
+    }
+}
+
+/// `tcp.variant = "sack"`: RFC 6675's rules.
+#[derive(Clone, Copy, Debug)]
+pub struct SackChoice;
+
+impl LossRecoverySpec for SackChoice {
+    fn name(&self) -> &'static str {
+        "sack"
+    }
+    fn uses_sack(&self) -> bool {
+        true
+    }
+    fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery {
+        Sack::new(SackRules::Rfc6675, mss, dupack_threshold).into()
     }
 }
 

@@ -2,7 +2,7 @@
 //! no fast recovery).
 
 use super::dupacks::DupackRecovery;
-use super::{count_recovery, AckOutcome};
+use super::{count_recovery, AckOutcome, AnyLossRecovery, LossRecoverySpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{RetxCause, SenderState, Signal};
 
@@ -39,6 +39,19 @@ impl DupackRecovery for Tahoe {
 
     fn after_timeout(&mut self, st: &mut SenderState) {
         st.recover = Some(st.snd_max);
+    }
+}
+
+/// `tcp.variant = "tahoe"`.
+#[derive(Clone, Copy, Debug)]
+pub struct TahoeChoice;
+
+impl LossRecoverySpec for TahoeChoice {
+    fn name(&self) -> &'static str {
+        "tahoe"
+    }
+    fn build(&self, _mss: u64, _dupack_threshold: u32) -> AnyLossRecovery {
+        Tahoe.into()
     }
 }
 

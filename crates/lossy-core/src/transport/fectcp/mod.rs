@@ -30,6 +30,16 @@ use crate::metrics::{Columns, Metric};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FectcpTransport;
 
+/// What `transport = "fectcp"` names (the family's list reads it).
+pub const NAMED_FECTCP: FectcpTransport = FectcpTransport;
+
+/// Its sender boxed in the endpoints' list (once, when built).
+impl From<FectcpSender> for AnyEndpoint {
+    fn from(x: FectcpSender) -> Self {
+        Box::new(x).into()
+    }
+}
+
 impl TransportSpec for FectcpTransport {
     fn name(&self) -> &'static str {
         "fectcp"
@@ -48,6 +58,14 @@ impl TransportSpec for FectcpTransport {
     /// Its symbols and ACKs are not TCP's: no agent acts on them.
     fn agents_act_on_it(&self) -> bool {
         false
+    }
+
+    /// It carries files: a datagram app rides on UDP whatever the transport says.
+    fn check_asked(&self, f: &FlowEnds) -> Result<()> {
+        if !f.app.is_stream() {
+            return Err(Error::scenario((f.path)("transport"), "\"fectcp\" carries file transfers; a CBR application rides on UDP, so leave transport unset"));
+        }
+        Ok(())
     }
 
     /// Its file split into source blocks of symbols, the sender, and the receiver with

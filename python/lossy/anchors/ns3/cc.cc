@@ -1,0 +1,315 @@
+// One TCP bulk transfer in ns-3 3.44 over a chain of point-to-point links, with a chosen
+// congestion control: the ns-3 side of lossy's congestion-control comparisons
+// (python/lossy/ns3cc/, `lossy ns3`; python/lossy/anchors/ns3/README.md lists the
+// set-ups and why each attribute is set).
+//
+//   n0 --[link 0]--> n1 --[link 1]--> ... --[link L-1, loss p on data]--> nL
+//
+// --links lists the links, sender first, as "RATE,DELAY,QUEUE" separated by ';', e.g.
+// "1Gbps,5ms,100p;10Mbps,10ms,100p;1Gbps,5ms,100p" (tcp-bbr-example.cc's dumbbell).
+// QUEUE is "Np" (a DropTail device queue of N packets, no queue disc above it, as on
+// lossy's links) or "codel" (ns-3's CoDelQueueDisc with its defaults above a 1-packet
+// device queue). Last stdout line: one JSON object; --trace=FILE writes "t cwnd BYTES",
+// "t pacing BPS" and "t state NAME" lines. `cc --PrintHelp` lists every option.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include "counters.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+struct LinkSpec
+{
+    std::string rate;
+    std::string delay;
+    std::string queue; // "100p" or "codel"
+};
+
+std::vector<LinkSpec>
+ParseLinks(const std::string& text)
+{
+    std::vector<LinkSpec> links;
+    std::stringstream all(text);
+    std::string one;
+    while (std::getline(all, one, ';'))
+    {
+        std::replace(one.begin(), one.end(), ',', ' ');
+        std::stringstream fields(one);
+        LinkSpec link;
+        if (!(fields >> link.rate >> link.delay >> link.queue))
+        {
+            NS_FATAL_ERROR("--links: \"" << one << "\" is not \"RATE,DELAY,QUEUE\"");
+        }
+        links.push_back(link);
+    }
+    if (links.empty())
+    {
+        NS_FATAL_ERROR("--links: no link");
+    }
+    return links;
+}
+
+TypeId
+CcTypeId(const std::string& cc)
+{
+    if (cc == "NewReno")
+    {
+        return TcpNewReno::GetTypeId();
+    }
+    if (cc == "Cubic")
+    {
+        return TcpCubic::GetTypeId();
+    }
+    if (cc == "Bbr")
+    {
+        return TcpBbr::GetTypeId();
+    }
+    if (cc == "Vegas")
+    {
+        return TcpVegas::GetTypeId();
+    }
+    if (cc == "WestwoodPlus")
+    {
+        return TcpWestwoodPlus::GetTypeId();
+    }
+    NS_FATAL_ERROR("--cc=" << cc << ": expected NewReno, Cubic, Bbr, Vegas or WestwoodPlus");
+}
+
+// The window over time: its time-weighted mean, its peak and when, and BBR's ProbeRTT
+// entries (the window falling to 4 segments, tcp-bbr.cc's m_minPipeCwnd, from above).
+struct CwndStats
+{
+    uint32_t mss = 0;
+    bool bbr = false;
+    double lastT = 0.0;
+    uint32_t last = 0;
+    double area = 0.0; // bytes x seconds
+    uint32_t peak = 0;
+    double peakT = 0.0;
+    std::vector<double> probeRtt;
+
+    void Change(uint32_t, uint32_t now)
+    {
+        const double t = Simulator::Now().GetSeconds();
+        area += double(last) * (t - lastT);
+        // One entry per episode: the window bounces at 4 segments while ProbeRTT lasts
+        // (200 ms and a round trip), so a fall within a second of the last is the same one.
+        if (bbr && now == 4 * mss && last > 4 * mss && (probeRtt.empty() || t - probeRtt.back() > 1.0))
+        {
+            probeRtt.push_back(t);
+        }
+        if (now > peak)
+        {
+            peak = now;
+            peakT = t;
+        }
+        last = now;
+        lastT = t;
+    }
+
+    double MeanSegments(double end) const
+    {
+        const double total = area + double(last) * (end - lastT);
+        return end > 0 ? total / end / mss : 0.0;
+    }
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string cc = "NewReno";
+    std::string linksText = "10Mbps,10ms,100p;2Mbps,5ms,100p";
+    double p = 0.0;
+    double simS = 100.0;
+    uint32_t seed = 1;
+    uint32_t mss = 1000;
+    uint32_t delAck = 1;
+    uint32_t buffer = 16 << 20;
+    uint32_t initialCwnd = 10;
+    bool sack = true;
+    bool cubicRenoFriendly = true;
+    std::string traceFile;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("cc", "congestion control: NewReno, Cubic, Bbr, Vegas or WestwoodPlus", cc);
+    cmd.AddValue("links", "the links, sender first: \"RATE,DELAY,QUEUE;...\" (QUEUE: Np or codel)",
+                 linksText);
+    cmd.AddValue("p", "data packet loss on the last link", p);
+    cmd.AddValue("sim-time", "simulated seconds", simS);
+    cmd.AddValue("seed", "run number of ns-3's random streams", seed);
+    cmd.AddValue("mss", "segment size, bytes", mss);
+    cmd.AddValue("delack", "segments per ACK (DelAckCount; the timeout stays 200 ms)", delAck);
+    cmd.AddValue("buffer", "send and receive socket buffers, bytes", buffer);
+    cmd.AddValue("iw", "initial window, segments", initialCwnd);
+    cmd.AddValue("sack", "SACK (RFC 2018) on both ends", sack);
+    cmd.AddValue("cubic-reno-friendly", "TcpCubic's TcpFriendliness (RFC 9438 4.3)", cubicRenoFriendly);
+    cmd.AddValue("trace", "write cwnd, pacing-rate and state changes to this file", traceFile);
+    cmd.Parse(argc, argv);
+    const std::vector<LinkSpec> links = ParseLinks(linksText);
+
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+
+    // The sender's TCP (python/lossy/anchors/ns3/README.md says why each is set).
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(CcTypeId(cc)));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TcpClassicRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialCwnd));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buffer));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(buffer));
+    Config::SetDefault("ns3::TcpCubic::TcpFriendliness", BooleanValue(cubicRenoFriendly));
+    // BBR paces (tcp-bbr.cc turns pacing on itself, with a warning); the others do not.
+    Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(cc == "Bbr"));
+
+    NodeContainer nodes;
+    nodes.Create(links.size() + 1);
+    std::vector<NetDeviceContainer> devices;
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        PointToPointHelper helper;
+        helper.SetDeviceAttribute("DataRate", StringValue(links[i].rate));
+        helper.SetChannelAttribute("Delay", StringValue(links[i].delay));
+        const bool codel = links[i].queue == "codel";
+        helper.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(codel ? "1p" : links[i].queue));
+        devices.push_back(helper.Install(nodes.Get(i), nodes.Get(i + 1)));
+    }
+    InternetStackHelper internet;
+    internet.Install(nodes);
+    Ipv4AddressHelper addresses;
+    Ipv4InterfaceContainer last;
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        addresses.SetBase(("10.0." + std::to_string(i + 1) + ".0").c_str(), "255.255.255.0");
+        last = addresses.Assign(devices[i]);
+    }
+    // No queue disc but CoDel where asked: a DropTail device queue alone is lossy's queue.
+    TrafficControlHelper none;
+    int bottleneck = -1;
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        none.Uninstall(devices[i]);
+        if (links[i].queue == "codel")
+        {
+            TrafficControlHelper codel;
+            codel.SetRootQueueDisc("ns3::CoDelQueueDisc");
+            codel.Install(devices[i].Get(0));
+        }
+        if (bottleneck < 0 ||
+            DataRate(links[i].rate) < DataRate(links[size_t(bottleneck)].rate))
+        {
+            bottleneck = int(i);
+        }
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    // Loss on the last link's receiving device: only the data direction crosses it.
+    Ptr<NetDevice> lossy = devices.back().Get(1);
+    Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+    loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+    loss->SetRate(p);
+    lossy->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+
+    lossy_ns3::LinkCounters linkCounters;
+    std::vector<Ptr<NetDevice>> all;
+    for (auto& d : devices)
+    {
+        all.push_back(d.Get(0));
+        all.push_back(d.Get(1));
+    }
+    linkCounters.Connect(lossy, all, nodes);
+    lossy_ns3::SenderCounters sender;
+    // The bottleneck's queue: its queue disc's where it has one, else its device queue.
+    Ptr<NetDevice> narrow = devices[size_t(bottleneck)].Get(0);
+    Ptr<QueueDisc> disc = narrow->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(narrow);
+    Ptr<Queue<Packet>> deviceQueue = DynamicCast<PointToPointNetDevice>(narrow)->GetQueue();
+    sender.queueLength = [disc, deviceQueue]() {
+        return disc ? disc->GetNPackets() : deviceQueue->GetNPackets();
+    };
+    if (!traceFile.empty())
+    {
+        sender.trace = std::fopen(traceFile.c_str(), "w");
+    }
+    CwndStats cwnd;
+    cwnd.mss = mss;
+    cwnd.bbr = cc == "Bbr";
+
+    const uint16_t port = 5000;
+    BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(last.GetAddress(1), port));
+    source.SetAttribute("MaxBytes", UintegerValue(0));
+    source.SetAttribute("SendSize", UintegerValue(mss));
+    ApplicationContainer sourceApp = source.Install(nodes.Get(0));
+    sourceApp.Start(Seconds(0));
+    sourceApp.Stop(Seconds(simS));
+    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sinkApp = sinkHelper.Install(nodes.Get(links.size()));
+    sinkApp.Start(Seconds(0));
+    sinkApp.Stop(Seconds(simS));
+    // The sender's socket exists once its application has started: hook it 1 ns later.
+    Ptr<BulkSendApplication> app = DynamicCast<BulkSendApplication>(sourceApp.Get(0));
+    Simulator::Schedule(NanoSeconds(1), [app, &sender, &cwnd]() {
+        sender.Connect(app->GetSocket());
+        app->GetSocket()->TraceConnectWithoutContext("CongestionWindow",
+                                                     MakeCallback(&CwndStats::Change, &cwnd));
+    });
+
+    Simulator::Stop(Seconds(simS));
+    Simulator::Run();
+
+    const uint64_t received = DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx();
+    const unsigned long long events = Simulator::GetEventCount();
+    const unsigned long long aqmDrops = disc ? disc->GetStats().nTotalDroppedPackets : 0;
+    Simulator::Destroy();
+    if (sender.trace)
+    {
+        std::fclose(sender.trace);
+    }
+    uint64_t tcDrops = 0;
+    for (uint64_t d : linkCounters.tcDrops)
+    {
+        tcDrops += d;
+    }
+    std::string probes;
+    for (double t : cwnd.probeRtt)
+    {
+        probes += (probes.empty() ? "" : ", ") + std::to_string(t);
+    }
+    std::printf("{\"simulator\": \"ns-3\", \"cc\": \"%s\", \"links\": \"%s\", \"p\": %.9g, "
+                "\"seed\": %u, \"sim_time_s\": %.9g, \"mss\": %u, \"delack\": %u, "
+                "\"buffer\": %u, \"sack\": %s, \"rx_bytes\": %llu, \"goodput_bps\": %.6f, "
+                "\"err_drops\": %llu, \"queue_drops\": %llu, \"tc_drops\": %llu, \"aqm_drops\": %llu, "
+                "\"retrans\": %llu, \"recoveries\": %llu, \"rtos\": %llu, "
+                "\"rtt_mean_s\": %.6f, \"rtt_min_s\": %.6f, \"bottleneck_queue_mean_pkts\": %.3f, "
+                "\"cwnd_mean_segs\": %.3f, \"cwnd_peak_segs\": %.3f, \"cwnd_peak_t_s\": %.6f, "
+                "\"probe_rtt_t_s\": [%s], \"events\": %llu}\n",
+                cc.c_str(), linksText.c_str(), p, seed, simS, mss, delAck, buffer,
+                sack ? "true" : "false", (unsigned long long)received, 8.0 * received / simS,
+                (unsigned long long)linkCounters.errDrops,
+                (unsigned long long)linkCounters.queueDrops, (unsigned long long)tcDrops, aqmDrops,
+                (unsigned long long)sender.retrans, (unsigned long long)sender.recoveries,
+                (unsigned long long)sender.rtos, sender.MeanRtt(), sender.rttMin,
+                sender.ackSamples ? sender.queueSum / sender.ackSamples : 0.0,
+                cwnd.MeanSegments(simS), double(cwnd.peak) / mss, cwnd.peakT, probes.c_str(),
+                events);
+    return 0;
+}
