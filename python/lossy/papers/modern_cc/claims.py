@@ -59,7 +59,7 @@ BBR_FULL = Claim(
           "fundamental limit",
     quantity="BBRv1's mean goodput ÷ (the path's goodput capacity × (1 − p)) at each p < 0.15",
     band=Band.word("very close"),
-    measure=bbr_efficiency, sweeps=[LOSS.key],
+    measure=bbr_efficiency, sweeps=[LOSS.key], reads={"cc": ["bbr"]},
     examples=Examples(null=ex.loss_curves(bbr="cubic"), faithful=ex.loss_curves(),
                       exaggerated=ex.loss_curves(bbr_efficiency=1.25)),
     why_here="a 10 Mbit/s last hop with a one-BDP buffer and a 50 ms base RTT is the setting of the "
@@ -94,7 +94,7 @@ BBR_ABOVE = Claim(
     band=Band.above(2.0, "\"substantially higher\" gives no magnitude on this path (Dumazet's \"2 to 4 orders "
                          "of magnitude\" is for a 10 Gbit/s path): direction only, read as more than twice, "
                          "the least a reader would call the others' collapse"),
-    measure=bbr_over_loss_based, sweeps=[LOSS.key],
+    measure=bbr_over_loss_based, sweeps=[LOSS.key], reads={"cc": ["bbr", "cubic", "reno"]},
     examples=Examples(null=ex.loss_curves(bbr="cubic"), faithful=ex.loss_curves()),
     why_here="at 1–5 % loss and a 50 ms RTT the Mathis law puts Reno at 0.4–2 Mbit/s of a 9.6 Mbit/s "
              "path, so a BBR at its bound is 4–20 times ahead; below 1 % the window, not the loss, "
@@ -139,7 +139,7 @@ BBR3_1PC = Claim(
     quantity="at p = 0.01: BBRv3's mean goodput ÷ BBRv1's, and its retransmitted segments per segment sent "
              "÷ BBRv1's, paired by replication",
     band=COMPARABLE,
-    measure=bbr3_at_1pc, sweeps=[LOSS.key],
+    measure=bbr3_at_1pc, sweeps=[LOSS.key], reads={"cc": ["bbr", "bbr3"]},
     examples=Examples(null=ex.loss_curves(bbr3_retransmits=1.0), faithful=ex.loss_curves()),
     why_here="1 % is the paper's loss rate and below BBRv3's 2 % loss threshold, so v3 should neither cut "
              "its inflight bound nor lose rate there; its retransmissions fall because v3 probes less "
@@ -166,7 +166,7 @@ BBR3_THRESH = Claim(
     words="for packet loss BBRv2 instead has a separate explicit loss_thresh parameter",
     quantity="BBRv3's mean goodput ÷ BBRv1's at p = 0.05 and 0.1, paired by replication",
     band=Band.below(1.0, "the draft gives the threshold, not the rate v3 keeps above it: direction only"),
-    measure=bbr3_yields, sweeps=[LOSS.key],
+    measure=bbr3_yields, sweeps=[LOSS.key], reads={"cc": ["bbr", "bbr3"]},
     examples=Examples(null=ex.loss_curves(bbr3_above_thresh=1.0), faithful=ex.loss_curves()),
     why_here="5 % and 10 % random loss are above v3's 2 % threshold in every round and below v1's 20 % "
              "limit (Cardwell's 1.25 × (1 − p) ≥ 1), so there the two designs part")
@@ -204,7 +204,7 @@ AQM_CLAIM = Claim(
     quantity="with CUBIC: DropTail's mean p95 sojourn at the bottleneck ÷ each AQM's, and each AQM's mean "
              "goodput ÷ DropTail's, paired by replication",
     band=ORDER_OF_MAGNITUDE,
-    measure=aqm_measure, sweeps=[AQM.key],
+    measure=aqm_measure, sweeps=[AQM.key], reads={"cc": ["cubic"]},
     examples=Examples(null=ex.aqm(delay_cut=1.0), faithful=ex.aqm(delay_cut=10.0),
                       exaggerated=ex.aqm(delay_cut=100.0)),
     why_here="a 240-packet buffer is 200 ms of queue at 10 Mbit/s, four BDPs: a single CUBIC flow keeps it "
