@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from lossy.papers import get
-from lossy.papers.modern_cc.sweeps import AQM_CCS, CCS, LOSS, SCHEMES_PLAN
+from lossy.papers.modern_cc.sweeps import AQM_CCS, CCS, CHANNELS_PLAN, LOSS, WLAN
 from lossy.papers.run import reproduce
 from lossy.papers.verdict import State
 
 
 def test_every_sweep_takes_its_controls_from_the_one_list() -> None:
-    assert LOSS.spec["variants"]["cc"] is CCS and SCHEMES_PLAN.spec["variants"]["cc"] is CCS
+    assert all(plan.spec["variants"]["cc"] is CCS for plan in (LOSS, CHANNELS_PLAN, WLAN))
     assert all(AQM_CCS[k] is CCS[k] for k in AQM_CCS)
     assert set(CCS) == {"reno", "newreno", "sack", "cubic", "bbr", "bbr3", "vegas", "westwood"}
     # Linux pairs the tcp.cc controls with SACK recovery; the three recoveries run Reno's rule.

@@ -17,9 +17,10 @@ from ..context import Context
 from ..estimate import Statistic, jackknife, mean_of, ratio_of, select
 from ..judge import Measurement, Part
 from ..measures import joined, per_point
-from ..model import Claim, Examples
+from ..model import Claim, Examples, Probe
 from . import examples as ex
-from .sweeps import AQM, GOODPUT, LOSS, RETRANSMITS, SENT, SOJOURN_P95
+from .sweeps import (AQM, GOODPUT, LOSS, PROBE_NO_BACKOFF, PROBE_PS, RECOVERIES, RETRANSMITS, RTO_FINAL, SENT,
+                     SOJOURN_P95, TIMEOUTS)
 
 # The path's capacity as goodput: 10 Mbit/s of 1042-byte packets carrying 1000 bytes
 # (lossy_last_hop.toml), the "link_bandwidth" of the BBR authors' formula.
@@ -45,7 +46,45 @@ def efficiency(cc: str, p: float) -> Statistic:
 
 
 def bbr_efficiency(ctx: Context) -> Measurement:
-    return per_point(ctx, LOSS.key, "p", lambda p: efficiency("bbr", float(p)), keep=_at(BBR_PS))
+    m = per_point(ctx, LOSS.key, "p", lambda p: efficiency("bbr", float(p)), keep=_at(BBR_PS))
+    return Measurement(m.parts, m.missing, timer_counters(ctx[LOSS.key]))
+
+
+def timer_counters(runs: pd.DataFrame) -> str:
+    """BBRv1's loss-recovery counters per run at each p ≥ 0.01 the runs have (the probe's
+    evidence): timeouts, the share of its resent segments resent after a timeout
+    (go-back-N), fast recoveries, and the largest retransmission timer left at the end."""
+    ok = runs[(runs["cc"] == "bbr") & (runs.get("status", "ok") == "ok")]
+    needed = [TIMEOUTS, RECOVERIES, RTO_FINAL, *RETRANSMITS]
+    if ok.empty or any(c not in ok.columns for c in needed):
+        return ""
+    out = []
+    for p, g in sorted(ok.groupby("p"), key=lambda kv: float(kv[0])):
+        if float(p) < 0.01:
+            continue
+        resent = g[list(RETRANSMITS)].astype(float).sum(axis=1)
+        after_timeout = float(g[RETRANSMITS[1]].astype(float).sum() / resent.sum()) if resent.sum() else math.nan
+        out.append(f"p = {float(p):g}: {g[TIMEOUTS].astype(float).mean():.0f} timeouts and "
+                   f"{g[RECOVERIES].astype(float).mean():.0f} fast recoveries per run, {after_timeout:.0%} of "
+                   f"resent segments resent after a timeout, final RTO up to {g[RTO_FINAL].astype(float).max():g} s")
+    return "BBRv1's counters: " + "; ".join(out) if out else ""
+
+
+def bbr_efficiency_no_backoff(ctx: Context) -> Measurement:
+    """The claim's quantity on the probe's runs (the timer never backed off)."""
+    return per_point(ctx, PROBE_NO_BACKOFF.key, "p", lambda p: efficiency("bbr", float(p)))
+
+
+NO_BACKOFF = Probe(
+    "a retransmission that is lost again is found only by the retransmission timer (RFC 6675 has no "
+    "lost-retransmission detection; Linux, whose BBR the authors measured, finds it with RACK, RFC 8985), and "
+    "each timeout doubles the timer, which stays doubled until a fresh RTT sample (RFC 6298 §5.5, §5.7; Karn's "
+    "rule), so at p ≥ 0.05 BBRv1 idles for most of the lost time (the counters above: tens of timeouts per run, "
+    "the final timer up to several seconds); the rest is the go-back-N after each timeout resending what BBR's "
+    "two BDPs in flight had already delivered",
+    f"the timer never backed off (tcp.max_rto = min_rto = 200 ms), BBRv1 at p = "
+    f"{', '.join(f'{p:g}' for p in PROBE_PS)}",
+    [PROBE_NO_BACKOFF.key], bbr_efficiency_no_backoff, share=0.5)
 
 
 BBR_FULL = Claim(
@@ -59,7 +98,7 @@ BBR_FULL = Claim(
           "fundamental limit",
     quantity="BBRv1's mean goodput ÷ (the path's goodput capacity × (1 − p)) at each p < 0.15",
     band=Band.word("very close"),
-    measure=bbr_efficiency, sweeps=[LOSS.key], reads={"cc": ["bbr"]},
+    measure=bbr_efficiency, sweeps=[LOSS.key], reads={"cc": ["bbr"]}, probe=NO_BACKOFF,
     examples=Examples(null=ex.loss_curves(bbr="cubic"), faithful=ex.loss_curves(),
                       exaggerated=ex.loss_curves(bbr_efficiency=1.25)),
     why_here="a 10 Mbit/s last hop with a one-BDP buffer and a 50 ms base RTT is the setting of the "

@@ -10,11 +10,11 @@ import pandas as pd
 
 from ...formatting import mean_ci
 from ...summary import ok_rows, summarize
-from ..figures import Figure, LinePlot, table_of
+from ..figures import Figure, LinePlot, Panels, table_of
 from ..figures.palette import Palette
-from .sweeps import CCS, DELAY_P95, GOODPUT, QUEUES, SOJOURN_P95
+from .sweeps import CCS, CHANNELS, DELAY_P95, GOODPUT, QUEUES, SCHEMES, SOJOURN_P95, TIMEOUTS, WLAN_SCHEMES
 
-PALETTE = Palette([*CCS, *QUEUES])
+PALETTE = Palette([*CCS, *QUEUES, *dict.fromkeys([*SCHEMES, *WLAN_SCHEMES])])
 
 PATH = ("lossy_last_hop.toml: S —100 Mbit/s, 20 ms→ BS —10 Mbit/s, 5 ms, Bernoulli p→ MH, a 60-packet (one "
         "BDP) queue at BS, MSS 1000 B, 16 MiB buffers; Reno, NewReno and SACK under Reno's window rule, the "
@@ -42,6 +42,13 @@ def _mean_table(axes: Sequence[str], metrics: Sequence[str], scales: Sequence[fl
     return build
 
 
+CHANNELS_CAPTION = (
+    "lossy_last_hop.toml with the last hop's channel at about 2 % packet loss: Bernoulli p = 0.02; Gilbert–Elliott "
+    "p = 0.006, r = 0.3 (bursts of 3.3 packets, 1.96 % lost); Rayleigh fading, 25 dB mean SNR, f_d = 10 Hz, BPSK. "
+    "e2e: no remedy; eln and snoop: the agent at BS; arq: link-layer ARQ on the last hop (128-byte link packets, 8 "
+    "transmissions, in order). wlan_last_hop.toml: the last hop an 802.11b WLAN at 2 Mbit/s with RTS/CTS and 4 "
+    "attempts (e2e), DPSK errors at 10 dB; no-arq: one attempt per frame. Means with 95 % CI error bars.")
+
 LOSS_TABLE = _mean_table(["p", "cc"], [GOODPUT, DELAY_P95], [1e6, 1.0], ["goodput (Mb/s, 95 % CI)", "p95 one-way delay (ms)"])
 
 FIGURES: List[Figure] = [
@@ -53,10 +60,23 @@ FIGURES: List[Figure] = [
              x="p", y=DELAY_P95, hue="cc", logx=True, palette=PALETTE, unit="ms",
              xlabel="loss rate p (Bernoulli, BS → MH)", ylabel="p95 one-way delay",
              caption=PATH + " The delay is the flow's data packets' one-way delay, sender to receiver."),
-    table_of("schemes", "schemes", "Every congestion control with ELN and Snoop at the base station",
-             _mean_table(["p", "scheme", "cc"], [GOODPUT, DELAY_P95], [1e6, 1.0],
-                         ["goodput (Mb/s, 95 % CI)", "p95 one-way delay (ms)"]),
-             caption=PATH + " e2e: no agent; eln: the ELN agent at BS; snoop: Snoop at BS."),
+    Panels("channels", "The seeds' remedies on the seeds' channels: goodput of every control",
+           [LinePlot(f"channels-{c}", "channels", f"{c} (about 2 % loss)", x="cc", y=GOODPUT, hue="scheme",
+                     logy=True, palette=PALETTE, errorbars=True, xlabel="congestion control", ylabel="goodput",
+                     where=lambda runs, c=c: runs[runs["channel"] == c], legend_title="")
+            for c in CHANNELS]
+           + [LinePlot("channels-wlan", "wlan", "802.11b WLAN, DPSK at 10 dB", x="cc", y=GOODPUT, hue="scheme",
+                       logy=True, palette=PALETTE, errorbars=True, xlabel="congestion control", ylabel="goodput",
+                       legend_title="")],
+           caption=CHANNELS_CAPTION),
+    table_of("channels-table", "channels", "The seeds' remedies on the Bernoulli, Gilbert and Rayleigh channels",
+             _mean_table(["channel", "scheme", "cc"], [GOODPUT, DELAY_P95, TIMEOUTS], [1e6, 1.0, 1.0],
+                         ["goodput (Mb/s, 95 % CI)", "p95 one-way delay (ms)", "timeouts per run"]),
+             caption=CHANNELS_CAPTION),
+    table_of("wlan-table", "wlan", "The seeds' remedies on the 802.11b WLAN",
+             _mean_table(["scheme", "cc"], [GOODPUT, DELAY_P95, TIMEOUTS], [1e6, 1.0, 1.0],
+                         ["goodput (Mb/s, 95 % CI)", "p95 one-way delay (ms)", "timeouts per run"]),
+             caption=CHANNELS_CAPTION),
     LinePlot("aqm-goodput-vs-delay", "aqm", "Deep buffer: goodput against the bottleneck's p95 sojourn, each run",
              x=SOJOURN_P95, y=GOODPUT, hue="queue", logx=True, palette=PALETTE,
              where=lambda runs: runs[runs["cc"] == "cubic"],
