@@ -34,6 +34,14 @@ INVENTORY = Inventory(paper="docs/papers/modern-cc.md (the sources listed there)
     Item("RFC 8289 / RFC 8033", "Abstracts", "statement",
          "CoDel and PIE control the queueing delay of a bloated buffer to a target at high utilization",
          claims=["aqm-cut-delay"]),
+    Item("issue 29: the seeds' remedies today", "issue 29, What to build", "statement",
+         "ELN, Snoop and link-layer ARQ on the Bernoulli, Gilbert and Rayleigh channels, every control",
+         not_covered="no source states what the remedies do for CUBIC or BBR: a measurement (the channels figure "
+                     "and table), not a claim"),
+    Item("issue 29: the seeds' 802.11b WLAN", "issue 29, What to build", "statement",
+         "every control over the 802.11b WLAN with ELN, Snoop, and without the MAC's retries",
+         not_covered="no source states a result for these controls on this WLAN: a measurement (the channels "
+                     "figure, panel d, and the wlan table), not a claim"),
 ])
 
 __all__ = ["INVENTORY"]

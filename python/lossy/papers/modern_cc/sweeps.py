@@ -185,8 +185,27 @@ PROBE_NO_BACKOFF = SweepPlan("probe-no-backoff", "BBRv1 with the retransmission 
     "quick": {"replications": QUICK_REPLICATIONS, "duration": QUICK_DURATION},
 })
 
-SWEEPS = [LOSS, CHANNELS_PLAN, WLAN, AQM, PROBE_NO_BACKOFF]
+# The probe of aqm-cut-delay's gap (claims.py): the same queues with half the buffer, 120
+# packets (100 ms at 10 Mbit/s, two BDPs), so DropTail's standing queue is half as long
+# while the AQMs' targets stay where they are.
+HALF_BUFFER = DEEP_BUFFER // 2
+PROBE_HALF_BUFFER = SweepPlan("probe-half-buffer", "DropTail, CoDel and PIE with CUBIC on a 120-packet buffer", {
+    "name": "modern-cc-probe-half-buffer",
+    "scenario": SCENARIO,
+    "replications": REPLICATIONS,
+    "seed": 1,
+    "duration": DURATION,
+    "set": {"links.1.loss": {"model": "none"}},
+    "variants": {"queue": {"droptail": {"links.1.queue": f"{HALF_BUFFER} packets"},
+                           **{q: {"links.1.queue": {"kind": q, "limit": f"{HALF_BUFFER} packets"}}
+                              for q in ("codel", "pie")}},
+                 "cc": {"cubic": CCS["cubic"]}},
+    "metrics": METRICS,
+    "quick": {"replications": QUICK_REPLICATIONS, "duration": QUICK_DURATION},
+})
+
+SWEEPS = [LOSS, CHANNELS_PLAN, WLAN, AQM, PROBE_NO_BACKOFF, PROBE_HALF_BUFFER]
 
 __all__ = ["AQM", "AQM_CCS", "BOTTLENECK", "CCS", "CHANNELS", "CHANNELS_PLAN", "DELAY_P95", "GOODPUT", "LOSS",
-           "LOSS_RATES", "METRICS", "PROBE_NO_BACKOFF", "PROBE_PS", "QUEUES", "RECOVERIES", "RETRANSMITS", "RTO_FINAL",
+           "LOSS_RATES", "METRICS", "PROBE_HALF_BUFFER", "PROBE_NO_BACKOFF", "PROBE_PS", "QUEUES", "RECOVERIES", "RETRANSMITS", "RTO_FINAL",
            "SCHEMES", "SENT", "SOJOURN_P95", "SWEEPS", "TIMEOUTS", "WLAN", "WLAN_SCHEMES"]
