@@ -59,12 +59,13 @@ def timer_counters(runs: pd.DataFrame) -> str:
     if ok.empty or any(c not in ok.columns for c in needed):
         return ""
     out = []
-    for p, g in sorted(ok.groupby("p"), key=lambda kv: float(kv[0])):
-        if float(p) < 0.01:
+    for p in sorted({float(x) for x in ok["p"]}):
+        if p < 0.01:
             continue
+        g = ok[[math.isclose(float(x), p) for x in ok["p"]]]
         resent = g[list(RETRANSMITS)].astype(float).sum(axis=1)
         after_timeout = float(g[RETRANSMITS[1]].astype(float).sum() / resent.sum()) if resent.sum() else math.nan
-        out.append(f"p = {float(p):g}: {g[TIMEOUTS].astype(float).mean():.0f} timeouts and "
+        out.append(f"p = {p:g}: {g[TIMEOUTS].astype(float).mean():.0f} timeouts and "
                    f"{g[RECOVERIES].astype(float).mean():.0f} fast recoveries per run, {after_timeout:.0%} of "
                    f"resent segments resent after a timeout, final RTO up to {g[RTO_FINAL].astype(float).max():g} s")
     return "BBRv1's counters: " + "; ".join(out) if out else ""

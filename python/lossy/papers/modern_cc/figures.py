@@ -42,6 +42,10 @@ def _mean_table(axes: Sequence[str], metrics: Sequence[str], scales: Sequence[fl
     return build
 
 
+def on_channel(channel: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    return lambda runs: runs[runs["channel"] == channel]
+
+
 CHANNELS_CAPTION = (
     "lossy_last_hop.toml with the last hop's channel at about 2 % packet loss: Bernoulli p = 0.02; Gilbert–Elliott "
     "p = 0.006, r = 0.3 (bursts of 3.3 packets, 1.96 % lost); Rayleigh fading, 25 dB mean SNR, f_d = 10 Hz, BPSK. "
@@ -63,7 +67,7 @@ FIGURES: List[Figure] = [
     Panels("channels", "The seeds' remedies on the seeds' channels: goodput of every control",
            [LinePlot(f"channels-{c}", "channels", f"{c} (about 2 % loss)", x="cc", y=GOODPUT, hue="scheme",
                      logy=True, palette=PALETTE, errorbars=True, xlabel="congestion control", ylabel="goodput",
-                     where=lambda runs, c=c: runs[runs["channel"] == c], legend_title="")
+                     where=on_channel(c), legend_title="")
             for c in CHANNELS]
            + [LinePlot("channels-wlan", "wlan", "802.11b WLAN, DPSK at 10 dB", x="cc", y=GOODPUT, hue="scheme",
                        logy=True, palette=PALETTE, errorbars=True, xlabel="congestion control", ylabel="goodput",
