@@ -77,12 +77,13 @@ def bbr_efficiency_no_backoff(ctx: Context) -> Measurement:
 
 
 NO_BACKOFF = Probe(
-    "a retransmission that is lost again is found only by the retransmission timer (RFC 6675 has no "
-    "lost-retransmission detection; Linux, whose BBR the authors measured, finds it with RACK, RFC 8985), and "
-    "each timeout doubles the timer, which stays doubled until a fresh RTT sample (RFC 6298 §5.5, §5.7; Karn's "
-    "rule), so at p ≥ 0.05 BBRv1 idles for most of the lost time (the counters above: tens of timeouts per run, "
-    "the final timer up to several seconds); the rest is the go-back-N after each timeout resending what BBR's "
-    "two BDPs in flight had already delivered",
+    "under our RFC 6675 recovery a retransmission lost again is found only by the retransmission timer (Linux, "
+    "whose BBR the authors measured, finds it with RACK: RFC 8985, Abstract, \"lost retransmissions\"; "
+    "net/ipv4/tcp_recovery.c), and each timeout doubles the timer (RFC 6298 rule 5.5), which stays doubled until "
+    "a fresh RTT sample (the note after rule 5.7): none comes from a resent segment (§3, Karn) and our sender "
+    "times one segment per RTT (tcp/rto_timer.rs). So at p ≥ 0.05 BBRv1 idles for most of the lost time (the "
+    "counters above: tens of timeouts per run, the final timer up to several seconds); the rest is the go-back-N "
+    "after each timeout resending what BBR's two BDPs in flight had already delivered",
     f"the timer never backed off (tcp.max_rto = min_rto = 200 ms), BBRv1 at p = "
     f"{', '.join(f'{p:g}' for p in PROBE_PS)}",
     [PROBE_NO_BACKOFF.key], bbr_efficiency_no_backoff, share=0.5)
