@@ -91,8 +91,10 @@ def contradictions(quick: Sequence[Any], full: Sequence[Any]) -> List[str]:
 
 # Their full scale costs 1–3 minutes each even at one point (100 replications of 80 s
 # WLAN runs, 10 of 200 s per-bit fading, Botoș's Fig. 1 loss sequences of 4·10⁶ packets
-# ...): `make test-scale` runs them, `make test` the validation's, which fits its budget.
-AT_SCALE = {"botos-fectcp", "chen-syndrome", "chockalingam-ll-fec-arq", "miyoshi-adaptive-fec", "shagdar-ewln"}
+# ...; modern-cc's channels and WLAN sweeps are 1,300 runs of 60 s with no grid to cut):
+# `make test-scale` runs them, `make test` the validation's, which fits its budget.
+AT_SCALE = {"botos-fectcp", "chen-syndrome", "chockalingam-ll-fec-arq", "miyoshi-adaptive-fec", "modern-cc",
+            "shagdar-ewln"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.scale) if n in AT_SCALE else n

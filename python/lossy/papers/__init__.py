@@ -30,6 +30,7 @@ REPRODUCTIONS: Dict[str, str] = {
     "chen-syndrome": "lossy.papers.chen_syndrome",
     "chockalingam-ll-fec-arq": "lossy.papers.chockalingam",
     "miyoshi-adaptive-fec": "lossy.papers.miyoshi",
+    "modern-cc": "lossy.papers.modern_cc",
     "shagdar-ewln": "lossy.papers.shagdar",
     "validation": "lossy.papers.validation",
 }

@@ -88,6 +88,10 @@ class Claim:
     why_here: str
     inputs: Inputs = field(default_factory=dict)
     probe: Optional[Probe] = None
+    # The variants the claim reads, axis -> values ({"cc": ["bbr", "cubic"]}); empty: all.
+    # Runs of other variants are not its data: their failure (a control the core does
+    # not have yet) does not stop it, and its measure never sees them.
+    reads: Mapping[str, Sequence[Any]] = field(default_factory=dict)
 
     kind = "claim"
 
@@ -100,7 +104,7 @@ class Claim:
         """The verdict on the runs (judge.py); "could not be checked" with the reason when
         the data is not complete (a sweep did not run, a run failed) or the measure
         raised (a missing column, an undeclared sweep, a bug) — never an exception."""
-        base = as_context(runs)
+        base = self.own_rows(as_context(runs))
         try:
             for sweep in self.sweeps:
                 defect = failed_runs(sweep, base.restricted(self.sweeps)[sweep])
@@ -114,6 +118,19 @@ class Claim:
         if verdict.state is State.NOT_REPRODUCED:
             return replace(verdict, probe=self.probe_text(base, verdict))
         return verdict
+
+    def own_rows(self, ctx: Context) -> Context:
+        """The context with each sweep's runs cut to the variants the claim reads."""
+        if not self.reads:
+            return ctx
+        cut = {}
+        for sweep, runs in ctx.runs.items():
+            keep = pd.Series(True, index=runs.index)
+            for axis, values in self.reads.items():
+                if axis in runs.columns:
+                    keep &= runs[axis].isin(list(values))
+            cut[sweep] = runs[keep]
+        return ctx.with_runs(cut)
 
     def probe_text(self, base: Context, verdict: Verdict) -> str:
         """The cause of a gap and what its probe showed; "cause unknown" without one."""
