@@ -439,6 +439,11 @@ impl CongestionControl for Bbr {
 
     /// Linux `bbr_main`: the model and the state machine (`bbr_update_model`), then the
     /// pacing rate and the window.
+    /// Its whole model is built from the samples.
+    fn reads_rate_samples(&self) -> bool {
+        true
+    }
+
     fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         self.delivered += rs.newly_acked;
         let prior_in_flight = st.flight_size() + rs.newly_acked;
