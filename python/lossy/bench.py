@@ -26,15 +26,16 @@ from rich.text import Text
 
 from . import _core
 from ._core import ScenarioError
-from .bench_cases import Case, describe, find_scenarios, scenario_file, standard_cases
+from .bench_cases import BBR_COST_BOUND, SPEED_FLOOR, Case, describe, find_scenarios, scenario_file, standard_cases
 from .bench_sides import AnchorSide, LossySide, SideError, this_build
 from .bench_stats import TARGET_LOOP_S, machine_load, pair_ratios, round_order, scaled_size, spread
 from .render import si
 
 __all__ = ["Case", "find_scenarios", "run_bench", "failures", "select", "load_anchors", "report_table"]
 
-# SACK's scoreboard must not cost more than this share of the NewReno speed (issue 9).
-SACK_SPEED_FLOOR = 0.7
+# SACK's scoreboard must keep this share of the NewReno speed (issue 9); bench_cases has
+# every row's floor (issue 29's: BBR within BBR_COST_BOUND× Reno's cost).
+SACK_SPEED_FLOOR = SPEED_FLOOR
 
 
 def select(cases: Sequence[Case], pattern: Optional[str]) -> List[Case]:
@@ -260,8 +261,9 @@ def _side_stats(samples: List[Dict[str, Any]]) -> Dict[str, Any]:
 
 
 def _speed_notes(rows: List[Dict[str, Any]], cases: List[Case]) -> List[str]:
-    """One line per row held to another's speed: the NewReno row's CPU per packet over
-    this one's (medians), against the floor."""
+    """One line per row held to another's speed: its base row's CPU per packet over this
+    one's (medians), against the row's floor (a cost bound, as BBR's 1.5×, is the floor
+    1/bound and is named with it)."""
     by_label = {row["label"]: row for row in rows if "error" not in row}
     notes = []
     for case in cases:
@@ -269,9 +271,12 @@ def _speed_notes(rows: List[Dict[str, Any]], cases: List[Case]) -> List[str]:
         if mine is None or base is None:
             continue
         ratio = base["sides"]["lossy"]["cpu_per_packet_us"]["median"] / mine["sides"]["lossy"]["cpu_per_packet_us"]["median"]
-        verdict = "ok" if ratio >= SACK_SPEED_FLOOR else "BELOW"
+        verdict = "ok" if ratio >= case.speed_floor else "BELOW"
+        floor = f"floor {case.speed_floor:.2g}×"
+        if case.speed_floor == 1 / BBR_COST_BOUND:
+            floor += f", cost ≤ {BBR_COST_BOUND:g}×"
         notes.append(f"{case.label}: {ratio:.2f}× the speed of {case.speed_vs} per delivered packet "
-                     f"(floor {SACK_SPEED_FLOOR}×: {verdict})")
+                     f"({floor}: {verdict})")
     return notes
 
 

@@ -21,6 +21,14 @@ class AnchorPath:
     fixed_sim_s: Dict[str, float] = field(default_factory=dict)
 
 
+# A scheme's row held to its base row's speed (speed_vs) must reach this share of it per
+# delivered packet: SACK's scoreboard beside NewReno (issue 9), and the congestion controls
+# and queue disciplines of issue 29 beside Reno on drop-tail, BBR's excepted.
+SPEED_FLOOR = 0.7
+# Issue 29: "BBR with pacing within 1.5× Reno's cost per delivered packet".
+BBR_COST_BOUND = 1.5
+
+
 @dataclass
 class Case:
     label: str
@@ -28,6 +36,7 @@ class Case:
     overrides: Dict[str, Any] = field(default_factory=dict)
     generate: Optional[Dict[str, Any]] = None  # arguments of generate.base_station, instead of a file
     speed_vs: Optional[str] = None  # the label of a row whose speed this one is held to
+    speed_floor: float = SPEED_FLOOR  # the least share of speed_vs's speed it must reach
     # What grows to make the loop last: "duration" (simulated seconds) or a transfer's
     # size in MB (an override key), from `base_size`.
     size_key: str = "duration"
@@ -62,10 +71,35 @@ def _with_sack(case: Case) -> Case:
                    speed_vs=case.label, anchors=replace(case.anchors, sack=True, fixed_sim_s={}))
 
 
+# Issue 29's schemes, each on the ns3-compare 2 Mbps path beside its Reno/drop-tail row
+# (the scenario's NewReno recovery with Reno's window rule, 100-packet drop-tail queues):
+# the congestion controls by `tcp.cc` (BBRv1 paces and reads rate samples; CUBIC's
+# default HyStart reads them too), the queue disciplines on the lossy bottleneck's queue
+# at their RFC defaults. BBRv3 gets its row when `tcp.cc = "bbr3"` exists.
+CONGESTION_CONTROLS = [("CUBIC", "cubic"), ("BBRv1", "bbr"), ("BBRv3", "bbr3"), ("Vegas", "vegas"), ("Westwood+", "westwood")]
+QUEUE_DISCIPLINES = [("CoDel", {"kind": "codel"}), ("FQ-CoDel", {"kind": "fq_codel"}), ("PIE", {"kind": "pie"}),
+                     ("drop-head", {"kind": "drop_head", "limit": "100 packets"})]
+
+
+def _schemes_beside(base: Case) -> List[Case]:
+    """One row per congestion control and per queue discipline, on `base`'s path and
+    held to its speed (no anchors: their programs run NewReno on drop-tail)."""
+    rows = []
+    for name, kind in CONGESTION_CONTROLS:
+        floor = 1 / BBR_COST_BOUND if kind in ("bbr", "bbr3") else SPEED_FLOOR
+        rows.append(replace(base, label=f"{base.label}, {name}", overrides={**base.overrides, "flows.0.tcp.cc": kind},
+                            speed_vs=base.label, speed_floor=floor, anchors=None))
+    for name, queue in QUEUE_DISCIPLINES:
+        rows.append(replace(base, label=f"{base.label}, {name}", overrides={**base.overrides, "links.1.queue": queue},
+                            speed_vs=base.label, anchors=None))
+    return rows
+
+
 def standard_cases(quick: bool) -> List[Case]:
     """The standard scenarios, each at its base size (calibrated up to a 1 s loop by
     bench): ns3-compare at 2 and 100 Mbps as in the ns-3 anchor's README (p = 0.01 on the
-    last hop), and the scale case, 10,000 bulk flows through one base station (1,000 with
+    last hop), issue 29's congestion controls and queue disciplines on the 2 Mbps path,
+    and the scale case, 10,000 bulk flows through one base station (1,000 with
     --quick)."""
     base = 20.0 if quick else 100.0
     hosts = 1_000 if quick else 10_000
@@ -79,7 +113,7 @@ def standard_cases(quick: bool) -> List[Case]:
     return [
         Case("one-hop", "one-hop.toml", base_size=base),
         Case("last-hop", "last-hop.toml", base_size=base),
-        slow, _with_sack(slow), fast, _with_sack(fast),
+        slow, _with_sack(slow), *_schemes_beside(slow), fast, _with_sack(fast),
         # Chockalingam's link: Rayleigh fading per bit at 20 dB and 10 Hz, 32-byte link
         # packets in BCH(255,131) codewords, 16 attempts each; TCP Tahoe, 1024-byte packets.
         Case("fading + BCH(255,131) + ARQ", "chockalingam.toml",

@@ -90,10 +90,47 @@ def test_each_case_sets_its_size_where_it_lives():
     assert sack.anchors is not None and sack.anchors.sack and sack.anchors.fixed_sim_s == {}
 
 
+def test_every_issue_29_congestion_control_and_queue_discipline_has_a_row_beside_reno():
+    # Issue 29: a row per CC and AQM on Reno's path, held to its speed; BBR's bound is
+    # 1.5× Reno's cost per delivered packet. The kinds are the core's (`lossy schema`).
+    from lossy import _core
+    from lossy.bench_cases import BBR_COST_BOUND, SPEED_FLOOR
+
+    defs = json.loads(_core.schema())["$defs"]
+    cc_kinds = set(defs["CcChoice"]["anyOf"][0]["enum"]) - {"reno"}
+    queue_kinds = {v["properties"]["kind"]["const"] for v in defs["QueueDiscConfig"]["oneOf"]} - {"drop_tail", "red"}
+    cases = standard_cases(quick=True)
+    base = next(c for c in cases if c.label == "ns3-compare 2 Mbps")
+    beside = [c for c in cases if c.speed_vs == base.label and "flows.0.tcp.variant" not in c.overrides]
+    ccs = {c.overrides["flows.0.tcp.cc"]: c for c in beside if "flows.0.tcp.cc" in c.overrides}
+    queues = {c.overrides["links.1.queue"]["kind"]: c for c in beside if "links.1.queue" in c.overrides}
+    assert set(ccs) == cc_kinds and set(queues) == queue_kinds
+    for case in beside:
+        # The same path: the base row's overrides and one of its own.
+        assert case.scenario == base.scenario and case.anchors is None
+        assert {k: v for k, v in case.overrides.items() if k in base.overrides} == base.overrides
+        assert len(case.overrides) == len(base.overrides) + 1
+    assert ccs["bbr"].speed_floor == pytest.approx(1 / BBR_COST_BOUND) and BBR_COST_BOUND == 1.5
+    assert all(c.speed_floor == SPEED_FLOOR for c in beside if c is not ccs["bbr"])
+
+
+def test_a_cost_bound_is_named_in_its_speed_note():
+    from lossy.bench_cases import BBR_COST_BOUND
+
+    def row(label: str, us: float) -> Dict[str, Any]:
+        return {"label": label, "sides": {"lossy": {"cpu_per_packet_us": {"median": us}}}}
+
+    cases = [Case("reno", "x.toml"), Case("bbr", "x.toml", speed_vs="reno", speed_floor=1 / BBR_COST_BOUND),
+             Case("sack", "x.toml", speed_vs="reno")]
+    notes = bench._speed_notes([row("reno", 1.0), row("bbr", 1.6), row("sack", 1.25)], cases)
+    assert notes == ["bbr: 0.62× the speed of reno per delivered packet (floor 0.67×, cost ≤ 1.5×: BELOW)",
+                     "sack: 0.80× the speed of reno per delivered packet (floor 0.7×: ok)"]
+
+
 def test_rows_are_chosen_by_a_pattern():
     cases = standard_cases(quick=True)
-    assert [c.label for c in bench.select(cases, "ns3-compare 2 Mbps")] == ["ns3-compare 2 Mbps",
-                                                                          "ns3-compare 2 Mbps SACK"]
+    assert [c.label for c in bench.select(cases, "ns3-compare 2 Mbps( SACK)?$")] == ["ns3-compare 2 Mbps",
+                                                                                   "ns3-compare 2 Mbps SACK"]
     assert bench.select(cases, None) == cases
     assert bench.select(cases, "FECTCP")[0].size_key == "flows.0.app.size"
 

@@ -10,9 +10,13 @@
 //!     /// Every built-in agent.
 //!     pub enum AnyAgent via each_agent { Eln(ElnAgent), Snoop(SnoopAgent) }
 //!     // optional: the enum implements the family's trait by delegating every listed
-//!     // method to the variant held (list every method, defaulted ones included).
+//!     // method to the variant held (list every method, defaulted ones included). Each
+//!     // delegation is `#[inline]`, or takes the attributes written before its `fn`
+//!     // instead (`#[inline(always)]` for a per-packet method the compiler left out of
+//!     // line: the queue disciplines' `enqueue` and `dequeue`).
 //!     impl Agent {
 //!         fn state_bytes(&self) -> u64;
+//!         #[inline(always)]
 //!         fn on_timeout(&mut self, now: SimTime);
 //!     }
 //! }
@@ -25,7 +29,7 @@
 /// `impl Trait { fn ...; }` block, the trait's implementation for the enum.
 macro_rules! closed_enum {
     ($(#[$m:meta])* $vis:vis enum $name:ident via $via:ident { $($(#[$vm:meta])* $var:ident($ty:ty)),+ $(,)? }
-     $(impl $tr:path { $(fn $f:ident($($params:tt)*) $(-> $ret:ty)?;)* })*) => {
+     $(impl $tr:path { $($(#[$fa:meta])* fn $f:ident($($params:tt)*) $(-> $ret:ty)?;)* })*) => {
         $(#[$m])*
         $vis enum $name {
             $($(#[$vm])* $var($ty)),+
@@ -46,20 +50,24 @@ macro_rules! closed_enum {
         $crate::closed::closed_enum!(@via ($) $via $name { $($var),+ });
         $(
             impl $tr for $name {
-                $($crate::closed::closed_enum!(@method $via fn $f($($params)*) $(-> $ret)?);)*
+                $($crate::closed::closed_enum!(@method [$(#[$fa])*] $via fn $f($($params)*) $(-> $ret)?);)*
             }
         )*
     };
+    // A delegation without attributes of its own is `#[inline]`.
+    (@method [] $via:ident fn $($sig:tt)*) => {
+        $crate::closed::closed_enum!(@method [#[inline]] $via fn $($sig)*);
+    };
     // `self` must come from the method's own tokens (macro hygiene), so it is matched
     // as an identifier, by reference or by mutable reference.
-    (@method $via:ident fn $f:ident(&mut $slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
-        #[inline]
+    (@method [$($attr:tt)+] $via:ident fn $f:ident(&mut $slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
+        $($attr)+
         fn $f(&mut $slf $(, $a: $at)*) $(-> $ret)? {
             $via!($slf, x => x.$f($($a),*))
         }
     };
-    (@method $via:ident fn $f:ident(&$slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
-        #[inline]
+    (@method [$($attr:tt)+] $via:ident fn $f:ident(&$slf:ident $(, $a:ident: $at:ty)* $(,)?) $(-> $ret:ty)?) => {
+        $($attr)+
         fn $f(&$slf $(, $a: $at)*) $(-> $ret)? {
             $via!($slf, x => x.$f($($a),*))
         }
@@ -192,7 +200,7 @@ macro_rules! family {
     };
 
     (@unit_config [] $cv:tt) => {};
-    (@unit_config [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $(impl $tr:path { $(fn $f:ident($($params:tt)*) $(-> $ret:ty)?;)* })*] [$(([$($a:tt)*] $v:ident $m:ident $c:ident))*]) => {
+    (@unit_config [$(#[$em:meta])* $vis:vis enum $name:ident via $via:ident; $(impl $tr:path { $($(#[$fa:meta])* fn $f:ident($($params:tt)*) $(-> $ret:ty)?;)* })*] [$(([$($a:tt)*] $v:ident $m:ident $c:ident))*]) => {
         $(#[$em])*
         $vis enum $name {
             $($($a)* $v),*
@@ -205,7 +213,7 @@ macro_rules! family {
         $crate::closed::family!(@unit_via ($) $via $name { $(($v $m $c))* });
         $(
             impl $tr for $name {
-                $($crate::closed::closed_enum!(@method $via fn $f($($params)*) $(-> $ret)?);)*
+                $($crate::closed::closed_enum!(@method [$(#[$fa])*] $via fn $f($($params)*) $(-> $ret)?);)*
             }
         )*
     };
@@ -275,6 +283,7 @@ mod tests {
         enum Pet via each_pet { Cat(Cat), Dog(Dog) }
         impl Speak {
             fn word(&self) -> &'static str;
+            #[inline(always)]
             fn louder(&mut self, by: u32, twice: bool) -> u32;
             fn quiet(&self) -> bool;
         }

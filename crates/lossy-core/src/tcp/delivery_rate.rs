@@ -5,6 +5,8 @@
 //! [`RateSample`] from the most recently sent segment it acknowledged or SACKed (§3.3),
 //! marked application-limited where the draft says (§3.4).
 //!
+//! Kept only for a congestion control that reads the samples
+//! (`CongestionControl::reads_rate_samples`); for the others the sender calls nothing here.
 //! The stamps are the sender's only per-segment records: a ring (`VecDeque`) of the
 //! segments in flight in sequence order, which stops growing once it holds a window (no
 //! allocation per packet); 64 B a segment. A segment resent is stamped again (§3.2: "the

@@ -126,6 +126,17 @@ impl TcpSender {
         self.cc.pacing_rate(&self.st, self.rtt.srtt())
     }
 
+    /// Whether the congestion control reads delivery-rate samples: only then does the
+    /// sender stamp each segment and sample each ACK (`delivery_rate`).
+    #[inline]
+    pub(super) fn reads_rate_samples(&self) -> bool {
+        #[cfg(test)]
+        if let Some(cc) = &self.model.test_cc {
+            return cc.reads_rate_samples();
+        }
+        self.cc.reads_rate_samples()
+    }
+
     pub fn rto(&self) -> SimDuration {
         self.rtt.rto()
     }
@@ -188,7 +199,7 @@ impl TcpSender {
         } else if signals.ecn {
             self.on_ece();
         }
-        if current {
+        if current && self.reads_rate_samples() {
             self.sample_delivery(now, acked, &blocks[..n]);
         }
         self.note_cwnd();
@@ -319,7 +330,9 @@ impl TcpSender {
         self.st.limited_sent = 0;
         self.st.retransmit = None;
         self.st.go_back_n(RetxCause::Timeout);
-        self.model.rate.on_timeout(self.st.snd_max);
+        if self.reads_rate_samples() {
+            self.model.rate.on_timeout(self.st.snd_max);
+        }
         self.rtt.backoff();
         self.timer.deadline = Some(now + self.rtt.rto());
         self.note_cwnd();

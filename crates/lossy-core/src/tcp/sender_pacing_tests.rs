@@ -31,6 +31,9 @@ impl CongestionControl for FixedRate {
     fn on_rate_sample(&mut self, st: &mut SenderState, _: SimTime, rs: &RateSample) {
         self.log.borrow_mut().push((st.cwnd, *rs));
     }
+    fn reads_rate_samples(&self) -> bool {
+        true
+    }
 }
 
 fn paced(rate: Option<f64>, app_limit: Option<u64>) -> (TcpSender, Log) {
@@ -156,4 +159,23 @@ fn a_finite_app_that_sent_everything_is_application_limited_a_bulk_one_never() {
     let (mut s, _) = paced(None, None);
     drain(&mut s, ms(0));
     assert!(!s.model.rate.app_limited());
+}
+
+#[test]
+fn a_window_rule_that_reads_no_samples_gets_no_stamps() {
+    // Reno, the listed rule, without the test control: nothing stamped at the sends, the
+    // ACK, the finite application's end or the timeout.
+    let cfg = TcpConfig { initial_window: Some(4), max_window: Bytes(1 << 20), ..Default::default() };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, Some(6000));
+    s.start(SimTime::ZERO);
+    assert!(!s.reads_rate_samples());
+    assert_eq!(drain(&mut s, ms(0)).len(), 4);
+    s.handle_packet(ms(100), &ack(1000));
+    drain(&mut s, ms(100));
+    s.on_rto(ms(5000));
+    assert_eq!(format!("{:?}", s.model.rate), format!("{:?}", DeliveryRate::default()));
+    // The test control reads them: the same sends are stamped.
+    let (mut s, _) = paced(None, None);
+    drain(&mut s, ms(0));
+    assert_ne!(format!("{:?}", s.model.rate), format!("{:?}", DeliveryRate::default()));
 }

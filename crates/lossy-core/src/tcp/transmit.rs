@@ -1,7 +1,7 @@
 //! The sender's transmit path: which segment goes out next — a requested resend, an
 //! EWLN resend, the segment loss recovery picks, or new data (and go-back-N resends) as
 //! the window allows — and the packet it makes, stamped for delivery-rate samples
-//! (`delivery_rate`) and, when the congestion control asks for pacing, held until its
+//! (`delivery_rate`) if the congestion control reads them and, when the congestion control asks for pacing, held until its
 //! departure time (`pacing`).
 
 use super::cc::CongestionControl;
@@ -105,7 +105,7 @@ impl TcpSender {
     /// one never gets here), the window is not what stops it, and no resend is due.
     fn note_app_limited(&mut self, app_end: u64) {
         let st = &self.st;
-        if st.snd_max < app_end {
+        if st.snd_max < app_end || !self.reads_rate_samples() {
             return;
         }
         let flight = st.flight_size();
@@ -167,7 +167,9 @@ impl TcpSender {
         self.st.counters.segments_sent += 1;
         self.st.counters.bytes_sent += len;
         self.timer.start_if_stopped(now, self.rtt.rto());
-        self.model.rate.on_send(now, SendInfo { seq, len, flight: self.st.flight_size() });
+        if self.reads_rate_samples() {
+            self.model.rate.on_send(now, SendInfo { seq, len, flight: self.st.flight_size() });
+        }
         // mss + header <= 65,535 was checked when the scenario was built (IPv4 length).
         let w = &self.wire;
         let mut p = Packet::tcp_data(w.flow, w.src, w.dst, seq, len as u32, (len as u32 + w.header) as u16);

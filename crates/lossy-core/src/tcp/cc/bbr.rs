@@ -437,6 +437,11 @@ impl CongestionControl for Bbr {
         Some(self.pacing_rate)
     }
 
+    /// Its whole model is built from the samples.
+    fn reads_rate_samples(&self) -> bool {
+        true
+    }
+
     /// Linux `bbr_main`: the model and the state machine (`bbr_update_model`), then the
     /// pacing rate and the window.
     fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {

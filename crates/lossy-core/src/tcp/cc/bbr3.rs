@@ -452,6 +452,11 @@ impl CongestionControl for Bbr3 {
         Some(self.pacing_rate)
     }
 
+    /// Its whole model, and its loss signals, come from the samples.
+    fn reads_rate_samples(&self) -> bool {
+        true
+    }
+
     /// §5.2.3 UpdateOnACK: the losses this ACK marked (§5.2.4), UpdateModelAndState,
     /// then UpdateControlParameters.
     fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {

@@ -323,9 +323,11 @@ impl CongestionControl for Cubic {
     }
 
     /// The per-ACK RTT (the newest segment the ACK acknowledged, never resent) feeds the
-    /// slow start's delay detectors, as Linux's `cubictcp_acked` samples every ACK.
+    /// slow start's delay detectors, as Linux's `cubictcp_acked` samples every ACK. RFC
+    /// 5681's slow start has none: the sender then builds no samples
+    /// (`reads_rate_samples`), and one handed over anyway changes nothing.
     fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
-        let Some(rtt) = rs.rtt else { return };
+        let Some(rtt) = rs.rtt.filter(|_| self.slow_start.reads_delay()) else { return };
         self.per_ack_rtt = true;
         self.note_delay(now, rtt);
         if !st.in_recovery && st.cwnd < st.ssthresh {
@@ -335,6 +337,12 @@ impl CongestionControl for Cubic {
                 self.cwnd_prior = st.cwnd as f64 / st.mss as f64;
             }
         }
+    }
+
+    /// Only the slow starts with delay detectors (HyStart, HyStart++) read the samples'
+    /// RTTs; with RFC 5681's slow start `on_rate_sample` changes nothing.
+    fn reads_rate_samples(&self) -> bool {
+        self.slow_start.reads_delay()
     }
 
     fn on_timeout(&mut self, st: &mut SenderState, repeated: bool) {

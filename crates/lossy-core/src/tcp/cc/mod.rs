@@ -55,6 +55,13 @@ pub trait CongestionControl {
     /// handling of the same ACK. Window rules ignore it (the default); a model-based
     /// control (BBR) sets its window and pacing rate here.
     fn on_rate_sample(&mut self, _st: &mut SenderState, _now: SimTime, _rs: &RateSample) {}
+    /// Whether `on_rate_sample` reads its samples. The sender stamps every segment and
+    /// builds a sample per ACK (`tcp/delivery_rate.rs`) only for a control that says so:
+    /// a window rule (the default) would pay that on every packet for nothing (issue 29's
+    /// speed: +6 % of Reno's cost per delivered packet). Asked per packet: a constant.
+    fn reads_rate_samples(&self) -> bool {
+        false
+    }
     /// A segment [seq, seq + len) leaves at `now`, `retransmission` if it was sent
     /// before. Window rules ignore it (the default); a delay-based rule that needs an RTT
     /// on every ACK, as Linux's `pkts_acked` hook gives one, keeps its own send times
@@ -107,6 +114,7 @@ family! {
             fn on_timeout(&mut self, st: &mut SenderState, repeated: bool);
             fn pacing_rate(&self, st: &SenderState, srtt: Option<SimDuration>) -> Option<f64>;
             fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample);
+            fn reads_rate_samples(&self) -> bool;
             fn on_send(&mut self, now: SimTime, seq: u64, len: u64, retransmission: bool);
         }
     }
@@ -254,6 +262,30 @@ mod tests {
             // RFC 5681 §3.1: the loss window is one SMSS.
             assert_eq!(st.cwnd, 1000, "{name}");
         }
+    }
+
+    #[test]
+    fn a_control_that_reads_no_rate_samples_is_unchanged_by_one() {
+        // The sender builds no samples for it (`reads_rate_samples`): one handed over must
+        // change nothing, or skipping them would change its results. CUBIC with RFC
+        // 5681's slow start besides the kinds' defaults.
+        let standard: CcChoice = serde_json::from_value(serde_json::json!({ "kind": "cubic", "slow_start": "standard" })).unwrap();
+        let ctx = CcContext { mss: 1000, initial_window: 4000, abc: Abc::Off, seed: 1, selective_acks: true };
+        let mut controls = every_control();
+        controls.push(("Cubic standard".into(), standard.0.build(&ctx)));
+        let mut readers = Vec::new();
+        for (name, mut cc) in controls {
+            if cc.reads_rate_samples() {
+                readers.push(name);
+                continue;
+            }
+            let mut st = flight_of_ten();
+            let (cc_before, st_before) = (format!("{cc:?}"), format!("{st:?}"));
+            let rs = RateSample { delivered: 5000, newly_acked: 1000, interval: SimDuration::from_millis(10), delivery_rate: 5e5, rtt: Some(SimDuration::from_millis(10)), ..RateSample::default() };
+            cc.on_rate_sample(&mut st, SimTime(1), &rs);
+            assert_eq!((format!("{cc:?}"), format!("{st:?}")), (cc_before, st_before), "{name}");
+        }
+        assert_eq!(readers, ["Bbr", "Bbr3", "Cubic"], "BBRv1, BBRv3, and CUBIC's default HyStart");
     }
 
     #[test]

@@ -46,6 +46,11 @@ pub enum SlowStart {
 }
 
 impl SlowStart {
+    /// Whether it reads RTT samples (`note_delay`, `on_ack`'s `rtt`): its delay detector.
+    pub fn reads_delay(&self) -> bool {
+        !matches!(self, SlowStart::Standard)
+    }
+
     /// Every RTT sample the window rule accepts, in slow start or not (Linux's
     /// `cubictcp_acked` keeps `delay_min` from all of them).
     pub fn note_delay(&mut self, rtt: SimDuration) {
