@@ -30,7 +30,7 @@ def test_every_sweep_takes_its_controls_from_the_one_list() -> None:
 def test_it_is_registered_with_its_claims_in_the_inventory() -> None:
     r = get("modern-cc")
     assert {c.key for c in r.claims} == {"bbr-full-rate", "bbr-above-loss-based", "bbr3-at-1pc",
-                                         "bbr3-loss-threshold", "aqm-cut-delay"}
+                                         "bbr3-loss-threshold", "aqm-cut-delay", "bbr-deep-buffer"}
     assert r.inventory is not None and set(r.inventory.claim_keys()) == {c.key for c in r.claims}
 
 

@@ -65,4 +65,16 @@ def aqm(delay_cut: float) -> Maker:
     return make
 
 
-__all__ = ["aqm", "loss_curves"]
+def deep_buffer(bbr_cut: float) -> Maker:
+    """aqm-sweep rows under DropTail: CUBIC's and Reno's standing queue (p95 sojourn 190
+    ms) and BBRv1's and BBRv3's `bbr_cut` times shorter, at the same goodput."""
+    sojourn = {"cubic": 190.0, "reno": 185.0, "bbr": 190.0 / bbr_cut, "bbr3": 190.0 / bbr_cut}
+
+    def make() -> Runs:
+        return {"aqm": synthetic.runs(
+            {"queue": ["droptail"], "cc": list(sojourn)},
+            lambda queue, cc: {GOODPUT: 0.95 * CAPACITY, SOJOURN_P95: sojourn[cc]})}
+    return make
+
+
+__all__ = ["aqm", "deep_buffer", "loss_curves"]

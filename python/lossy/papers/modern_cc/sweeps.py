@@ -10,7 +10,8 @@ be checked" with that line (model.failed_runs), never a crash.
 Size (measured on this machine, 2 cores, with the core of main): one 60 s run of the
 path at 10 Mbit/s costs 0.06 s of core CPU at p = 1e-4 and less at higher p (fewer
 packets); a sweep's run costs about 0.1 s with its worker's share. The full scale is
-8 × 7 × 10 (loss) + 8 × 3 × 2 × 10 (schemes) + 3 × 2 × 10 (aqm) = 1100 runs of 60 s:
+8 × 7 × 10 (loss) + 8 × 3 × 2 × 10 (schemes) + 3 × 2 × 10 (aqm) = 1100 runs of 60 s
+(at first; see the plans below for today's sizes):
 about 2 minutes at 0.2 s a run (twice today's cost, for pacing), under the 5 minutes
 issue 29 sets. Measured: the full scale on a trial merge of the delay, cubic, bbr and
 vegas branches (bbr3, codel and pie runs failing at once) took 90 s of wall time.
@@ -71,6 +72,10 @@ REPLICATIONS, QUICK_REPLICATIONS = 10, 4
 # bbr-above-loss-based inconclusive (BBR ÷ CUBIC 95 % CI 1.84× to 9.12× with 8); 12 decide
 # it as the full run does (measured), at a third of the full loss sweep's cost.
 QUICK_LOSS_REPLICATIONS = 12
+# The full loss sweep runs 20: with 10 its bbr3-at-1pc was inconclusive (retransmission
+# rate v3 ÷ v1 0.89×, 95 % CI 0.75× to 1.02×, "about 15 replications would decide it")
+# where the quick run's 12 short runs decided it; the full scale must be the more decisive.
+LOSS_REPLICATIONS = 20
 DURATION, QUICK_DURATION = "60 s", "20 s"
 
 LINK_LOSS = "links.1.loss.p"  # the scenario file's second [[links]], BS -- MH (set paths count the file's links)
@@ -78,7 +83,7 @@ LINK_LOSS = "links.1.loss.p"  # the scenario file's second [[links]], BS -- MH (
 LOSS = SweepPlan("loss", "Every congestion control against random loss on the last hop", {
     "name": "modern-cc-loss",
     "scenario": SCENARIO,
-    "replications": REPLICATIONS,
+    "replications": LOSS_REPLICATIONS,
     "seed": 1,
     "duration": DURATION,
     "grid": {"p": {"path": LINK_LOSS, "values": LOSS_RATES}},
@@ -150,16 +155,17 @@ WLAN = SweepPlan("wlan", "Every congestion control over the seeds' 802.11b WLAN 
 # A deep buffer with no random loss: 240 packets at BS, 200 ms of queue at 10 Mbit/s,
 # four times the path's 60-packet BDP, so DropTail keeps a standing queue of up to
 # 200 ms; CoDel (RFC 8289: target 5 ms, interval 100 ms) and PIE (RFC 8033: target
-# 15 ms) with the same packet limit. CUBIC is the claim's control; Reno runs beside it.
+# 15 ms) with the same packet limit. CUBIC is aqm-cut-delay's control, BBRv1 and BBRv3
+# bbr-deep-buffer's (against CUBIC under DropTail); Reno runs beside them.
 DEEP_BUFFER = 240
 QUEUES: Dict[str, Dict[str, Any]] = {
     "droptail": {"links.1.queue": f"{DEEP_BUFFER} packets"},
     "codel": {"links.1.queue": {"kind": "codel", "limit": f"{DEEP_BUFFER} packets"}},
     "pie": {"links.1.queue": {"kind": "pie", "limit": f"{DEEP_BUFFER} packets"}},
 }
-AQM_CCS = {k: CCS[k] for k in ("cubic", "reno")}
+AQM_CCS = {k: CCS[k] for k in ("cubic", "reno", "bbr", "bbr3")}
 
-AQM = SweepPlan("aqm", "A deep-buffer bottleneck: DropTail, CoDel and PIE with CUBIC (and Reno)", {
+AQM = SweepPlan("aqm", "A deep-buffer bottleneck: DropTail, CoDel and PIE with CUBIC, Reno, BBRv1 and BBRv3", {
     "name": "modern-cc-aqm",
     "scenario": SCENARIO,
     "replications": REPLICATIONS,
