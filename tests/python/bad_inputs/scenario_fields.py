@@ -189,6 +189,14 @@ to = "B"
 """
 
 CASES += [
+    BadInput("scenario_fields-sack-after-timeout-without-sack",
+             argv=_run('flows.0.tcp.variant="newreno"', 'flows.0.tcp.sack_after_timeout="keep"'),
+             says=('flows.0.tcp.sack_after_timeout: "keep" has no effect with variant = "newreno", which keeps '
+                   'no RFC 6675 scoreboard; remove it or use variant = "sack"',),
+             source="silent: a setting that means nothing without RFC 6675's scoreboard"),
+    BadInput("scenario_fields-sack-after-timeout-unknown", argv=_run('flows.0.tcp.sack_after_timeout="forget"'),
+             says=('flows.0.tcp.sack_after_timeout: "forget" is not allowed; use one of: clear, keep',),
+             source="issue 29: unknown names list the valid ones"),
     BadInput("scenario_fields-codel-target-zero", argv=_run('links.1.queue={kind="codel", target="0 ms"}'),
              says=('links.1.queue.target: 0 s is not allowed; use a duration > 0, e.g. "5 ms"',),
              source="issue 29: target <= 0"),

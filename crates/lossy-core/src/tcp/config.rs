@@ -4,7 +4,7 @@
 pub use super::cc::abc::Abc;
 use super::cc::{CcChoice, CcSpec};
 // The loss recovery a scenario picks, `tcp.variant`, from its family's list.
-pub use super::recovery::LossRecoveryConfig;
+pub use super::recovery::{LossRecoveryConfig, SackAfterTimeout};
 use super::recovery::LossRecoverySpec;
 use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
 use schemars::JsonSchema;
@@ -24,6 +24,11 @@ pub struct TcpConfig {
     /// or 28 B. Unset = on exactly for the SACK variants; a value that contradicts the
     /// variant is an error (a SACK variant needs the blocks, the others cannot use them).
     pub sack: Option<bool>,
+    /// What the SACK recovery (`variant = "sack"`) does with its scoreboard when the
+    /// retransmission timer expires: "clear" (RFC 2018 §8, RFC 6675 §5.1; the default)
+    /// or "keep" (Linux, ns-3), so the go-back-N skips what the receiver holds.
+    #[serde(skip_serializing_if = "is_clear")]
+    pub sack_after_timeout: SackAfterTimeout,
     /// Sender maximum segment size (payload bytes per segment). Default 1000 B, as in
     /// the papers' ns-2 runs and the ns-3 anchor.
     pub mss: Bytes,
@@ -93,6 +98,7 @@ impl Default for TcpConfig {
             variant: LossRecoveryConfig::default(),
             cc: CcChoice::default(),
             sack: None,
+            sack_after_timeout: SackAfterTimeout::Clear,
             mss: Bytes(1000),
             header: Bytes(40),
             ack_size: Bytes(40),
@@ -126,6 +132,10 @@ pub const ACK_SIZE: SizeRange = SizeRange { lo: 1, hi: 65_535 };
 
 /// The SACK option with three blocks (RFC 2018 §3, padded): an ACK grows by at most this.
 const MAX_SACK_OPTION: u64 = 28;
+
+fn is_clear(s: &SackAfterTimeout) -> bool {
+    *s == SackAfterTimeout::Clear
+}
 
 impl TcpConfig {
     /// Whether ACKs carry SACK blocks.
@@ -191,6 +201,12 @@ impl TcpConfig {
         self.cc.validate()?;
         if let Some(fec) = &self.adaptive_fec {
             fec.validate().map_err(|m| format!("adaptive_fec.{m}"))?;
+        }
+        if self.sack_after_timeout == SackAfterTimeout::Keep && !self.variant.can_keep_sack_after_timeout() {
+            return Err(format!(
+                "sack_after_timeout: \"keep\" has no effect with variant = \"{}\", which keeps no RFC 6675 scoreboard; remove it or use variant = \"sack\"",
+                self.variant.name()
+            ));
         }
         match (self.sack, self.variant.uses_sack()) {
             (Some(false), true) => {

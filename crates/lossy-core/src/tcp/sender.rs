@@ -12,7 +12,7 @@ use super::metrics::SenderMetrics;
 use super::notices::{AckSignals, Notices};
 use super::pacing::Pacer;
 use super::rate_sample::RateSample;
-use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec};
+use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec, RecoveryContext};
 use super::rto_timer::RetransmitTimer;
 use super::rtt::{RtoConfig, RttEstimator};
 use super::state::{RetxCause, SenderState, Signal};
@@ -69,7 +69,7 @@ impl TcpSender {
         TcpSender {
             st,
             cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0, selective_acks: cfg.sack_on() }),
-            recovery: cfg.variant.build(mss, cfg.dupack_threshold),
+            recovery: cfg.variant.build(&RecoveryContext { mss, dupack_threshold: cfg.dupack_threshold, sack_after_timeout: cfg.sack_after_timeout }),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
                 min: cfg.min_rto.0,

@@ -191,7 +191,7 @@ fn without_sack_any_loss_in_fast_recovery_ends_startup() {
 
 #[test]
 fn is_inflight_too_high_above_two_percent_of_the_flight_or_any_loss_without_sack() {
-    let mut h = Harness::new(1);
+    let h = Harness::new(1);
     let rs = |lost: u64| RateSample { lost, tx_in_flight: 100_000, ..RateSample::default() };
     assert!(!h.bbr.is_inflight_too_high(&rs(2_000)), "2 % exactly is tolerated");
     assert!(h.bbr.is_inflight_too_high(&rs(2_001)));

@@ -111,9 +111,41 @@ pub trait LossRecoverySpec {
     fn uses_sack(&self) -> bool {
         false
     }
-    /// The recovery, in its initial state, for segments of `mss` bytes and DupThresh
-    /// `dupack_threshold`.
-    fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery;
+    /// Whether `tcp.sack_after_timeout = "keep"` means anything to it (RFC 6675's
+    /// scoreboard only).
+    fn can_keep_sack_after_timeout(&self) -> bool {
+        false
+    }
+    /// The recovery, in its initial state.
+    fn build(&self, ctx: &RecoveryContext) -> AnyLossRecovery;
+}
+
+/// What a loss recovery may read from the rest of `tcp` when it is built.
+#[derive(Clone, Copy, Debug)]
+pub struct RecoveryContext {
+    /// SMSS in bytes (`tcp.mss`).
+    pub mss: u64,
+    /// DupThresh (`tcp.dupack_threshold`).
+    pub dupack_threshold: u32,
+    /// What a SACK sender does with its scoreboard at a timeout (`tcp.sack_after_timeout`).
+    pub sack_after_timeout: SackAfterTimeout,
+}
+
+/// What RFC 6675's sender does with the SACK information it holds when the retransmission
+/// timer expires (`tcp.sack_after_timeout`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SackAfterTimeout {
+    /// Drop it (RFC 2018 §8: the receiver may have reneged; RFC 6675 §5.1 keeps that
+    /// rule) and relearn it from the ACKs that follow. The default.
+    #[default]
+    Clear,
+    /// Keep it, so the go-back-N after the timeout skips what the receiver reported
+    /// holding, as Linux (`tcp_enter_loss` keeps SACKed marks unless
+    /// `tcp_check_sack_reneging` found reneging) and ns-3 3.44 (`TcpSocketBase::ReTxTimeout`:
+    /// `resetSack = !m_sackEnabled`) do; RFC 6675 §5.1 notes implementations that keep
+    /// it with tests for reneging. Our receivers never renege.
+    Keep,
 }
 
 // One line per loss recovery (`closed::family!`): its module, the recovery it holds
@@ -147,7 +179,8 @@ family! {
         impl LossRecoverySpec {
             fn name(&self) -> &'static str;
             fn uses_sack(&self) -> bool;
-            fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery;
+            fn can_keep_sack_after_timeout(&self) -> bool;
+            fn build(&self, ctx: &RecoveryContext) -> AnyLossRecovery;
         }
     }
     schemes {

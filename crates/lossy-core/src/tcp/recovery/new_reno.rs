@@ -2,7 +2,7 @@
 //! everything outstanding when it began is acknowledged.
 
 use super::dupacks::{enter_fast_recovery, DupackRecovery};
-use super::{AckOutcome, AnyLossRecovery, LossRecoverySpec};
+use super::{AckOutcome, AnyLossRecovery, LossRecoverySpec, RecoveryContext};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{RetxCause, SenderState, Signal};
 
@@ -74,7 +74,7 @@ impl LossRecoverySpec for NewRenoChoice {
     fn name(&self) -> &'static str {
         "newreno"
     }
-    fn build(&self, _mss: u64, _dupack_threshold: u32) -> AnyLossRecovery {
+    fn build(&self, _ctx: &RecoveryContext) -> AnyLossRecovery {
         NewReno::default().into()
     }
 }

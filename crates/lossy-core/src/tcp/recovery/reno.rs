@@ -2,7 +2,7 @@
 //! ends at the first ACK of new data.
 
 use super::dupacks::{enter_fast_recovery, DupackRecovery};
-use super::{AckOutcome, AnyLossRecovery, LossRecoverySpec};
+use super::{AckOutcome, AnyLossRecovery, LossRecoverySpec, RecoveryContext};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{SenderState, Signal};
 
@@ -43,7 +43,7 @@ impl LossRecoverySpec for RenoChoice {
     fn name(&self) -> &'static str {
         "reno"
     }
-    fn build(&self, _mss: u64, _dupack_threshold: u32) -> AnyLossRecovery {
+    fn build(&self, _ctx: &RecoveryContext) -> AnyLossRecovery {
         Reno.into()
     }
 }

@@ -22,7 +22,7 @@
 //! the timeout (RFC 2018 §8: the receiver may have reneged) and then relearns it from
 //! the ACKs that follow, so its go-back-N skips what they report held.
 
-use super::{begin_recovery, Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec};
+use super::{begin_recovery, Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec, RecoveryContext, SackAfterTimeout};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::scoreboard::{NextSeg, Rule, Scoreboard};
 use crate::tcp::state::{SenderState, Signal};
@@ -48,11 +48,13 @@ pub struct Sack {
     pipe: u64,
     /// The first retransmission of a recovery is due whatever pipe says (§5 step 4.3).
     first_due: bool,
+    /// Keep the scoreboard at a timeout (`tcp.sack_after_timeout = "keep"`).
+    keep_after_timeout: bool,
 }
 
 impl Sack {
     pub fn new(rules: SackRules, mss: u64, dupthresh: u32) -> Self {
-        Sack { rules, sb: Scoreboard::new(mss, dupthresh), recovery_point: None, pipe: 0, first_due: false }
+        Sack { rules, sb: Scoreboard::new(mss, dupthresh), recovery_point: None, pipe: 0, first_due: false, keep_after_timeout: false }
     }
 
     /// An ACK arrived; `st.snd_una` already includes the `acked` bytes it newly
@@ -190,12 +192,15 @@ impl LossRecovery for Sack {
     }
 
     /// The retransmission timer expired: recovery ends, RecoveryPoint = HighData, and
-    /// the SACK state is dropped (RFC 6675 §5.1, RFC 2018 §8).
+    /// the SACK state is dropped (RFC 6675 §5.1, RFC 2018 §8) unless kept as Linux and
+    /// ns-3 keep it (`tcp.sack_after_timeout = "keep"`).
     fn on_timeout(&mut self, st: &mut SenderState) {
         self.recovery_point = Some(st.snd_max);
         st.in_recovery = false;
         self.first_due = false;
-        self.sb.clear();
+        if !self.keep_after_timeout {
+            self.sb.clear();
+        }
     }
 
     /// Where go-back-N resends from `seq`: past what the receiver reported holding
@@ -256,8 +261,13 @@ impl LossRecoverySpec for SackChoice {
     fn uses_sack(&self) -> bool {
         true
     }
-    fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery {
-        Sack::new(SackRules::Rfc6675, mss, dupack_threshold).into()
+    fn can_keep_sack_after_timeout(&self) -> bool {
+        true
+    }
+    fn build(&self, ctx: &RecoveryContext) -> AnyLossRecovery {
+        let mut sack = Sack::new(SackRules::Rfc6675, ctx.mss, ctx.dupack_threshold);
+        sack.keep_after_timeout = ctx.sack_after_timeout == SackAfterTimeout::Keep;
+        sack.into()
     }
 }
 

@@ -4,7 +4,7 @@
 //! highest SACK resent once.
 
 use super::sack::{Sack, SackRules};
-use super::{AnyLossRecovery, LossRecoverySpec};
+use super::{AnyLossRecovery, LossRecoverySpec, RecoveryContext};
 
 /// `tcp.variant = "sack1"`.
 #[derive(Clone, Copy, Debug)]
@@ -17,7 +17,9 @@ impl LossRecoverySpec for Sack1Choice {
     fn uses_sack(&self) -> bool {
         true
     }
-    fn build(&self, mss: u64, dupack_threshold: u32) -> AnyLossRecovery {
-        Sack::new(SackRules::Sack1, mss, dupack_threshold).into()
+    fn build(&self, ctx: &RecoveryContext) -> AnyLossRecovery {
+        // ns-2's Sack1 clears its scoreboard at a timeout (tcp-sack1.cc); `validate`
+        // refuses sack_after_timeout = "keep" with it.
+        Sack::new(SackRules::Sack1, ctx.mss, ctx.dupack_threshold).into()
     }
 }

@@ -153,6 +153,40 @@ fn rfc6675_timeout_clears_the_scoreboard_and_go_back_n_skips_what_is_sacked_agai
     assert!(!s.st.in_recovery);
 }
 
+/// Ten segments out, 0 and 4 lost, 1-3 and 5-7 SACKed; the timer expires and the ACK of
+/// the resent 0 carries no blocks (a receiver reports only its 3 newest, RFC 2018 §4).
+fn go_back_n_after_a_timeout(keep: crate::tcp::config::SackAfterTimeout) -> Vec<(u64, bool)> {
+    let cfg = TcpConfig {
+        variant: LossRecoveryConfig::Sack,
+        sack_after_timeout: keep,
+        initial_window: Some(10),
+        max_window: Bytes(1 << 20),
+        ..Default::default()
+    };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+    s.start(SimTime::ZERO);
+    assert_eq!(drain(&mut s, SimTime::ZERO).len(), 10);
+    for k in 1..=3 {
+        s.handle_ack(T, &ack(0, &[(1, k)]));
+    }
+    s.handle_ack(T, &ack(0, &[(5, 7), (1, 3)]));
+    drain(&mut s, T);
+    s.handle_timeout(SimTime::ZERO + SimDuration::from_secs(1));
+    assert_eq!(drain(&mut s, T), vec![(0, true)]);
+    let Some(t) = s.next_timeout() else { panic!("timer runs") };
+    s.handle_ack(t, &ack(4 * K, &[]));
+    drain(&mut s, t)
+}
+
+#[test]
+fn rfc6675_keeping_the_scoreboard_across_a_timeout_skips_what_was_sacked_before_it() {
+    use crate::tcp::config::SackAfterTimeout;
+    // Linux and ns-3 keep the SACKed marks: after 4, the go-back-N goes on at 8.
+    assert_eq!(go_back_n_after_a_timeout(SackAfterTimeout::Keep), vec![(4, true), (8, true)]);
+    // RFC 2018 §8 / RFC 6675 §5.1 drop them: with no block re-reported, 5 is resent.
+    assert_eq!(go_back_n_after_a_timeout(SackAfterTimeout::Clear), vec![(4, true), (5, true)]);
+}
+
 #[test]
 fn eln_with_sack_resends_without_a_reduction() {
     let mut s = sender(LossRecoveryConfig::Sack, 10);

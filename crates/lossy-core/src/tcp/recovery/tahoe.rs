@@ -2,7 +2,7 @@
 //! no fast recovery).
 
 use super::dupacks::DupackRecovery;
-use super::{count_recovery, AckOutcome, AnyLossRecovery, LossRecoverySpec};
+use super::{count_recovery, AckOutcome, AnyLossRecovery, LossRecoverySpec, RecoveryContext};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{RetxCause, SenderState, Signal};
 
@@ -50,7 +50,7 @@ impl LossRecoverySpec for TahoeChoice {
     fn name(&self) -> &'static str {
         "tahoe"
     }
-    fn build(&self, _mss: u64, _dupack_threshold: u32) -> AnyLossRecovery {
+    fn build(&self, _ctx: &RecoveryContext) -> AnyLossRecovery {
         Tahoe.into()
     }
 }

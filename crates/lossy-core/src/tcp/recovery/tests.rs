@@ -61,7 +61,7 @@ fn after_three_duplicates(variant: LossRecoveryConfig, eln: bool) -> (TcpSender,
 fn every_recovery_in_the_list_is_a_value_of_tcp_variant() {
     let configs = every_config();
     assert!(configs.len() >= AnyLossRecovery::VARIANTS.len(), "{configs:?}");
-    let built: std::collections::BTreeSet<String> = configs.iter().map(|c| variant_name(&c.build(K, 3))).collect();
+    let built: std::collections::BTreeSet<String> = configs.iter().map(|c| variant_name(&c.build(&RecoveryContext { mss: K, dupack_threshold: 3, sack_after_timeout: SackAfterTimeout::Clear }))).collect();
     for name in AnyLossRecovery::VARIANTS {
         assert!(built.contains(*name), "no value of tcp.variant builds {name}");
     }
