@@ -82,6 +82,11 @@ pub struct DeliveryRate {
     sacked: u64,
     /// Segments below this were already looked at for a loss mark.
     lost_scan_from: u64,
+    /// Without SACK, a duplicate ACK stands for one segment delivered (below).
+    dupacks_deliver: bool,
+    /// Bytes counted delivered on duplicate ACKs and not yet cumulatively acknowledged
+    /// (Linux's `tp->sacked_out` on a connection without SACK).
+    dupack_credit: u64,
     stamps: VecDeque<Stamp>,
 }
 
@@ -95,6 +100,11 @@ pub struct SendInfo {
 }
 
 impl DeliveryRate {
+    /// The estimator for a connection with or without SACK (`selective_acks`).
+    pub fn new(selective_acks: bool) -> Self {
+        DeliveryRate { dupacks_deliver: !selective_acks, ..DeliveryRate::default() }
+    }
+
     /// §3.2: a segment [seq, seq + len) leaves at `at`. New data gets a stamp; a resend
     /// re-stamps the segments it covers (those not delivered).
     pub fn on_send(&mut self, at: SimTime, s: SendInfo) {
@@ -204,18 +214,44 @@ impl DeliveryRate {
         self.lost_scan_from = snd_max;
     }
 
+    /// A duplicate ACK on a connection without SACK: the receiver got one more segment
+    /// above the hole, so C.delivered grows by one `mss` now (Linux tcp_input.c
+    /// `tcp_add_reno_sack`: `tp->delivered += delivered`), no more than `flight` less one
+    /// segment for the hole (`tcp_limit_reno_sacked`). No sample: no segment is known
+    /// delivered. Without this, a partial ACK of NewReno or the ACK after a go-back-N
+    /// resend counts at once every byte the receiver held across many RTTs, over the
+    /// one-RTT interval of the retransmission it samples (20 link rates seen on
+    /// ns3-compare; docs/mechanisms/tcp-pacing-rate-sampling.md).
+    pub fn on_dupack(&mut self, now: SimTime, mss: u64, flight: u64) {
+        if !self.dupacks_deliver {
+            return;
+        }
+        let credit = (self.dupack_credit + mss).min(flight.saturating_sub(mss)).max(self.dupack_credit);
+        if credit > self.dupack_credit {
+            self.delivered += credit - self.dupack_credit;
+            self.delivered_time = now;
+            self.dupack_credit = credit;
+        }
+    }
+
     /// §3.3: an ACK of `una` with SACK `blocks` arrived at `now`. Delivers the segments it
     /// newly acknowledges or SACKs and returns the sample (GenerateRateSample);
     /// `newly_acked` = 0 when it delivered nothing new.
     pub fn on_ack(&mut self, now: SimTime, una: u64, blocks: &[(u64, u64)]) -> RateSample {
         let mut acc = Sampling::default();
+        let (mut acked, mut hole) = (0, 0);
         while let Some(p) = self.stamps.front().copied().filter(|p| p.end <= una) {
             self.stamps.pop_front();
             if p.has(DELIVERED) {
                 self.sacked -= p.len as u64;
             } else {
                 self.deliver(now, &p, &mut acc);
+                acked += p.len as u64;
+                hole = if hole == 0 { p.len as u64 } else { hole };
             }
+        }
+        if self.dupacks_deliver && acked > 0 {
+            self.take_dupack_credit(acked, hole);
         }
         for &(s, e) in blocks {
             let from = self.stamps.partition_point(|p| p.end <= s);
@@ -232,6 +268,19 @@ impl DeliveryRate {
             }
         }
         self.generate(acc)
+    }
+
+    /// Without SACK, a cumulative ACK of `acked` bytes delivers its first segment (`hole`,
+    /// the one the duplicate ACKs waited for) and whatever the duplicate ACKs had not
+    /// already counted (Linux `tcp_remove_reno_sacks`: `tp->delivered += max(acked −
+    /// sacked_out, 1)`, then `sacked_out −= acked − 1`). `deliver` counted all of `acked`.
+    fn take_dupack_credit(&mut self, acked: u64, hole: u64) {
+        let counted = acked.saturating_sub(self.dupack_credit).max(hole);
+        self.delivered -= acked - counted;
+        self.dupack_credit = self.dupack_credit.saturating_sub(acked - hole);
+        // Never more credit than bytes still out.
+        let out = self.stamps.back().map_or(0, |b| b.end) - self.stamps.front().map_or(0, |f| f.start());
+        self.dupack_credit = self.dupack_credit.min(out);
     }
 
     /// UpdateRateSample(P, rs) for one segment newly delivered.

@@ -177,3 +177,59 @@ fn app_limited_marks_the_segments_sent_until_the_bubble_is_delivered() {
     d.check_app_limited(true, false, 0);
     assert_eq!(d.app_limited, 0);
 }
+
+/// Without SACK, NewReno's recovery of two holes: segments 1..=20 leave 1 ms apart, 1 and
+/// 11 are lost, the other 18 arrive and each brings a duplicate ACK; 1 is resent on the
+/// third, 11 on the partial ACK. Between 11's resend (304 ms) and its ACK (404 ms) the
+/// receiver got one segment, 11 itself: 1000 B over 100 ms. Counting the 9 segments
+/// the partial ACK's successor jumps over (held since 212-220 ms) as delivered at 404 ms
+/// made it 10,000 B over 100 ms; Linux counts each duplicate ACK as one delivered
+/// segment at its arrival (tcp_add_reno_sack) and a cumulative ACK only for what those
+/// did not count (tcp_remove_reno_sacks).
+#[test]
+fn without_sack_duplicate_acks_deliver_so_a_partial_ack_counts_no_byte_twice() {
+    let mut d = DeliveryRate::new(false);
+    send(&mut d, ms(0), 0, 0);
+    d.on_ack(ms(100), 1000, &[]); // min_rtt 100 ms
+    for k in 1..=20 {
+        send(&mut d, ms(99 + k), k, 1000);
+    }
+    let flight = 20 * MSS;
+    for k in (2..=10).chain(12..=20) {
+        d.on_dupack(ms(200 + k), MSS, flight);
+        if k == 4 {
+            send(&mut d, ms(204), 1, 1000); // fast retransmit on the third
+        }
+    }
+    let rs = d.on_ack(ms(304), 11 * MSS, &[]);
+    assert_eq!(rs.newly_acked, 10 * MSS);
+    send(&mut d, ms(304), 11, 11 * MSS);
+    let rs = d.on_ack(ms(404), 21 * MSS, &[]);
+    assert_eq!(rs.newly_acked, 10 * MSS, "the ACK still acknowledges 10 segments");
+    assert_eq!((rs.prior_delivered, rs.delivered), (20 * MSS, MSS), "each of the 21 segments counted once");
+    assert_eq!(rs.interval, dur(100));
+    assert_eq!(rs.delivery_rate, 1000.0 / 0.1);
+}
+
+#[test]
+fn with_sack_a_duplicate_ack_delivers_nothing_by_itself() {
+    let mut d = DeliveryRate::new(true);
+    send(&mut d, ms(0), 0, 0);
+    send(&mut d, ms(0), 1, 0);
+    d.on_dupack(ms(50), MSS, 2 * MSS);
+    let rs = d.on_ack(ms(100), 2 * MSS, &[]);
+    assert_eq!((rs.prior_delivered, rs.delivered), (0, 2 * MSS));
+}
+
+#[test]
+fn duplicate_acks_never_count_more_than_the_flight_less_the_hole() {
+    let mut d = DeliveryRate::new(false);
+    for k in 0..3 {
+        send(&mut d, ms(0), k, 0);
+    }
+    for t in 1..=5 {
+        d.on_dupack(ms(t), MSS, 3 * MSS); // go-back-N resends of held data repeat them
+    }
+    let rs = d.on_ack(ms(100), 3 * MSS, &[]);
+    assert_eq!((rs.prior_delivered, rs.delivered, rs.newly_acked), (0, 3 * MSS, 3 * MSS));
+}

@@ -81,7 +81,7 @@ impl TcpSender {
             wire: Wire { flow, src, dst, header: cfg.header.0 as u32 },
             limits: Limits::new(cfg),
             app: AppData { limit: app_limit, start_at, started: false },
-            model: Box::default(),
+            model: Box::new(RateControl { rate: DeliveryRate::new(cfg.sack_on()), ..RateControl::default() }),
             metrics: SenderMetrics::new(),
             events: EventLog::default(),
         }
@@ -211,6 +211,9 @@ impl TcpSender {
     /// the ACK acknowledged or SACKed anything new.
     fn sample_delivery(&mut self, now: SimTime, acked: u64, blocks: &[(u64, u64)]) {
         let rate = &mut self.model.rate;
+        if acked == 0 && blocks.is_empty() && self.st.snd_una < self.st.snd_max {
+            rate.on_dupack(now, self.st.mss, self.st.flight_size());
+        }
         rate.mark_lost_below(self.recovery.lost_below(&self.st));
         if self.st.retransmit.is_some() {
             rate.mark_lost_at(self.st.snd_una);
