@@ -143,7 +143,7 @@ def test_bench_quick_json(cli):
     report = json.loads(proc.stdout)
     labels = [row["label"] for row in report["rows"]]
     schemes = [f"ns3-compare 2 Mbps, {name}" for name in
-               ["CUBIC", "BBRv1", "Vegas", "Westwood+", "CoDel", "FQ-CoDel", "PIE", "drop-head"]]
+               ["CUBIC", "BBRv1", "BBRv3", "Vegas", "Westwood+", "CoDel", "FQ-CoDel", "PIE", "drop-head"]]
     assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 2 Mbps SACK", *schemes,
                       "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "fading + BCH(255,131) + ARQ",
                       "802.11b WLAN, 9.5 dB, EWLN", "802.11b WLAN, 11.5 dB", "FECTCP, 1 Mbit/s, 10 % loss",
@@ -162,7 +162,8 @@ def test_bench_quick_json(cli):
     sack_notes = [n for n in speed_notes if n.startswith("ns3-compare") and " SACK:" in n]
     assert len(sack_notes) == 2 and all("floor 0.7×" in n for n in sack_notes)
     assert len(speed_notes) == 2 + len(schemes)
-    assert [n for n in speed_notes if "cost ≤ 1.5×" in n] == [n for n in speed_notes if n.startswith("ns3-compare 2 Mbps, BBRv1:")]
+    assert [n for n in speed_notes if "cost ≤ 1.5×" in n] == [
+        n for n in speed_notes if n.startswith(("ns3-compare 2 Mbps, BBRv1:", "ns3-compare 2 Mbps, BBRv3:"))]
     for label, side in lossy.items():
         assert side["cpu_per_packet_us"]["median"] > 0, label
         assert side["peak_rss_bytes"] >= side.get("run_rss_bytes", 0), label
