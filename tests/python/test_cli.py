@@ -90,6 +90,22 @@ def test_trace_written_as_csv(cli, last_hop, tmp_path):
     float(rows[-1]["time_s"])
 
 
+def test_a_bbr_runs_pacing_trace_is_written_as_csv(cli, last_hop, tmp_path):
+    # A short BBR run: the rate its control asked for, one row per change, in b/s.
+    proc = cli("run", last_hop, "--set", "duration=2s", "--set", "flows.0.tcp.cc=bbr",
+               "--trace", "pacing", "--out", tmp_path / "t", "--json")
+    assert proc.returncode == 0, proc.stderr
+    path = tmp_path / "t" / "pacing.csv"
+    assert str(path) in json.loads(proc.stdout)["trace_files"]
+    with path.open() as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    assert reader.fieldnames == ["time_s", "flow", "pacing_bps"]
+    assert len(rows) > 1
+    rates = [float(r["pacing_bps"]) for r in rows]
+    assert all(r > 0 for r in rates) and all(a != b for a, b in zip(rates, rates[1:]))
+
+
 def test_schema_is_json_schema(cli):
     proc = cli("schema")
     assert proc.returncode == 0, proc.stderr
