@@ -24,7 +24,7 @@ from its `cwnd` trace. Both are step functions: a value holds until the next cha
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 SETTLE_S = 1.0  # slow start's first second is left out of the minimum
 PROBE_RTT_SEGS = 4  # tcp-bbr.cc m_minPipeCwnd, in segments
@@ -71,7 +71,7 @@ def summary(cwnd: Steps, mss: int, end: float, pacing: Optional[Steps] = None) -
 LOSSY_TRACES = ("cwnd", "pacing")  # the lossy traces the numbers above are made from
 
 
-def lossy_steps(traces: Dict[str, Dict[str, Sequence[float]]]) -> Tuple[List[Tuple[float, float]], List[Tuple[float, float]]]:
+def lossy_steps(traces: Mapping[str, Mapping[str, Iterable[Any]]]) -> Tuple[List[Tuple[float, float]], List[Tuple[float, float]]]:
     """A one-flow lossy run's cwnd steps (bytes) and pacing steps (b/s; none where the
     control does not pace) from its `cwnd` and `pacing` traces."""
     cwnd, pacing = traces["cwnd"], traces.get("pacing", {"time_s": [], "pacing_bps": []})
