@@ -102,7 +102,7 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     trace: Annotated[
         Optional[List[str]],
-        typer.Option(metavar="NAME", help="Record this trace (cwnd, seq, throughput, owd or sojourn) and write it to --out (required with --trace). Repeatable."),
+        typer.Option(metavar="NAME", help="Record this trace (cwnd, seq, throughput, owd, sojourn or pacing) and write it to --out (required with --trace). Repeatable."),
     ] = None,
     out: Annotated[
         Optional[Path],

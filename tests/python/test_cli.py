@@ -90,6 +90,25 @@ def test_trace_written_as_csv(cli, last_hop, tmp_path):
     float(rows[-1]["time_s"])
 
 
+def test_a_bbr_runs_pacing_trace_is_written_as_csv(cli, last_hop, tmp_path):
+    # A short BBR run: the rate its control asked for, one row per change, in b/s.
+    proc = cli("run", last_hop, "--set", "duration=2s", "--set", "flows.0.tcp.cc=bbr",
+               "--trace", "pacing", "--out", tmp_path / "t", "--json")
+    assert proc.returncode == 0, proc.stderr
+    path = tmp_path / "t" / "pacing.csv"
+    assert str(path) in json.loads(proc.stdout)["trace_files"]
+    with path.open() as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    assert reader.fieldnames == ["time_s", "flow", "pacing_bps"]
+    assert len(rows) > 1
+    # (Changes only holds at full precision, the Rust tests' check: the CSV's 15 digits
+    # may show two rates a few units in the last place apart as one.)
+    times = [float(r["time_s"]) for r in rows]
+    assert times == sorted(times) and {r["flow"] for r in rows} == {"0"}
+    assert all(float(r["pacing_bps"]) > 0 for r in rows)
+
+
 def test_schema_is_json_schema(cli):
     proc = cli("schema")
     assert proc.returncode == 0, proc.stderr

@@ -294,16 +294,33 @@ def test_bbrs_probe_rtt_and_cubics_sawtooth_agree_with_ns3s_stored_traces():
     from lossy.ns3cc import traces
 
     stored = [r for r in reference.read() if r["setup"] == "bbr-dumbbell" and r["cc"] == "Bbr"]
-    bbr = trace_summary.summary(traces.lossy("bbr-dumbbell"), 1448, 100.0)
+    lossy_bbr = traces.lossy("bbr-dumbbell")
+    bbr = trace_summary.summary(lossy_bbr["cwnd"], 1448, 100.0, lossy_bbr["pacing"])
     # ns-3 (every seed) and lossy: ProbeRTT 9 times in 100 s, every 10 s plus 200 ms and
     # a round (10.31-10.33 s in ns-3), at 4 segments.
     assert {r["probe_rtt_count"] for r in stored} == {9.0} and bbr["probe_rtt_count"] == 9
     assert all(10.2 < r["probe_rtt_mean_gap_s"] < 10.5 for r in stored)
     assert bbr["probe_rtt_mean_gap_s"] == pytest.approx(stored[0]["probe_rtt_mean_gap_s"], rel=0.03)
     assert {r["cwnd_min_segs"] for r in stored} == {4.0} and bbr["cwnd_min_segs"] == 4.0
+    # The time-weighted pacing rate, lossy's seed 1 against ns-3's mean over seeds: the
+    # same gain cycle and 1 % margin (docs/guide/anchors.md, "Traces").
+    ns3_pacing = sum(r["pacing_mean_bps"] for r in stored) / len(stored)
+    assert bbr["pacing_mean_bps"] == pytest.approx(ns3_pacing, rel=compare.TOLERANCE)
     # CUBIC under CoDel after slow start: the same number of cuts and the same period.
     ns3 = trace_summary.summary(traces.ns3("cubic-codel")["cwnd"], 1448, 30.0)
-    cubic = trace_summary.summary(traces.lossy("cubic-codel"), 1448, 30.0)
+    lossy_cubic = traces.lossy("cubic-codel")
+    assert not lossy_cubic["pacing"], "CUBIC does not pace"
+    cubic = trace_summary.summary(lossy_cubic["cwnd"], 1448, 30.0)
     assert ns3["cwnd_cuts"] == cubic["cwnd_cuts"] == 5
     assert cubic["cwnd_cut_mean_gap_s"] == pytest.approx(ns3["cwnd_cut_mean_gap_s"], rel=0.05)
     assert cubic["cwnd_min_segs"] == pytest.approx(ns3["cwnd_min_segs"], rel=0.05)
+
+
+def test_the_pacing_table_sets_each_sides_mean_beside_the_other():
+    runs = [{"setup": "bbr-dumbbell", "cc": "Bbr", "pacing_mean_bps": v} for v in (9.9e6, 10.1e6)]
+    lossy = [{"setup": "bbr-dumbbell", "cc": "Bbr", "pacing_mean_bps": 9.9e6},
+             {"setup": "bbr-dumbbell", "cc": "Cubic", "pacing_mean_bps": float("nan")}]
+    text = compare.windows(runs, lossy)
+    assert "| bbr-dumbbell | Bbr | 10.000 (n=2) | 9.900 (n=1) | -1.0 % | yes |" in text
+    # A control that paces on one side only (or neither) has no row there.
+    assert "| bbr-dumbbell | Cubic | -" not in text.split("pacing rate mean, Mb/s | lossy")[1]

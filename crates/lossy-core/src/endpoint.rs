@@ -8,13 +8,16 @@ use crate::result::FlowSummary;
 use crate::time::SimTime;
 
 /// What an endpoint reports for traces (recorded only when a trace is switched on).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TraceEvent {
     /// The congestion window and slow-start threshold, in bytes (`None` while the
     /// sender has no threshold yet: RFC 5681 §3.1's initial "arbitrarily high" one).
     Cwnd { cwnd: u64, ssthresh: Option<u64> },
     /// A segment sent, resent or cumulatively acknowledged (`trace::SEQ_*`).
     Seq { event: u8, seq: u64 },
+    /// The pacing rate the congestion control asked for as a segment was decided, in
+    /// bytes/s (not reported when it asks for none).
+    Pacing { bytes_per_s: f64 },
 }
 
 /// How far a flow's byte stream has got at one endpoint, for the whole-run checks that

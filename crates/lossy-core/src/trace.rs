@@ -24,6 +24,9 @@ pub struct TraceConfig {
     /// The queueing delay (sojourn) of every packet a point-to-point link direction or
     /// a WLAN station starts to send, at its dequeue (a WLAN's on its pair's row).
     pub sojourn: bool,
+    /// The pacing rate every TCP sender's congestion control asks for, at each change
+    /// (senders whose control does not pace have no rows).
+    pub pacing: bool,
 }
 
 impl Default for TraceConfig {
@@ -35,12 +38,19 @@ impl Default for TraceConfig {
             throughput_interval: Duration::from_millis(100),
             owd: false,
             sojourn: false,
+            pacing: false,
         }
     }
 }
 
 impl TraceConfig {
-    pub const NAMES: [&'static str; 5] = ["cwnd", "seq", "throughput", "owd", "sojourn"];
+    pub const NAMES: [&'static str; 6] = ["cwnd", "seq", "throughput", "owd", "sojourn", "pacing"];
+
+    /// Whether a trace fed by endpoints' events (`TraceEvent`) is on: the endpoints
+    /// then report them.
+    pub fn wants_events(&self) -> bool {
+        self.cwnd || self.seq || self.pacing
+    }
 }
 
 #[derive(Default)]
@@ -51,6 +61,15 @@ struct CwndTrace {
     ssthresh: Vec<f64>,
     /// Last recorded (cwnd, ssthresh) per flow, to record changes only.
     last: Vec<Option<(u64, Option<u64>)>>,
+}
+
+#[derive(Default)]
+struct PacingTrace {
+    time: Vec<f64>,
+    flow: Vec<u32>,
+    bps: Vec<f64>,
+    /// Last recorded rate per flow (bytes/s), to record changes only.
+    last: Vec<Option<f64>>,
 }
 
 #[derive(Default)]
@@ -107,6 +126,7 @@ pub struct TraceRecorder {
     throughput: Option<ThroughputTrace>,
     owd: Option<DelayTrace>,
     sojourn: Option<DelayTrace>,
+    pacing: Option<PacingTrace>,
 }
 
 impl TraceRecorder {
@@ -117,12 +137,13 @@ impl TraceRecorder {
             throughput: cfg.throughput.then(ThroughputTrace::default),
             owd: cfg.owd.then(DelayTrace::default),
             sojourn: cfg.sojourn.then(DelayTrace::default),
+            pacing: cfg.pacing.then(PacingTrace::default),
         }
     }
 
-    /// Whether a trace fed by endpoints' events (cwnd, seq) is on.
+    /// Whether a trace fed by endpoints' events (cwnd, seq, pacing) is on.
     pub fn wants_events(&self) -> bool {
-        self.cwnd.is_some() || self.seq.is_some()
+        self.cwnd.is_some() || self.seq.is_some() || self.pacing.is_some()
     }
 
     pub fn wants_throughput(&self) -> bool {
@@ -144,6 +165,24 @@ impl TraceRecorder {
             t.cwnd.push(cwnd as f64);
             // Before the first loss the sender has no threshold: NaN, not 9.22e18.
             t.ssthresh.push(ssthresh.map_or(f64::NAN, |s| s as f64));
+        }
+    }
+
+    /// The pacing rate (bytes/s) `flow`'s sender was asked for at `now`: a row when it
+    /// differs from the flow's last one. Written in bit/s.
+    pub fn pacing(&mut self, now: SimTime, flow: u32, bytes_per_s: f64) {
+        if let Some(t) = &mut self.pacing {
+            let f = flow as usize;
+            if t.last.len() <= f {
+                t.last.resize(f + 1, None);
+            }
+            if t.last[f] == Some(bytes_per_s) {
+                return;
+            }
+            t.last[f] = Some(bytes_per_s);
+            t.time.push(now.as_secs_f64());
+            t.flow.push(flow);
+            t.bps.push(bytes_per_s * 8.0);
         }
     }
 
@@ -221,6 +260,12 @@ impl TraceRecorder {
         if let Some(t) = self.sojourn {
             out.push(t.finish("sojourn", "link"));
         }
+        if let Some(t) = self.pacing {
+            out.push(Trace {
+                name: "pacing",
+                columns: vec![("time_s", Column::F64(t.time)), ("flow", Column::U32(t.flow)), ("pacing_bps", Column::F64(t.bps))],
+            });
+        }
         out
     }
 }
@@ -247,5 +292,22 @@ mod tests {
         let Column::F64(ss) = &t[0].columns[3].1 else { panic!() };
         assert!(ss[0].is_nan());
         assert_eq!(ss[1], 2000.0);
+    }
+
+    #[test]
+    fn the_pacing_trace_records_changes_per_flow_in_bits_per_second() {
+        let cfg = TraceConfig { pacing: true, ..Default::default() };
+        let mut r = TraceRecorder::new(&cfg);
+        let at = |ms| SimTime::ZERO + crate::time::SimDuration::from_millis(ms);
+        r.pacing(at(0), 0, 1000.0);
+        r.pacing(at(1), 0, 1000.0); // unchanged: no row
+        r.pacing(at(2), 1, 1000.0); // another flow's first
+        r.pacing(at(3), 0, 1250.0);
+        let t = r.finish();
+        assert_eq!(t[0].name, "pacing");
+        let (Column::F64(time), Column::U32(flow), Column::F64(bps)) = (&t[0].columns[0].1, &t[0].columns[1].1, &t[0].columns[2].1) else { panic!() };
+        assert_eq!(time, &[0.0, 0.002, 0.003]);
+        assert_eq!(flow, &[0, 1, 0]);
+        assert_eq!(bps, &[8000.0, 8000.0, 10000.0]);
     }
 }

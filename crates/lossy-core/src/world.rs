@@ -334,6 +334,7 @@ impl World {
             match ev {
                 TraceEvent::Cwnd { cwnd, ssthresh } => self.traces.cwnd(now, flow, cwnd, ssthresh),
                 TraceEvent::Seq { event, seq } => self.traces.seq(now, flow, event, seq),
+                TraceEvent::Pacing { bytes_per_s } => self.traces.pacing(now, flow, bytes_per_s),
             }
         }
     }

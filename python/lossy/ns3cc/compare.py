@@ -128,7 +128,36 @@ def windows(ns3_runs: Iterable[Dict[str, Any]], lossy_runs: Iterable[Dict[str, A
             lines.append(f"| {setup} | {cc} | {name} | {cell(runs, ('probe_rtt_count', 'probe_rtt_mean_gap_s'), 2)} "
                          f"| {cell(runs, ('cwnd_min_segs',))} | {cell(runs, ('cwnd_cuts', 'cwnd_cut_mean_gap_s'), 2)} "
                          f"| {cell(runs, ('pacing_mean_bps',), 3, 1e6)} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + pacing(sides)
+
+
+def pacing(sides: Dict[Tuple[str, str], Dict[str, List[Dict[str, Any]]]]) -> str:
+    """The time-weighted pacing rate of each control that paces on both sides (each
+    side's mean over seeds) and lossy's relative to ns-3's; empty if no control paces
+    on both. (BBR's is within TOLERANCE; docs/guide/anchors.md, "Traces", compares the
+    rules that set it.)"""
+    lines = []
+    for (setup, cc), v in sorted(sides.items()):
+        ns3, lossy = (_mean([float(r["pacing_mean_bps"]) for r in v[side] if _number(r.get("pacing_mean_bps"))])
+                      for side in ("ns3", "lossy"))
+        if math.isnan(ns3) or math.isnan(lossy):
+            continue
+        diff = lossy / ns3 - 1
+        within = "yes" if abs(diff) <= TOLERANCE else "no"
+        lines.append(f"| {setup} | {cc} | {ns3 / 1e6:.3f} (n={len(v['ns3'])}) | {lossy / 1e6:.3f} (n={len(v['lossy'])}) "
+                     f"| {diff * 100:+.1f} % | {within} |")
+    if not lines:
+        return ""
+    return "\n".join(["", "| set-up | CC | ns-3 pacing rate mean, Mb/s | lossy pacing rate mean, Mb/s | difference "
+                       "| within 5 %? |", "| --- | --- | --- | --- | --- | --- |", *lines]) + "\n"
+
+
+def _number(value: Any) -> bool:
+    return value not in (None, "") and not math.isnan(float(value))
+
+
+def _mean(xs: List[float]) -> float:
+    return sum(xs) / len(xs) if xs else math.nan
 
 
 def write(table: List[Dict[str, Any]], folder: Path, notes: Optional[List[str]] = None,

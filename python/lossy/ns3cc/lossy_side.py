@@ -20,13 +20,12 @@ def run_point(setup: SetUp, cc: str, p: float, seed: int) -> Dict[str, Any]:
         # a lossy from before `tcp.cc`.
         del overrides["flows.0.tcp.cc"]
         doc["flows"][0]["tcp"].pop("cc", None)
-    result = api.run(doc, seed=seed, overrides=overrides, traces=["cwnd"] if setup.traced else ())
+    result = api.run(doc, seed=seed, overrides=overrides, traces=trace_summary.LOSSY_TRACES if setup.traced else ())
     flow = result.flows[0]
     traced: Dict[str, Any] = {}
     if setup.traced:
-        trace = result.traces["cwnd"]
-        steps = list(zip((float(t) for t in trace["time_s"]), (float(c) for c in trace["cwnd_bytes"])))
-        traced = trace_summary.summary(steps, setup.mss, setup.sim_s)
+        cwnd, pacing = trace_summary.lossy_steps(result.traces)
+        traced = trace_summary.summary(cwnd, setup.mss, setup.sim_s, pacing)
     return {**traced, "setup": setup.name, "cc": cc, "p": p, "seed": seed, "goodput_bps": flow["goodput_bps"],
             "retrans": flow["retransmits_fast"] + flow["retransmits_timeout"],
             "rtos": flow["timeouts"], "rtt_mean_s": flow["rtt_mean_s"],

@@ -17,13 +17,14 @@ from its `cwnd` trace. Both are step functions: a value holds until the next cha
   segments on every ACK), after the first second (slow start's exit, where the two
   simulators' overshoots differ, left out), and the mean time between them: the
   sawtooth's period.
-- `pacing_mean_bps`: the time-weighted pacing rate, where the trace has one (ns-3's
-  TcpSocketState "PacingRate"; lossy's trace carries none).
+- `pacing_mean_bps`: the time-weighted pacing rate from its first value to the run's
+  end, where the control paces (ns-3's TcpSocketState "PacingRate" trace source; lossy's
+  `pacing` trace, the rate the control asks for at each change).
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 SETTLE_S = 1.0  # slow start's first second is left out of the minimum
 PROBE_RTT_SEGS = 4  # tcp-bbr.cc m_minPipeCwnd, in segments
@@ -65,6 +66,17 @@ def summary(cwnd: Steps, mss: int, end: float, pacing: Optional[Steps] = None) -
             "probe_rtt_count": float(len(probes)), "probe_rtt_mean_gap_s": _mean_gap(probes),
             "cwnd_cuts": float(len(cuts)), "cwnd_cut_mean_gap_s": _mean_gap(cuts),
             "pacing_mean_bps": time_mean(pacing, end) if pacing else float("nan")}
+
+
+LOSSY_TRACES = ("cwnd", "pacing")  # the lossy traces the numbers above are made from
+
+
+def lossy_steps(traces: Mapping[str, Mapping[str, Iterable[Any]]]) -> Tuple[List[Tuple[float, float]], List[Tuple[float, float]]]:
+    """A one-flow lossy run's cwnd steps (bytes) and pacing steps (b/s; none where the
+    control does not pace) from its `cwnd` and `pacing` traces."""
+    cwnd, pacing = traces["cwnd"], traces.get("pacing", {"time_s": [], "pacing_bps": []})
+    return (list(zip((float(t) for t in cwnd["time_s"]), (float(c) for c in cwnd["cwnd_bytes"]))),
+            list(zip((float(t) for t in pacing["time_s"]), (float(r) for r in pacing["pacing_bps"]))))
 
 
 def read_ns3_trace(text: str) -> Tuple[List[Tuple[float, float]], List[Tuple[float, float]]]:

@@ -1,4 +1,4 @@
-"""The cwnd (and ns-3's pacing-rate) traces of one run per traced set-up, beside each
+"""The cwnd and pacing-rate traces of one run per traced set-up, beside each
 other: ns-3's stored in ns3_traces.csv (written with the reference by `lossy ns3
 --write-reference`, so the docs' figure needs no ns-3), lossy's made afresh. The
 figure in docs/guide/anchors.md is drawn from them (docs/gen/gen_ns3_traces.py)."""
@@ -57,10 +57,12 @@ def ns3(setup: str) -> Dict[str, Steps]:
     return steps
 
 
-def lossy(setup: str) -> Steps:
-    """lossy's cwnd steps (bytes) of `setup`'s shown run, made now."""
+def lossy(setup: str) -> Dict[str, Steps]:
+    """lossy's steps of `setup`'s shown run, made now, by kind as ns3() has them ("cwnd"
+    bytes, "pacing" b/s: empty where the control does not pace)."""
     s = SETUPS[setup]
     doc = api.load_scenario(str(s.scenario))
-    result = api.run(doc, seed=SEED, overrides=s.lossy_overrides(SHOWN[setup], 0.0), traces=["cwnd"])
-    trace = result.traces["cwnd"]
-    return list(zip((float(t) for t in trace["time_s"]), (float(c) for c in trace["cwnd_bytes"])))
+    result = api.run(doc, seed=SEED, overrides=s.lossy_overrides(SHOWN[setup], 0.0),
+                     traces=list(trace_summary.LOSSY_TRACES))
+    cwnd, pacing = trace_summary.lossy_steps(result.traces)
+    return {"cwnd": cwnd, "pacing": pacing}

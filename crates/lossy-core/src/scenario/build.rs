@@ -243,7 +243,7 @@ fn build_flows(s: &Scenario, specs: Vec<FlowSpec>, seed: u64, replication: u64) 
         }
         let [sender, receiver] = build_endpoints(i as u32, &fc, seed, replication)?;
         for (mut ep, node) in [(sender, fc.src), (receiver, fc.dst)] {
-            if s.traces.cwnd || s.traces.seq {
+            if s.traces.wants_events() {
                 ep.enable_events();
             }
             out.endpoints.push(EndpointSlot { ep, node, timer: Timer::default() });

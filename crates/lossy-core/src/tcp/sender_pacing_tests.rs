@@ -3,7 +3,7 @@
 //! the window and the retransmission timer as without pacing.
 
 use super::*;
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, TraceEvent};
 use crate::packet::Header;
 use crate::units::Bytes;
 use std::cell::RefCell;
@@ -178,4 +178,41 @@ fn a_window_rule_that_reads_no_samples_gets_no_stamps() {
     let (mut s, _) = paced(None, None);
     drain(&mut s, ms(0));
     assert_ne!(format!("{:?}", s.model.rate), format!("{:?}", DeliveryRate::default()));
+}
+
+#[test]
+fn the_pacing_trace_event_carries_the_rate_bbr_returned_at_each_decision() {
+    // BBR paces from its start (Linux bbr_init_pacing_rate_from_rtt); every segment
+    // decided reports the rate the control returned then.
+    let cfg = TcpConfig {
+        initial_window: Some(4),
+        max_window: Bytes(1 << 20),
+        cc: serde_json::from_value(serde_json::json!("bbr")).unwrap(),
+        ..Default::default()
+    };
+    let mut s = TcpSender::new(&cfg, 0, 0, 1, SimTime::ZERO, None);
+    s.enable_events();
+    s.start(SimTime::ZERO);
+    let mut rates = vec![];
+    for round in 0..6u64 {
+        let now = ms(10 * round);
+        if round > 0 {
+            s.handle_packet(now, &ack(1000 * round));
+        }
+        // No ACK until the next round: the rate asked for holds through this one.
+        let rate = s.pacing_rate().expect("BBR always paces");
+        drain(&mut s, now);
+        run(&mut s, now + SimDuration::from_millis(10));
+        let reported: Vec<f64> = std::iter::from_fn(|| s.poll_event())
+            .filter_map(|e| match e {
+                TraceEvent::Pacing { bytes_per_s } => Some(bytes_per_s),
+                _ => None,
+            })
+            .collect();
+        assert!(!reported.is_empty(), "round {round}: a segment was decided");
+        assert!(reported.iter().all(|&r| r == rate), "round {round}: {reported:?} vs {rate}");
+        rates.push(rate);
+    }
+    // The first ACK's RTT sample restarts the rate at high_gain·cwnd/RTT: it changes.
+    assert_ne!(rates[0], rates[1], "{rates:?}");
 }

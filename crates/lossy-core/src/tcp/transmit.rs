@@ -10,6 +10,7 @@ use super::delivery_rate::SendInfo;
 use super::recovery::LossRecovery;
 use super::sender::TcpSender;
 use super::state::RetxCause;
+use crate::endpoint::TraceEvent;
 use crate::packet::{Flags, FlowId, NodeId, Packet};
 use crate::time::SimTime;
 
@@ -147,7 +148,12 @@ impl TcpSender {
     /// (`now` unless paced, as Linux stamps `skb_mstamp_ns` with `tcp_wstamp_ns`) and
     /// returned, or held until then.
     fn emit(&mut self, now: SimTime, seq: u64, len: u64, retx: Option<RetxCause>) -> Option<Packet> {
-        let at = self.model.pacer.departure(now, len, self.pacing_rate());
+        let rate = self.pacing_rate();
+        if let Some(bytes_per_s) = rate {
+            // The pacing trace's feed: one branch when no trace is on (`EventLog`).
+            self.events.record(TraceEvent::Pacing { bytes_per_s });
+        }
+        let at = self.model.pacer.departure(now, len, rate);
         let p = self.make(at, seq, len, retx);
         if at > now {
             self.model.pacer.hold(at, p);

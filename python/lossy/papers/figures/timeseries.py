@@ -17,7 +17,7 @@ from .base import Artifact, render_plot
 from .palette import Palette
 
 # Units of the trace columns the core records.
-TRACE_UNITS = {"cwnd_bytes": "B", "ssthresh_bytes": "B", "seq": "B", "bps": "b/s"}
+TRACE_UNITS = {"cwnd_bytes": "B", "ssthresh_bytes": "B", "seq": "B", "bps": "b/s", "pacing_bps": "b/s"}
 EVENT_MARKERS = (".", "x", "+")  # sent, resent, acked: one look each within a run's colour
 
 
