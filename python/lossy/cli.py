@@ -527,7 +527,7 @@ def plot(
 
 @app.command("ns3")
 def ns3(
-    setup: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Only this set-up (repeatable): bbr-dumbbell, cubic-codel, aqm-droptail, aqm-codel, aqm-fq-codel, aqm-pie or lossy-path.", show_default=False)] = None,
+    setup: Annotated[Optional[List[str]], typer.Option(metavar="NAME", help="Only this set-up (repeatable): bbr-dumbbell, cubic-codel, aqm-droptail, aqm-codel, aqm-fq-codel, aqm-pie, fq-codel-4flows or lossy-path.", show_default=False)] = None,
     quick: Annotated[bool, typer.Option(help="Three seeds a point instead of all.")] = False,
     stored: Annotated[bool, typer.Option(help="Take ns-3's column from its stored reference run, even where ns-3 can be built.")] = False,
     write_reference: Annotated[bool, typer.Option(help="Rewrite the stored reference (python/lossy/ns3cc/ns3_reference.csv) from ns-3's runs.")] = False,

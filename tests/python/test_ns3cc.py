@@ -16,7 +16,7 @@ import pytest
 import lossy
 from lossy import bench_anchors
 from lossy._core import ScenarioError
-from lossy.ns3cc import command, compare, lossy_side, queues, reference, trace_summary
+from lossy.ns3cc import command, compare, fairness, lossy_side, queues, reference, trace_summary
 from lossy.ns3cc.setups import CCS, SETUPS, points
 
 
@@ -73,10 +73,13 @@ def test_each_scenario_has_its_ns3_path_and_tcp_settings(name):
             assert ours["queue"]["kind"] == queue
         else:
             assert ours["queue"] == f"{queue[:-1]} packets"
-    tcp = doc["flows"][0]["tcp"]
-    assert tcp["mss"] == f"{setup.mss} B" and tcp["header"] == "42 B" and tcp["initial_window"] == 10
-    assert ("delayed_ack" in tcp) == (setup.delack == 2)
-    assert tcp["max_window"] in (f"{setup.buffer} B", f"{setup.buffer >> 20} MiB")
+    assert len(doc["flows"]) == setup.flows
+    for i, flow in enumerate(doc["flows"]):
+        tcp = flow["tcp"]
+        assert tcp["mss"] == f"{setup.mss} B" and tcp["header"] == "42 B" and tcp["initial_window"] == 10
+        assert ("delayed_ack" in tcp) == (setup.delack == 2)
+        assert tcp["max_window"] in (f"{setup.buffer} B", f"{setup.buffer >> 20} MiB")
+        assert _seconds(flow.get("start", "0 s")) == i * setup.start_gap  # cc.cc --start-gap
 
 
 def test_a_points_overrides_set_the_cc_sack_and_the_loss_of_the_last_link():
@@ -85,6 +88,39 @@ def test_a_points_overrides_set_the_cc_sack_and_the_loss_of_the_last_link():
                     "links.1.loss": {"model": "bernoulli", "p": 0.01}, "duration": "100 s"}
     assert SETUPS["bbr-dumbbell"].lossy_overrides("Bbr", 0.0)["links.2.loss"] == {"model": "none"}
     assert set(CCS.values()) == {"reno", "cubic", "bbr", "vegas", "westwood"}
+
+
+def test_the_multi_flow_set_up_sets_every_flow_and_asks_cc_for_its_flows():
+    setup = SETUPS["fq-codel-4flows"]
+    over = setup.lossy_overrides("Cubic", 0.0)
+    assert {k for k in over if k.startswith("flows.")} == {f"flows.{i}.tcp.{f}" for i in range(4) for f in ("variant", "cc")}
+    assert set(over[f"flows.{i}.tcp.cc"] for i in range(4)) == {"cubic"}
+    assert setup.ns3_args("Cubic", 0.0, 1)[-2:] == ["--flows=4", "--start-gap=2"]
+    assert "--flows" not in " ".join(SETUPS["aqm-fq-codel"].ns3_args("Cubic", 0.0, 1))  # one flow: as before
+
+
+def test_jains_index_and_the_fairness_rows():
+    assert fairness.jain([1.0, 1.0, 1.0, 1.0]) == 1.0
+    assert fairness.jain([4.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+    assert fairness.jain([3.0, 1.0]) == pytest.approx(16 / 20)
+    ns3 = [{"setup": "f", "cc": "Cubic", "goodput_bps": 9e6, "flow_goodputs_bps": [3e6, 2e6, 2e6, 2e6]}] * 2
+    ours = [{"setup": "f", "cc": "Cubic", "goodput_bps": 9e6, "flow_goodputs_bps": [2.25e6] * 4}] * 2
+    one = [{"setup": "g", "cc": "Cubic", "goodput_bps": 9e6, "flow_goodputs_bps": []}]  # a single-flow run: no row
+    rows = {r["measure"]: r for r in fairness.rows(ns3 + one, ours + one)}
+    assert set(rows) == {"flow 0", "flow 1", "flow 2", "flow 3", "total", "jain"}
+    assert rows["flow 0"]["diff"] == pytest.approx(-0.25) and rows["flow 0"]["within"] == "no"
+    assert rows["total"]["within"] == "yes" and rows["jain"]["lossy_mean"] == 1.0
+    assert rows["jain"]["ns3_mean"] == pytest.approx(81 / (4 * 21))
+    assert "| f | Cubic | Jain's index | 0.9643 ± 0.0000 (n=2) | 1.0000 ± 0.0000 (n=2) | +3.7 % | yes |" \
+        in fairness.markdown(fairness.rows(ns3, ours))
+
+
+def test_the_reference_keeps_each_flows_goodput(tmp_path, monkeypatch):
+    run = {"setup": "fq-codel-4flows", "cc": "Cubic", "p": 0.0, "seed": 1, "goodput_bps": 9e6,
+           "flow_goodputs_bps": [2.5e6, 2.4e6, 2.3e6, 2.2e6]}
+    row = reference.row_of(run)
+    assert row["flow_goodputs_bps"] == "2500000.000000 2400000.000000 2300000.000000 2200000.000000"
+    assert reference.row_of({**run, "flow_goodputs_bps": []})["flow_goodputs_bps"] == ""
 
 
 def test_the_stored_reference_has_every_run_and_names_the_program_that_made_it():
@@ -125,7 +161,7 @@ def test_a_set_up_lossy_cannot_run_is_one_line_and_the_others_go_on(monkeypatch)
 
 def test_an_unknown_set_up_lists_the_known_ones():
     with pytest.raises(ScenarioError, match="--setup: no set-up 'nope'; known: bbr-dumbbell, cubic-codel, aqm-droptail, aqm-codel, "
-                                          "aqm-fq-codel, aqm-pie, lossy-path"):
+                                          "aqm-fq-codel, aqm-pie, fq-codel-4flows, lossy-path"):
         command.chosen(["nope"])
 
 
@@ -140,6 +176,24 @@ def test_cc_builds_and_runs_two_seconds_of_bbr_on_the_lossy_path():
     out = subprocess.run([str(built[0]), *args], capture_output=True, text=True, check=True).stdout
     reply = json.loads(out.strip().splitlines()[-1])
     assert reply["cc"] == "Bbr" and 0 < reply["goodput_bps"] <= 2_000_000
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("LOSSY_NS3_VENV"),
+                    reason="set LOSSY_NS3_VENV to a virtual environment with ns3==3.44.post0 to build ns-3's")
+def test_cc_runs_several_flows_and_the_flightsize_probe():
+    built = bench_anchors.ns3_program("cc.cc")
+    assert not isinstance(built, bench_anchors.Skip), built
+
+    def run(*extra, check=True):
+        return subprocess.run([str(built[0]), *SETUPS["fq-codel-4flows"].ns3_args("NewReno", 0.0, 1)[:-2],
+                               "--sim-time=3", *extra], capture_output=True, text=True, check=check)
+    reply = json.loads(run("--flows=2", "--start-gap=1").stdout.strip().splitlines()[-1])
+    assert len(reply["flow_goodputs_bps"]) == 2 and reply["aqm_classes"] == 2  # a flow queue each
+    assert all(g > 0 for g in reply["flow_goodputs_bps"])
+    assert json.loads(run("--ssthresh-of=flightsize").stdout.strip().splitlines()[-1])["goodput_bps"] > 0
+    refused = run("--ssthresh-of=flightsize", "--cc=Cubic", check=False)
+    assert refused.returncode != 0 and "NewReno" in refused.stderr
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._core import ScenarioError
-from . import compare, lossy_side, ns3_side, queues, reference, traces
+from . import compare, fairness, lossy_side, ns3_side, queues, reference, traces
 from .setups import SETUPS, SetUp, points
 
 
@@ -70,6 +70,9 @@ def compare_ns3(names: Optional[Sequence[str]], quick: bool, stored: bool, write
     table = compare.rows(ns3, theirs)
     window = compare.windows(ns3, theirs)
     window += "\n" + queues.markdown(ns3, theirs)  # the bottleneck queue, each side
+    shared = fairness.rows(ns3, theirs)
+    if shared:  # several flows through one bottleneck: each flow's goodput and Jain's index
+        window += "\n" + fairness.markdown(shared)
     notes = [f"ns-3 3.44: python/lossy/anchors/ns3/cc.cc; lossy: the set-ups' scenarios "
              f"(python/lossy/ns3cc/setups.py); {'quick (3 seeds)' if quick else 'full'}"]
     for path in compare.write(table, out, notes, window):

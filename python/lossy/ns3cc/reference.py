@@ -25,7 +25,10 @@ COLUMNS = ["setup", "cc", "p", "seed", "goodput_bps", "retrans", "recoveries", "
            "sojourn_p50_ms", "sojourn_p95_ms", "sojourn_p99_ms", "sojourn_mean_ms", "queue_mean_pkts",
            "aqm_classes",
            # the cwnd trace's numbers on the traced set-ups (trace_summary.py), else empty
-           "cwnd_min_segs", "cwnd_cuts", "cwnd_cut_mean_gap_s", "pacing_mean_bps"]
+           "cwnd_min_segs", "cwnd_cuts", "cwnd_cut_mean_gap_s", "pacing_mean_bps",
+           # each flow's goodput on a set-up of several flows (fairness.py), space-separated
+           "flow_goodputs_bps"]
+LISTS = ("flow_goodputs_bps",)
 
 
 def path() -> Path:
@@ -39,7 +42,8 @@ def read() -> List[Dict[str, Any]]:
     with path().open() as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     # An empty cell (a gap between ProbeRTTs where there were fewer than two) reads as NaN.
-    return [{k: (v if k in ("setup", "cc") else float(v or "nan")) for k, v in row.items()} for row in rows]
+    return [{k: (v if k in ("setup", "cc") else [float(x) for x in (v or "").split()] if k in LISTS
+                 else float(v or "nan")) for k, v in row.items()} for row in rows]
 
 
 def provenance() -> List[str]:
@@ -55,6 +59,7 @@ def row_of(run: Dict[str, Any]) -> Dict[str, Any]:
     probes = run.get("probe_rtt_t_s", [])
     gaps = [b - a for a, b in zip(probes, probes[1:])]
     return {**{k: _cell(run.get(k)) for k in COLUMNS}, "probe_rtt_count": len(probes),
+            **{k: " ".join(f"{x:.6f}" for x in run.get(k, [])) for k in LISTS},
             "probe_rtt_mean_gap_s": round(sum(gaps) / len(gaps), 6) if gaps else ""}
 
 

@@ -36,20 +36,27 @@ class SetUp:
     # Both sides record the cwnd trace and compare its numbers (trace_summary.py): ns-3's
     # validation set-ups, where the issue asks for the traces.
     traced: bool = False
+    # Bulk flows from the first node to the last (cc.cc --flows), flow i starting at
+    # i × start_gap seconds: the multi-flow set-up's, which gives FQ-CoDel (RFC 8290 §4)
+    # a flow queue per flow. fairness.py compares their goodputs.
+    flows: int = 1
+    start_gap: float = 0.0
 
     def ns3_args(self, cc: str, p: object, seed: object) -> List[str]:
         """cc.cc's arguments for one run (p and seed may be placeholders, for the docs)."""
         loss = f"{p:g}" if isinstance(p, float) else str(p)
         return [f"--cc={cc}", f"--links={self.links}", f"--p={loss}", f"--seed={seed}",
                 f"--sim-time={self.sim_s:g}", f"--mss={self.mss}", f"--delack={self.delack}",
-                f"--buffer={self.buffer}"]
+                f"--buffer={self.buffer}"] + ([f"--flows={self.flows}", f"--start-gap={self.start_gap:g}"]
+                                               if self.flows > 1 else [])
 
     def lossy_overrides(self, cc: str, p: float) -> Dict[str, object]:
         """The scenario's settings for one point: the congestion control, SACK recovery,
         the loss rate on the last link and the duration."""
         loss = {"model": "bernoulli", "p": p} if p > 0 else {"model": "none"}
-        return {"flows.0.tcp.variant": "sack", "flows.0.tcp.cc": CCS[cc],
-                f"links.{self.links.count(';')}.loss": loss, "duration": f"{self.sim_s:g} s"}
+        tcp = {k: v for f in range(self.flows)
+               for k, v in ((f"flows.{f}.tcp.variant", "sack"), (f"flows.{f}.tcp.cc", CCS[cc]))}
+        return {**tcp, f"links.{self.links.count(';')}.loss": loss, "duration": f"{self.sim_s:g} s"}
 
 
 ALL_CCS = tuple(CCS)
@@ -81,6 +88,13 @@ SETUPS: Dict[str, SetUp] = {s.name: s for s in [
             scenario=HERE / "scenarios" / f"aqm-{name}.toml")
       for name, title, queue in (("droptail", "drop-tail FIFO 1000 packets", "1000p"), ("codel", "CoDel", "codel"),
                                  ("fq-codel", "FQ-CoDel", "fq_codel"), ("pie", "PIE", "pie"))],
+    # FQ-CoDel with several flows (RFC 8290 §4: a flow queue each, served by DRR): the
+    # AQM bottleneck with 4 bulk flows of one CC starting 2 s apart (0, 2, 4, 6 s), 60 s,
+    # 5 seeds; each flow's goodput over its own life and Jain's index (fairness.py).
+    SetUp("fq-codel-4flows", "AQM bottleneck: 10 Mb/s, 50 ms base RTT, FQ-CoDel, 4 flows starting 2 s apart",
+          "1Gbps,1us,100p;10Mbps,25ms,fq_codel;1Gbps,1us,100p", mss=1448, delack=2, buffer=32768000,
+          sim_s=60.0, ccs=("Cubic", "NewReno"), loss=(0.0,), seeds=(1, 2, 3, 4, 5),
+          scenario=HERE / "scenarios" / "fq-codel-4flows.toml", flows=4, start_gap=2.0),
     # The ns3-compare path (bulk.cc's), every CC across loss rates, 10 seeds, 100 s.
     SetUp("lossy-path", "ns3-compare's path: 10 Mb/s 10 ms, then 2 Mb/s 5 ms with loss p",
           "10Mbps,10ms,100p;2Mbps,5ms,100p", mss=1000, delack=1, buffer=16 << 20,

@@ -59,13 +59,23 @@ class Probe:
     """What we think makes a gap, and a run without it: `measure` is the claim's quantity
     on sweeps with the cause removed (`change`: a parameter changed, a reading swapped).
     `share` is the part of the gap the explanation says the cause makes (1.0: all of
-    it); the report shows how much the probe closes."""
+    it); the report shows how much the probe closes.
+
+    `then` is a further cause probed on top of this one: its sweeps make this probe's
+    change and its own, so its measure shows both causes removed. Its `share` is the part
+    of the gap left after the steps before it that the explanation says it makes; the
+    report shows each step's own share beside the whole."""
 
     cause: str
     change: str
     sweeps: Sequence[str]
     measure: Callable[[Context], Measurement]
     share: float = 1.0
+    then: Optional["Probe"] = None
+
+    def steps(self) -> List["Probe"]:
+        """This probe and the ones run on top of it, in order."""
+        return [self, *(self.then.steps() if self.then else [])]
 
 
 @dataclass(frozen=True)
@@ -97,8 +107,8 @@ class Claim:
 
     @property
     def needs(self) -> Sequence[str]:
-        return tuple(self.sweeps) + (tuple(s for s in self.probe.sweeps if s not in self.sweeps)
-                                     if self.probe else ())
+        probed = [s for step in self.probe.steps() for s in step.sweeps] if self.probe else []
+        return tuple(self.sweeps) + tuple(dict.fromkeys(s for s in probed if s not in self.sweeps))
 
     def evaluate(self, runs: Runs, quick: bool = False) -> Verdict:
         """The verdict on the runs (judge.py); "could not be checked" with the reason when
@@ -133,23 +143,38 @@ class Claim:
         return ctx.with_runs(cut)
 
     def probe_text(self, base: Context, verdict: Verdict) -> str:
-        """The cause of a gap and what its probe showed; "cause unknown" without one."""
+        """The cause of a gap and what its probe showed; "cause unknown" without one. A
+        probe of several steps (Probe.then) gives each step's part of the gap."""
         if self.probe is None:
             return "cause unknown: no probe has demonstrated one"
-        p = self.probe
-        try:
-            for sweep in p.sweeps:
-                defect = failed_runs(sweep, base.restricted(p.sweeps)[sweep])
+        texts: List[str] = []
+        before = 0.0  # the part of the gap the steps so far closed
+        for i, p in enumerate(self.probe.steps()):
+            try:
+                defect = next((d for d in (failed_runs(s, base.restricted(p.sweeps)[s]) for s in p.sweeps) if d), "")
                 if defect:
-                    return f"{p.cause}; the probe ({p.change}) did not run: {defect}"
-            probed = judge(p.measure(base.restricted(p.sweeps)), self.band)
-        except Exception as e:  # noqa: BLE001 - the report says the probe could not be made
-            return f"{p.cause}; the probe ({p.change}) could not be measured: {describe(e)}"
-        closed = gap_closed(verdict, probed)
-        shown = "demonstrated" if closed >= p.share - 1e-9 else "not demonstrated"
-        rest = f"; the other {1 - closed:.0%} of the gap: cause unknown" if 0 <= closed < 1 else ""
-        return (f"{p.cause}. Probe, {p.change}: {probed.ours}, {probed.state.value}; it closes "
-                f"{closed:.0%} of the gap (the explanation says {p.share:.0%}): {shown}{rest}")
+                    texts.append(f"{p.cause}; the probe ({p.change}) did not run: {defect}")
+                    return ". Then ".join(texts)
+                probed = judge(p.measure(base.restricted(p.sweeps)), self.band)
+            except Exception as e:  # noqa: BLE001 - the report says the probe could not be made
+                texts.append(f"{p.cause}; the probe ({p.change}) could not be measured: {describe(e)}")
+                return ". Then ".join(texts)
+            closed = gap_closed(verdict, probed)
+            if i == 0:
+                shown = "demonstrated" if closed >= p.share - 1e-9 else "not demonstrated"
+                texts.append(f"{p.cause}. Probe, {p.change}: {probed.ours}, {probed.state.value}; it closes "
+                             f"{closed:.0%} of the gap (the explanation says {p.share:.0%}): {shown}")
+            else:
+                left = 1.0 - before
+                own = (closed - before) / left if left > 0 else 0.0
+                shown = "demonstrated" if own >= p.share - 1e-9 else "not demonstrated"
+                texts.append(f"{p.cause}. Probe, {p.change}, the step before kept: {probed.ours}, "
+                             f"{probed.state.value}; together they close {closed:.0%} of the gap, this step "
+                             f"{closed - before:.0%} of it, {own:.0%} of the {left:.0%} the step before left "
+                             f"(the explanation says {p.share:.0%} of it): {shown}")
+            before = closed
+        rest = f"; the other {1 - before:.0%} of the gap: cause unknown" if 0 <= before < 1 else ""
+        return ". Then ".join(texts) + rest
 
 
 def gap_closed(before: Verdict, after: Verdict) -> float:

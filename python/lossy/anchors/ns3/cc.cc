@@ -1,4 +1,4 @@
-// One TCP bulk transfer in ns-3 3.44 over a chain of point-to-point links, with a chosen
+// TCP bulk transfers (one, or --flows of them) in ns-3 3.44 over a chain of point-to-point links, with a chosen
 // congestion control: the ns-3 side of lossy's congestion-control comparisons
 // (python/lossy/ns3cc/, `lossy ns3`; python/lossy/anchors/ns3/README.md lists the
 // set-ups and why each attribute is set).
@@ -106,9 +106,75 @@ ParseLinks(const std::string& text)
     return links;
 }
 
-TypeId
-CcTypeId(const std::string& cc)
+// ns-3's NewReno with RFC 5681's halving of FlightSize (eq. (4); RFC 6675 §5 step 4.2:
+// "ssthresh = cwnd = (FlightSize / 2)"), the rule lossy runs, for the probe of the
+// lossy-path NewReno row (--ssthresh-of). ns-3 itself halves the pipe it passes to
+// GetSsThresh (tcp-socket-base.cc EnterRecovery and ReTxTimeout: BytesInFlight(), which
+// leaves out SACKed and lost segments); FlightSize is SND.MAX - SND.UNA as lossy's
+// SenderState::flight_size, here m_highTxMark - m_lastAckedSeq (ProcessAck sets the
+// latter first). `atRecoveryOnly`: FlightSize on entering recovery only (EnterRecovery
+// calls CongestionStateSet(CA_RECOVERY) just before GetSsThresh), ns-3's pipe at a timeout.
+class TcpNewRenoFlightSize : public TcpNewReno
 {
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("lossy::TcpNewRenoFlightSize")
+                                .SetParent<TcpNewReno>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<TcpNewRenoFlightSize>()
+                                .AddAttribute("AtRecoveryOnly",
+                                              "FlightSize on entering recovery only; the pipe at a timeout",
+                                              BooleanValue(false),
+                                              MakeBooleanAccessor(&TcpNewRenoFlightSize::m_atRecoveryOnly),
+                                              MakeBooleanChecker());
+        return tid;
+    }
+
+    std::string GetName() const override
+    {
+        return "TcpNewRenoFlightSize";
+    }
+
+    void CongestionStateSet(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCongState_t state) override
+    {
+        m_entering = state == TcpSocketState::CA_RECOVERY;
+        TcpNewReno::CongestionStateSet(tcb, state);
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        const bool flightSize = m_entering || !m_atRecoveryOnly;
+        m_entering = false;
+        const uint32_t flight = uint32_t(tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq);
+        return std::max(2 * tcb->m_segmentSize, (flightSize ? flight : bytesInFlight) / 2);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpNewRenoFlightSize>(this);
+    }
+
+  private:
+    bool m_atRecoveryOnly = false;
+    bool m_entering = false;
+};
+
+TypeId
+CcTypeId(const std::string& cc, const std::string& ssthreshOf)
+{
+    if (ssthreshOf != "pipe" && (cc != "NewReno" || (ssthreshOf != "flightsize" && ssthreshOf != "flightsize-at-recovery")))
+    {
+        NS_FATAL_ERROR("--ssthresh-of=" << ssthreshOf << ": expected pipe (ns-3's rule), or flightsize or "
+                                          "flightsize-at-recovery with --cc=NewReno");
+    }
+    if (ssthreshOf != "pipe")
+    {
+        const TypeId tid = TcpNewRenoFlightSize::GetTypeId(); // registered before its default is set
+        Config::SetDefault("lossy::TcpNewRenoFlightSize::AtRecoveryOnly",
+                           BooleanValue(ssthreshOf == "flightsize-at-recovery"));
+        return tid;
+    }
     if (cc == "NewReno")
     {
         return TcpNewReno::GetTypeId();
@@ -188,6 +254,9 @@ main(int argc, char* argv[])
     bool sack = true;
     bool cubicRenoFriendly = true;
     std::string traceFile;
+    std::string ssthreshOf = "pipe";
+    uint32_t nFlows = 1;
+    double startGap = 0.0;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "congestion control: NewReno, Cubic, Bbr, Vegas or WestwoodPlus", cc);
@@ -203,6 +272,12 @@ main(int argc, char* argv[])
     cmd.AddValue("iw", "initial window, segments", initialCwnd);
     cmd.AddValue("sack", "SACK (RFC 2018) on both ends", sack);
     cmd.AddValue("cubic-reno-friendly", "TcpCubic's TcpFriendliness (RFC 9438 4.3)", cubicRenoFriendly);
+    cmd.AddValue("ssthresh-of",
+                 "what a loss halves: pipe (ns-3's BytesInFlight), flightsize (RFC 5681 eq. 4) or flightsize-at-recovery "
+                 "(FlightSize entering recovery, the pipe at a timeout); the last two NewReno only",
+                 ssthreshOf);
+    cmd.AddValue("flows", "bulk flows from the first node to the last, each its own port", nFlows);
+    cmd.AddValue("start-gap", "flow i starts at i x this many seconds", startGap);
     cmd.AddValue("trace", "write cwnd, pacing-rate and state changes to this file", traceFile);
     AqmDefaults();
     cmd.Parse(argc, argv);
@@ -212,7 +287,7 @@ main(int argc, char* argv[])
     RngSeedManager::SetRun(seed);
 
     // The sender's TCP (python/lossy/anchors/ns3/README.md says why each is set).
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(CcTypeId(cc)));
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(CcTypeId(cc, ssthreshOf)));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TcpClassicRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
@@ -304,20 +379,35 @@ main(int argc, char* argv[])
     cwnd.mss = mss;
     cwnd.bbr = cc == "Bbr";
 
-    const uint16_t port = 5000;
-    BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(last.GetAddress(1), port));
-    source.SetAttribute("MaxBytes", UintegerValue(0));
-    source.SetAttribute("SendSize", UintegerValue(mss));
-    ApplicationContainer sourceApp = source.Install(nodes.Get(0));
-    sourceApp.Start(Seconds(0));
-    sourceApp.Stop(Seconds(simS));
-    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
-                                InetSocketAddress(Ipv4Address::GetAny(), port));
-    ApplicationContainer sinkApp = sinkHelper.Install(nodes.Get(links.size()));
-    sinkApp.Start(Seconds(0));
-    sinkApp.Stop(Seconds(simS));
+    // nFlows bulk transfers on ports 5000, 5001, ...; flow i starts at i x startGap
+    // (FQ-CoDel hashes each 5-tuple to its own flow queue). The counters, the cwnd
+    // statistics and the trace are flow 0's.
+    std::vector<Ptr<PacketSink>> sinks;
+    std::vector<double> starts;
+    Ptr<BulkSendApplication> app;
+    for (uint32_t f = 0; f < nFlows; ++f)
+    {
+        const uint16_t port = uint16_t(5000 + f);
+        const double start = f * startGap;
+        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(last.GetAddress(1), port));
+        source.SetAttribute("MaxBytes", UintegerValue(0));
+        source.SetAttribute("SendSize", UintegerValue(mss));
+        ApplicationContainer sourceApp = source.Install(nodes.Get(0));
+        sourceApp.Start(Seconds(start));
+        sourceApp.Stop(Seconds(simS));
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sinkApp = sinkHelper.Install(nodes.Get(links.size()));
+        sinkApp.Start(Seconds(0));
+        sinkApp.Stop(Seconds(simS));
+        sinks.push_back(DynamicCast<PacketSink>(sinkApp.Get(0)));
+        starts.push_back(start);
+        if (f == 0)
+        {
+            app = DynamicCast<BulkSendApplication>(sourceApp.Get(0));
+        }
+    }
     // The sender's socket exists once its application has started: hook it 1 ns later.
-    Ptr<BulkSendApplication> app = DynamicCast<BulkSendApplication>(sourceApp.Get(0));
     Simulator::Schedule(NanoSeconds(1), [app, &sender, &cwnd]() {
         sender.Connect(app->GetSocket());
         app->GetSocket()->TraceConnectWithoutContext("CongestionWindow",
@@ -327,7 +417,17 @@ main(int argc, char* argv[])
     Simulator::Stop(Seconds(simS));
     Simulator::Run();
 
-    const uint64_t received = DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx();
+    // Each flow's goodput over its own life (lossy's run.rs: delivered bytes x 8 / (end -
+    // start)); goodput_bps is flow 0's with one flow, else every flow's bytes over the run.
+    uint64_t received = 0;
+    std::string flowGoodputs;
+    for (size_t f = 0; f < sinks.size(); ++f)
+    {
+        received += sinks[f]->GetTotalRx();
+        char one[32];
+        std::snprintf(one, sizeof one, "%s%.6f", f ? ", " : "", 8.0 * sinks[f]->GetTotalRx() / (simS - starts[f]));
+        flowGoodputs += one;
+    }
     const unsigned long long events = Simulator::GetEventCount();
     const unsigned long long aqmDrops = disc ? disc->GetStats().nTotalDroppedPackets : 0;
     // The bottleneck queue as lossy's link rows give it (queue_delay.h), and FQ-CoDel's
@@ -361,7 +461,7 @@ main(int argc, char* argv[])
                 "\"retrans\": %llu, \"recoveries\": %llu, \"rtos\": %llu, "
                 "\"rtt_mean_s\": %.6f, \"rtt_min_s\": %.6f, \"bottleneck_queue_mean_pkts\": %.3f, "
                 "\"cwnd_mean_segs\": %.3f, \"cwnd_peak_segs\": %.3f, \"cwnd_peak_t_s\": %.6f, "
-                "\"probe_rtt_t_s\": [%s], %s, \"events\": %llu}\n",
+                "\"probe_rtt_t_s\": [%s], %s, \"flow_goodputs_bps\": [%s], \"events\": %llu}\n",
                 cc.c_str(), linksText.c_str(), p, seed, simS, mss, delAck, buffer,
                 sack ? "true" : "false", (unsigned long long)received, 8.0 * received / simS,
                 (unsigned long long)linkCounters.errDrops,
@@ -370,6 +470,6 @@ main(int argc, char* argv[])
                 (unsigned long long)sender.rtos, sender.MeanRtt(), sender.rttMin,
                 sender.ackSamples ? sender.queueSum / sender.ackSamples : 0.0,
                 cwnd.MeanSegments(simS), double(cwnd.peak) / mss, cwnd.peakT, probes.c_str(),
-                queueJson, events);
+                queueJson, flowGoodputs.c_str(), events);
     return 0;
 }

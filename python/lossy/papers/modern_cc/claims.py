@@ -19,7 +19,7 @@ from ..judge import Measurement, Part
 from ..measures import joined, per_point
 from ..model import Claim, Examples, Probe
 from . import examples as ex
-from .sweeps import (AQM, GOODPUT, LOSS, PROBE_HALF_BUFFER, PROBE_NO_BACKOFF, PROBE_PS, RECOVERIES, RETRANSMITS, RTO_FINAL, SENT,
+from .sweeps import (AQM, GOODPUT, LOSS, PROBE_HALF_BUFFER, PROBE_KEEP_SACK, PROBE_NO_BACKOFF, PROBE_PS, RECOVERIES, RETRANSMITS, RTO_FINAL, SENT,
                      SOJOURN_P95, TIMEOUTS)
 
 # The path's capacity as goodput: 10 Mbit/s of 1042-byte packets carrying 1000 bytes
@@ -76,6 +76,20 @@ def bbr_efficiency_no_backoff(ctx: Context) -> Measurement:
     return per_point(ctx, PROBE_NO_BACKOFF.key, "p", lambda p: efficiency("bbr", float(p)))
 
 
+def bbr_efficiency_keep_sack(ctx: Context) -> Measurement:
+    """The claim's quantity on the second step's runs (no backoff, the scoreboard kept)."""
+    return per_point(ctx, PROBE_KEEP_SACK.key, "p", lambda p: efficiency("bbr", float(p)))
+
+
+KEEP_SACK = Probe(
+    "the go-back-N after each timeout: our SACK sender drops its scoreboard at a timeout (RFC 6675 §5.1 lets it "
+    "keep it; Linux and ns-3 keep it), so it resends what BBR's two BDPs in flight had already delivered and "
+    "the receiver had SACKed. What would stay after both steps is the timeouts themselves, one per lost "
+    "retransmission, which Linux's RACK (RFC 8985) would avoid and our core does not have",
+    "the SACK scoreboard kept across a timeout (tcp.sack_after_timeout = \"keep\")",
+    [PROBE_KEEP_SACK.key], bbr_efficiency_keep_sack, share=0.5)
+
+
 NO_BACKOFF = Probe(
     "under our RFC 6675 recovery a retransmission lost again is found only by the retransmission timer (Linux, "
     "whose BBR the authors measured, finds it with RACK: RFC 8985, Abstract, \"lost retransmissions\"; "
@@ -86,7 +100,7 @@ NO_BACKOFF = Probe(
     "after each timeout resending what BBR's two BDPs in flight had already delivered",
     f"the timer never backed off (tcp.max_rto = min_rto = 200 ms), BBRv1 at p = "
     f"{', '.join(f'{p:g}' for p in PROBE_PS)}",
-    [PROBE_NO_BACKOFF.key], bbr_efficiency_no_backoff, share=0.5)
+    [PROBE_NO_BACKOFF.key], bbr_efficiency_no_backoff, share=0.5, then=KEEP_SACK)
 
 
 BBR_FULL = Claim(

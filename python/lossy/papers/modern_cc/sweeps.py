@@ -195,6 +195,16 @@ PROBE_NO_BACKOFF = SweepPlan("probe-no-backoff", "BBRv1 with the retransmission 
     "quick": {"replications": QUICK_REPLICATIONS, "duration": QUICK_DURATION},
 })
 
+# The second step of that probe: the same runs with the SACK scoreboard kept across a
+# timeout (tcp.sack_after_timeout = "keep"; RFC 6675 §5.1 allows it, Linux and ns-3 keep
+# it), so the go-back-N after a timeout skips what the receiver had SACKed.
+PROBE_KEEP_SACK = SweepPlan("probe-keep-sack", "BBRv1 with the timer never backed off and the SACK scoreboard "
+                                               "kept across a timeout", {
+    **PROBE_NO_BACKOFF.spec,
+    "name": "modern-cc-probe-keep-sack",
+    "set": {**PROBE_NO_BACKOFF.spec["set"], "flows.0.tcp.sack_after_timeout": "keep"},
+})
+
 # The probe of aqm-cut-delay's gap (claims.py): the same queues with half the buffer, 120
 # packets (100 ms at 10 Mbit/s, two BDPs), so DropTail's standing queue is half as long
 # while the AQMs' targets stay where they are.
@@ -214,8 +224,8 @@ PROBE_HALF_BUFFER = SweepPlan("probe-half-buffer", "DropTail, CoDel and PIE with
     "quick": {"replications": QUICK_REPLICATIONS, "duration": QUICK_DURATION},
 })
 
-SWEEPS = [LOSS, CHANNELS_PLAN, WLAN, AQM, PROBE_NO_BACKOFF, PROBE_HALF_BUFFER]
+SWEEPS = [LOSS, CHANNELS_PLAN, WLAN, AQM, PROBE_NO_BACKOFF, PROBE_KEEP_SACK, PROBE_HALF_BUFFER]
 
 __all__ = ["AQM", "AQM_CCS", "BOTTLENECK", "CCS", "CHANNELS", "CHANNELS_PLAN", "DELAY_P95", "GOODPUT", "LOSS",
-           "LOSS_RATES", "METRICS", "PROBE_HALF_BUFFER", "PROBE_NO_BACKOFF", "PROBE_PS", "QUEUES", "RECOVERIES", "RETRANSMITS", "RTO_FINAL",
+           "LOSS_RATES", "METRICS", "PROBE_HALF_BUFFER", "PROBE_KEEP_SACK", "PROBE_NO_BACKOFF", "PROBE_PS", "QUEUES", "RECOVERIES", "RETRANSMITS", "RTO_FINAL",
            "SCHEMES", "SENT", "SOJOURN_P95", "SWEEPS", "TIMEOUTS", "WLAN", "WLAN_SCHEMES"]
