@@ -111,7 +111,7 @@ CASES = [
              says=('links.0.delay: 5 is read as 5 s; write "5 s"',), warning=True,
              source="silent: delay = 5 means 5 seconds with no note (a unitless string likewise)"),
     BadInput("cli-ns3-unknown-setup", argv=("ns3", "--setup", "bbr", "--stored", "--out", "{tmp}/ns3"),
-             says=("--setup: no set-up 'bbr'", "known: bbr-dumbbell, cubic-codel, aqm-droptail, aqm-codel, aqm-fq-codel, aqm-pie, lossy-path"),
+             says=("--setup: no set-up 'bbr'", "known: bbr-dumbbell, cubic-codel, aqm-droptail, aqm-codel, aqm-fq-codel, aqm-pie, fq-codel-4flows, lossy-path"),
              source="issue 29: lossy ns3's set-ups by name"),
     BadInput("cli-ns3-write-reference-quick", argv=("ns3", "--write-reference", "--quick", "--stored",
                                                     "--out", "{tmp}/ns3"),
