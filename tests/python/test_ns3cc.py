@@ -197,6 +197,33 @@ def test_cc_runs_several_flows_and_the_flightsize_probe():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("LOSSY_NS3_VENV"),
+                    reason="set LOSSY_NS3_VENV to a virtual environment with ns3==3.44.post0 to build ns-3's")
+def test_cc_flightsize_less_limited_transmit_enters_recovery_with_a_smaller_window(tmp_path):
+    """lossy's FlightSize leaves out limited transmit's segments (RFC 5681 3.2 step 2), so
+    ns-3 run with it (--ssthresh-of=flightsize-less-lt) starts its recoveries lower than
+    with the whole FlightSize, and above 2 segments, the floor, where the pipe rule sits."""
+    built = bench_anchors.ns3_program("cc.cc")
+    assert not isinstance(built, bench_anchors.Skip), built
+
+    def entry_windows(rule):
+        trace = tmp_path / f"{rule}.txt"
+        subprocess.run([str(built[0]), *SETUPS["lossy-path"].ns3_args("NewReno", 0.05, 1)[:-4],
+                        "--sim-time=20", "--mss=1000", "--delack=1", "--buffer=16777216",
+                        f"--ssthresh-of={rule}", f"--trace={trace}"], capture_output=True, check=True)
+        lines = [line.split() for line in trace.read_text().splitlines()]
+        return [int(b[2]) / 1000 for a, b in zip(lines, lines[1:])
+                if a[1:] == ["state", "CA_RECOVERY"] and b[1] == "cwnd" and a[0] == b[0]]
+
+    whole, less = entry_windows("flightsize"), entry_windows("flightsize-less-lt")
+    assert len(whole) > 20 and len(less) > 20
+    assert 2 < sum(less) / len(less) < sum(whole) / len(whole) - 0.5
+    refused = subprocess.run([str(built[0]), "--ssthresh-of=flightsize-less", "--sim-time=1"],
+                             capture_output=True, text=True)
+    assert refused.returncode != 0 and "flightsize-less-lt" in refused.stderr
+
+
+@pytest.mark.slow
 def test_the_command_prints_and_writes_the_table_from_the_stored_reference(tmp_path):
     done = subprocess.run([sys.executable, "-m", "lossy", "ns3", "--setup", "bbr-dumbbell", "--quick", "--stored",
                            "--out", str(tmp_path)], capture_output=True, text=True)

@@ -114,6 +114,10 @@ ParseLinks(const std::string& text)
 // SenderState::flight_size, here m_highTxMark - m_lastAckedSeq (ProcessAck sets the
 // latter first). `atRecoveryOnly`: FlightSize on entering recovery only (EnterRecovery
 // calls CongestionStateSet(CA_RECOVERY) just before GetSsThresh), ns-3's pipe at a timeout.
+// `lessLimitedTransmit`: lossy's FlightSize exactly (SenderState::reduction_flight and
+// Aimd::timeout_ssthresh): without the data limited transmit sent on the duplicate ACKs
+// (RFC 5681 3.2 step 2: it "MUST NOT be included"), i.e. SND.MAX as it was at the first
+// duplicate ACK (CA_DISORDER); at a timeout in recovery, no more than FlightSize at entry.
 class TcpNewRenoFlightSize : public TcpNewReno
 {
   public:
@@ -127,6 +131,11 @@ class TcpNewRenoFlightSize : public TcpNewReno
                                               "FlightSize on entering recovery only; the pipe at a timeout",
                                               BooleanValue(false),
                                               MakeBooleanAccessor(&TcpNewRenoFlightSize::m_atRecoveryOnly),
+                                              MakeBooleanChecker())
+                                .AddAttribute("LessLimitedTransmit",
+                                              "FlightSize without limited transmit's data (RFC 5681 3.2 step 2)",
+                                              BooleanValue(false),
+                                              MakeBooleanAccessor(&TcpNewRenoFlightSize::m_lessLimitedTransmit),
                                               MakeBooleanChecker());
         return tid;
     }
@@ -139,14 +148,39 @@ class TcpNewRenoFlightSize : public TcpNewReno
     void CongestionStateSet(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCongState_t state) override
     {
         m_entering = state == TcpSocketState::CA_RECOVERY;
+        if (state == TcpSocketState::CA_DISORDER)
+        {
+            m_highAtDisorder = tcb->m_highTxMark; // before limited transmit sends anything
+        }
         TcpNewReno::CongestionStateSet(tcb, state);
     }
 
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
         const bool flightSize = m_entering || !m_atRecoveryOnly;
+        const bool entering = m_entering;
         m_entering = false;
-        const uint32_t flight = uint32_t(tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq);
+        uint32_t flight = uint32_t(tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq);
+        if (m_lessLimitedTransmit)
+        {
+            // Entering recovery, or a timeout in CA_DISORDER: SND.MAX at the first
+            // duplicate ACK (ReTxTimeout calls GetSsThresh before CA_LOSS is set).
+            const TcpSocketState::TcpCongState_t state = tcb->m_congState;
+            if (entering || state == TcpSocketState::CA_DISORDER)
+            {
+                const SequenceNumber32 high = std::min(tcb->m_highTxMark.Get(), m_highAtDisorder);
+                // (lossy forgets limited transmit's count on an ACK that advances SND.UNA.)
+                flight = high > tcb->m_lastAckedSeq ? uint32_t(high - tcb->m_lastAckedSeq) : flight;
+            }
+            if (entering)
+            {
+                m_recoveryFlight = flight;
+            }
+            else if (state == TcpSocketState::CA_RECOVERY)
+            {
+                flight = std::min(flight, m_recoveryFlight);
+            }
+        }
         return std::max(2 * tcb->m_segmentSize, (flightSize ? flight : bytesInFlight) / 2);
     }
 
@@ -157,22 +191,29 @@ class TcpNewRenoFlightSize : public TcpNewReno
 
   private:
     bool m_atRecoveryOnly = false;
+    bool m_lessLimitedTransmit = false;
     bool m_entering = false;
+    SequenceNumber32 m_highAtDisorder{0};
+    uint32_t m_recoveryFlight = 0;
 };
 
 TypeId
 CcTypeId(const std::string& cc, const std::string& ssthreshOf)
 {
-    if (ssthreshOf != "pipe" && (cc != "NewReno" || (ssthreshOf != "flightsize" && ssthreshOf != "flightsize-at-recovery")))
+    const bool known = ssthreshOf == "flightsize" || ssthreshOf == "flightsize-at-recovery" ||
+                       ssthreshOf == "flightsize-less-lt";
+    if (ssthreshOf != "pipe" && (cc != "NewReno" || !known))
     {
-        NS_FATAL_ERROR("--ssthresh-of=" << ssthreshOf << ": expected pipe (ns-3's rule), or flightsize or "
-                                          "flightsize-at-recovery with --cc=NewReno");
+        NS_FATAL_ERROR("--ssthresh-of=" << ssthreshOf << ": expected pipe (ns-3's rule), or flightsize, "
+                                          "flightsize-at-recovery or flightsize-less-lt with --cc=NewReno");
     }
     if (ssthreshOf != "pipe")
     {
         const TypeId tid = TcpNewRenoFlightSize::GetTypeId(); // registered before its default is set
         Config::SetDefault("lossy::TcpNewRenoFlightSize::AtRecoveryOnly",
                            BooleanValue(ssthreshOf == "flightsize-at-recovery"));
+        Config::SetDefault("lossy::TcpNewRenoFlightSize::LessLimitedTransmit",
+                           BooleanValue(ssthreshOf == "flightsize-less-lt"));
         return tid;
     }
     if (cc == "NewReno")
@@ -273,8 +314,9 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "SACK (RFC 2018) on both ends", sack);
     cmd.AddValue("cubic-reno-friendly", "TcpCubic's TcpFriendliness (RFC 9438 4.3)", cubicRenoFriendly);
     cmd.AddValue("ssthresh-of",
-                 "what a loss halves: pipe (ns-3's BytesInFlight), flightsize (RFC 5681 eq. 4) or flightsize-at-recovery "
-                 "(FlightSize entering recovery, the pipe at a timeout); the last two NewReno only",
+                 "what a loss halves: pipe (ns-3's BytesInFlight), flightsize (RFC 5681 eq. 4), flightsize-at-recovery "
+                 "(FlightSize entering recovery, the pipe at a timeout) or flightsize-less-lt (lossy's: FlightSize "
+                 "without limited transmit's data, RFC 5681 3.2 step 2); all but pipe NewReno only",
                  ssthreshOf);
     cmd.AddValue("flows", "bulk flows from the first node to the last, each its own port", nFlows);
     cmd.AddValue("start-gap", "flow i starts at i x this many seconds", startGap);
