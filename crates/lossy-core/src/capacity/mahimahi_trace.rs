@@ -31,6 +31,14 @@ use std::sync::Arc;
 /// Bytes one opportunity carries (`PACKET_SIZE` in `link_queue.hh`: 1500 + 4).
 pub const OPPORTUNITY_BYTES: u64 = 1504;
 const OPPORTUNITY_BITS: u64 = OPPORTUNITY_BYTES * 8;
+/// What each packet costs beyond its IP bytes: mm-link reads packets from a TUN device
+/// opened without `IFF_NO_PI` (`src/util/netdevice.cc`, `TunDevice::TunDevice`), so each
+/// comes with Linux's 4-byte `struct tun_pi` and `contents.size()` is the IP length + 4
+/// (hence `PACKET_SIZE` = 1504: one 1500-byte IP packet fills one opportunity).
+pub const TUN_PI_BYTES: u64 = 4;
+/// The IP bytes an opportunity carries in a stream of full-size packets: what the trace's
+/// mean capacity counts (the issue's 16.70 Mbit/s for TMobile-LTE-short.down).
+const IP_BYTES_PER_OPPORTUNITY: u64 = OPPORTUNITY_BYTES - TUN_PI_BYTES;
 const NS_PER_MS: u64 = 1_000_000;
 
 /// `kind = "mahimahi"`.
@@ -80,12 +88,24 @@ pub struct Opportunities {
 }
 
 impl Opportunities {
-    /// From the lines of a trace (blank lines and `#` comments left out, `DataFile`).
+    /// From the lines of a trace, read as `LinkQueue::LinkQueue` reads them: every line
+    /// one whole number (`myatoi` in `src/util/ezio.cc`: `strtol` must take the whole
+    /// line, after optional leading blanks), an empty line refused ("invalid empty
+    /// line"), no comments.
     pub fn read(file: &DataFile) -> Result<Self, String> {
         let mut runs: Vec<(u32, u32)> = Vec::new();
-        for (n, line) in file.entries()? {
-            let ms: u32 = line.parse().map_err(|_| {
-                file.bad_line(n, format!("{line:?} is not a delivery opportunity; give a whole number of milliseconds from the trace's start (0 to {}), one per line", u32::MAX))
+        // Lines end at '\n' only, as `getline` ends them: a '\r' stays in its line.
+        let text = file.text()?;
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        for (i, line) in body.split('\n').enumerate().filter(|_| !body.is_empty()) {
+            let n = i + 1;
+            if line.is_empty() {
+                return Err(file.bad_line(n, "an empty line; mm-link refuses it (\"invalid empty line\"): one whole number of milliseconds per line"));
+            }
+            let digits = line.trim_start_matches([' ', '\t']);
+            // Rust's parse, like `strtol`, takes an optional '+'.
+            let ms: u32 = digits.parse().map_err(|_| {
+                file.bad_line(n, format!("{line:?} is not a delivery opportunity; give a whole number of milliseconds from the trace's start (0 to {}), one per line, nothing after it", u32::MAX))
             })?;
             match runs.last_mut() {
                 Some((last, count)) if *last == ms => *count += 1,
@@ -111,9 +131,10 @@ impl Opportunities {
         Ok(Opportunities { runs, period_ms: last as u64, total })
     }
 
-    /// The mean capacity: 1504 bytes per line over the trace's duration.
+    /// The mean capacity in IP bits: one 1500-byte packet per line over the trace's
+    /// duration (each packet's 4 bytes of `tun_pi` take the rest of the 1504).
     pub fn mean_bps(&self) -> u64 {
-        ((self.total as u128 * OPPORTUNITY_BITS as u128 * 1000) / self.period_ms as u128).max(1) as u64
+        ((self.total as u128 * IP_BYTES_PER_OPPORTUNITY as u128 * 8 * 1000) / self.period_ms as u128).max(1) as u64
     }
 
     /// Bytes held (the runs): for the memory bound of a long trace.
@@ -202,7 +223,8 @@ impl Capacity for MahimahiTrace {
             self.at = None;
             return SimTime::MAX;
         };
-        let mut left = bits;
+        // The packet as mm-link's queue holds it: its bytes and its `tun_pi`.
+        let mut left = bits + TUN_PI_BYTES * 8;
         loop {
             let free = self.run_bits(p.run) - p.used;
             if left < free {
@@ -236,6 +258,10 @@ impl Capacity for MahimahiTrace {
             Some(p) => SimTime(self.time_ms(p) * NS_PER_MS),
             None => SimTime::MAX,
         }
+    }
+
+    fn serves_due_before_arrivals(&self) -> bool {
+        true
     }
 }
 

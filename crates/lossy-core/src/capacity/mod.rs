@@ -38,6 +38,14 @@ pub trait Capacity {
     fn first_service(&self, now: SimTime, _arrived: SimTime) -> SimTime {
         now
     }
+    /// Whether what it serves at an instant is served before a packet arriving at that
+    /// same instant joins the queue: mm-link's `read_packet` calls `rationalize(now)`
+    /// before it enqueues (`link_queue.cc`), so the packets an opportunity takes out of
+    /// the queue are gone when a drop-tail limit judges the arrival. A constant rate has
+    /// no such instants (simultaneous events keep the engine's order).
+    fn serves_due_before_arrivals(&self) -> bool {
+        false
+    }
 }
 
 /// What every capacity table does; [`CapacityConfig`] delegates to it, so a new kind
@@ -63,6 +71,7 @@ family! {
             fn frame_end(&mut self, start: SimTime, bits: u64) -> SimTime;
             fn nominal_rate_bps(&self) -> u64;
             fn first_service(&self, now: SimTime, arrived: SimTime) -> SimTime;
+            fn serves_due_before_arrivals(&self) -> bool;
         }
     }
     config {

@@ -130,6 +130,11 @@ pub trait LinkLayer {
     fn holds(&mut self, _now: SimTime, _arrived: SimTime, _tickets: &mut Tickets) -> bool {
         false
     }
+    /// Whether a wake due at an arrival's instant runs before the arrival joins the queue
+    /// (`Capacity::serves_due_before_arrivals`: Mahimahi's rationalize-then-enqueue).
+    fn serves_due_before_arrivals(&self) -> bool {
+        false
+    }
     /// Packets it holds: begun, fate not yet handed out.
     fn held(&self) -> usize;
     /// Gives up every packet it holds (the link went down) and forgets what it was
@@ -154,6 +159,7 @@ family! {
             fn next_wake(&self, queued: bool) -> Option<Key>;
             fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
             fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool;
+            fn serves_due_before_arrivals(&self) -> bool;
             fn held(&self) -> usize;
             fn drain(&mut self, f: &mut dyn FnMut(Packet));
             fn counters(&self) -> LinkLayerCounters;

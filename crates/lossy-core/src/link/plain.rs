@@ -133,6 +133,10 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
         None
     }
 
+    fn serves_due_before_arrivals(&self) -> bool {
+        self.capacity.serves_due_before_arrivals()
+    }
+
     /// Waits until its capacity can serve the packet (a trace's next opportunity after
     /// the packet's arrival), or for ever when the capacity has run out.
     fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool {

@@ -102,6 +102,7 @@ impl Direction {
     /// Returns whether the direction's next deadline moved.
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
+        let served = self.serve_due(now, tickets, out);
         let was_empty = self.queue.is_empty();
         // The delay record holds what the discipline holds: a refused arrival (the last
         // packet dropped, `QueueDisc::enqueue`) never joins it, a packet dropped from the
@@ -121,7 +122,28 @@ impl Direction {
         // A packet now waits behind a busy (or holding) link: the link wants its event.
         // Otherwise nothing that sets the deadline changed, and the world need not re-arm.
         let moved = began || (was_empty && !self.queue.is_empty());
-        moved && self.refresh()
+        (moved && self.refresh()) || served
+    }
+
+    /// Runs the link's wake now if it is due at `now` and its capacity serves before an
+    /// arrival at the same instant joins the queue (mm-link's `read_packet`:
+    /// `rationalize(now)`, then the enqueue; `Capacity::serves_due_before_arrivals`).
+    /// Otherwise simultaneous events keep the engine's order. Returns whether it ran (the
+    /// deadline moved: the engine's entry for the old one is stale and is skipped).
+    fn serve_due(&mut self, now: SimTime, tickets: &mut Tickets, out: &mut NetOut) -> bool {
+        let Some(key) = self.link_next.filter(|k| k.time <= now) else {
+            return false;
+        };
+        if !self.link.serves_due_before_arrivals() {
+            return false;
+        }
+        let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
+        if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
+            self.finish_woken(now, outcome, tickets, out);
+        }
+        self.pull(now, tickets, out);
+        self.refresh();
+        true
     }
 
     /// Hands the link layer the next queued packet when it can take one; returns
