@@ -134,3 +134,18 @@ fn a_packet_stays_queued_until_its_first_opportunity_as_drop_tail_counts_it() {
     // Sent at 0, it leaves at the opportunity at 10 ms.
     assert_eq!(departures(&r, 10.0).iter().map(|&(s, d)| (s.round(), d.round())).collect::<Vec<_>>(), [(0.0, 10.0)]);
 }
+
+/// A rate schedule (Lumos5G's `<second> <Mbit/s>`): a UDP flow above every rate gets the
+/// schedule's mean over whole laps, its outage second included.
+#[test]
+fn a_saturating_flow_over_a_rate_schedule_gets_its_mean() {
+    let dir = std::env::temp_dir().join(format!("lossy-trace-capacity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("5g.log");
+    std::fs::write(&path, "1.0\t10.0\n2.0\t20.0\n3.0\t0.0\n4.0\t30.0\n").unwrap();
+    let flow = json!({"from": "server", "to": "mobile", "app": {"kind": "cbr", "rate": "50 Mbps", "packet_size": "1000 B"}});
+    let r = run_value(&over_trace(json!({"kind": "rate_schedule", "file": path.to_string_lossy()}), flow, "8 s"), 1);
+    let got = r.links[0].throughput_bps;
+    // Two laps of (10 + 20 + 0 + 30) Mbit: 15 Mbit/s, less at most one packet.
+    assert!(got <= 15e6 && got > 15e6 - 8000.0 / 8.0, "{got}");
+}
