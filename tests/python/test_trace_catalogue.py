@@ -179,3 +179,57 @@ def test_the_package_holds_no_trace_only_metadata():
             assert sha256(file) not in sums, file
     assert registry.REGISTRY.stat().st_size < 200_000
     assert [p.name for p in registry.REGISTRY.parent.iterdir() if p.suffix not in (".py", ".pyc", "")] == ["registry.csv"]
+
+
+# --- what `lossy traces info` computes (stats.py), on small traces written here -------------
+
+from lossy.trace_catalogue.stats import trace_stats  # noqa: E402
+
+
+def write(tmp_path, text, name="t"):
+    (tmp_path / name).write_text(text)
+    return tmp_path / name
+
+
+def test_one_opportunity_a_millisecond_is_12_mbit_s_in_every_second(tmp_path):
+    # traces/README: a file holding "1" is a 12 Mbit/s link (one 1500-byte packet a ms).
+    s = trace_stats(write(tmp_path, "1\n"), "mahimahi")
+    assert s.duration_s == 0.001 and s.events == 1 and s.bins == 1
+    assert s.mean_mbps == pytest.approx(12.0) and s.percentiles_mbps == {5: 12.0, 50: 12.0, 95: 12.0}
+    assert s.mean_mbps_1504 == pytest.approx(12.032)
+
+
+def test_seconds_without_an_opportunity_are_outage(tmp_path):
+    # 1000 opportunities in (0, 1] s, none in (1, 2] s, one at 3 s: T = 3 s, three bins.
+    s = trace_stats(write(tmp_path, "".join(f"{t}\n" for t in range(1, 1001)) + "3000\n"), "mahimahi")
+    assert s.bins == 3 and s.outage_s == 1
+    assert s.mean_mbps == pytest.approx(1001 * 12000 / 3 / 1e6)
+    assert s.max_mbps == pytest.approx(12.0) and s.percentiles_mbps[50] == pytest.approx(0.012)
+
+
+def test_a_rate_schedule_is_one_sample_a_second_in_file_order(tmp_path):
+    # The first column is not read (Lumos5G's 4G logs start at 0, repeat or skip seconds).
+    s = trace_stats(write(tmp_path, "0 10.0\n1\t0.0\n1 20.0\n5 30\n"), "rate_schedule")
+    assert (s.duration_s, s.events, s.bins, s.outage_s) == (4.0, 4, 4, 1)
+    assert s.mean_mbps == pytest.approx(15.0) and s.max_mbps == 30.0
+
+
+@pytest.mark.parametrize("fmt, text, says", [
+    ("mahimahi", "1\n2\nx\n", ":3: 'x' is not a whole number of milliseconds"),
+    ("mahimahi", "1\n\n3\n", ":2: '' is not a whole number"),
+    ("mahimahi", "5\n3\n", ":2: the timestamps decrease (5 then 3)"),
+    ("mahimahi", "0\n0\n", "the trace lasts 0 ms"),
+    ("mahimahi", "", "the trace is empty"),
+    ("rate_schedule", "1.0 5\n2.0 -1\n", ":2: the rate -1 is not a non-negative number of Mbit/s"),
+    ("rate_schedule", "1.0 5\n2.0\n", ":2: '2.0' is not `<second> <Mbit/s>`"),
+])
+def test_a_malformed_trace_names_the_file_and_line(tmp_path, fmt, text, says):
+    with pytest.raises(tc.CatalogueError) as err:
+        trace_stats(write(tmp_path, text), fmt)
+    assert str(err.value).startswith(str(tmp_path / "t")) and says in str(err.value)
+
+
+@pytest.mark.parametrize("name, mean", [(TMOBILE, 16.70), ("mahimahi:Verizon-LTE-short.down", 5.03)])
+def test_the_issue_s_capacities(name, mean, trace_mirror, cache):
+    # Issue 30: TMobile-LTE-short.down 16.70 Mbit/s, Verizon-LTE-short.down 5.03.
+    assert round(trace_stats(tc.path(name), "mahimahi").mean_mbps, 2) == mean
