@@ -25,6 +25,18 @@ PACKET_SIZE = 1504
 
 NS_PER_MS = 1_000_000
 
+# What mm-link counts of an IP packet: src/util/netdevice.cc opens the TUN device with
+# `IFF_TUN` alone (no IFF_NO_PI), so Linux (drivers/net/tun.c, tun_get_user) frames each
+# packet on the fd with a 4-byte `struct tun_pi`; packetshell.cc hands that whole frame to
+# `read_packet`, so `contents.size()` is the IP length + 4, and a 1500-byte IP packet fills
+# one 1504-byte opportunity exactly ("default max TUN payload size", link_queue.hh).
+TUN_PI_BYTES = 4
+
+
+def contents_size(ip_bytes: int) -> int:
+    """The size mm-link's LinkQueue sees for an IP packet of `ip_bytes`."""
+    return ip_bytes + TUN_PI_BYTES
+
 # The result of a packet the DropTail queue refused (dropping_packet_queue.cc / record_drop).
 DROPPED = "drop"
 
@@ -124,6 +136,9 @@ class MahimahiLink:
         self.in_transit_bytes_left = 0
         self.departures: dict[int, int] = {}
         self.opportunities_used = 0
+        # Opportunities (after time 0) that found the queue empty and no packet in transit:
+        # a sender that leaves none is saturating the link.
+        self.opportunities_idle_after_zero = 0
         self.bytes_departed = 0
 
     def next_delivery_time(self) -> int | None:
@@ -156,7 +171,10 @@ class MahimahiLink:
             while bytes_left > 0:
                 if not self.in_transit_bytes_left:
                     if not self.queue:
-                        break  # queue empty: the rest of the opportunity is wasted
+                        # Queue empty: the rest of the opportunity is wasted.
+                        if bytes_left == PACKET_SIZE and this_delivery_time > 0:
+                            self.opportunities_idle_after_zero += 1
+                        break
                     # The head leaves the queue as it starts: the queue's counts, which
                     # DropTail checks, no longer include it (DroppingPacketQueue::dequeue).
                     self.in_transit = self.queue.popleft()

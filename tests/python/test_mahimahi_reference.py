@@ -156,3 +156,24 @@ def test_droptail_byte_limit_is_inclusive():
 def test_a_packet_over_1504_bytes_is_an_error():
     with pytest.raises(ValueError, match="greater than maximum"):
         departure_times([1], [(0, 1505)])
+
+
+def test_an_ip_packet_costs_four_bytes_more():
+    # netdevice.cc: IFF_TUN without IFF_NO_PI, so contents = IP packet + 4-byte tun_pi.
+    from mahimahi_reference import contents_size
+
+    assert contents_size(1500) == PACKET_SIZE
+    # Trace "1": a 1500-byte IP packet per opportunity, one per ms ...
+    assert departure_times([1], [(0, contents_size(1500))] * 3) == [1, 2, 3]
+    # ... and two 750-byte IP packets (754 + 754 = 1508 > 1504) do not share one.
+    assert departure_times([1], [(0, contents_size(750))] * 2) == [1, 2]
+
+
+def test_the_link_counts_opportunities_it_left_idle():
+    from mahimahi_reference import MahimahiLink
+
+    link = MahimahiLink([0, 3])  # opportunities 0, 3, 3, 6, 6, ...
+    link.read_packet(0, 1504, 0)  # rationalize(0) burns opportunity 0 first: idle, at 0
+    link.rationalize(7)  # 3 carries the packet; 3 (wrapped), 6, 6 find nothing
+    assert link.departures == {0: 3}
+    assert link.opportunities_idle_after_zero == 3
