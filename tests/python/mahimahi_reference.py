@@ -81,6 +81,13 @@ def parse_trace_text(text: str, filename: str = "trace") -> list[int]:
     if lines and lines[-1] == "":
         lines.pop()  # getline fails at EOF right after the last '\n'
     schedule: list[int] = []
+    if all(line.isascii() and line.isdigit() and len(line) < 19 for line in lines):
+        # The common case, plain digits that fit a long: the same result, faster.
+        schedule = [int(line) for line in lines]
+        for a, b in zip(schedule, schedule[1:]):
+            if b < a:
+                raise TraceError(f"{filename}: timestamps must be monotonically nondecreasing")
+        lines = []
     for line in lines:
         if line == "":
             raise TraceError(f"{filename}: invalid empty line")
@@ -139,6 +146,10 @@ class MahimahiLink:
         # Opportunities (after time 0) that found the queue empty and no packet in transit:
         # a sender that leaves none is saturating the link.
         self.opportunities_idle_after_zero = 0
+        # What a script exercised: opportunities whose bytes went to two packets or more,
+        # packets whose bytes came from two opportunities or more.
+        self.opportunities_shared = 0
+        self.packets_spanning = 0
         self.bytes_departed = 0
 
     def next_delivery_time(self) -> int | None:
@@ -168,6 +179,7 @@ class MahimahiLink:
             # "burn a delivery opportunity": 1504 bytes at this_delivery_time.
             bytes_left = PACKET_SIZE
             self._use_a_delivery_opportunity()
+            packets_served = 0
             while bytes_left > 0:
                 if not self.in_transit_bytes_left:
                     if not self.queue:
@@ -180,10 +192,15 @@ class MahimahiLink:
                     self.in_transit = self.queue.popleft()
                     self.queue_bytes -= self.in_transit.size
                     self.in_transit_bytes_left = self.in_transit.size
+                elif bytes_left == PACKET_SIZE:
+                    self.packets_spanning += 1  # started in an earlier opportunity
                 assert self.in_transit is not None
                 assert self.in_transit.arrival_ms <= this_delivery_time
                 # Bytes are shared: a packet may span opportunities, several may share one.
                 amount = min(bytes_left, self.in_transit_bytes_left)
+                packets_served += 1
+                if packets_served == 2:
+                    self.opportunities_shared += 1
                 self.in_transit_bytes_left -= amount
                 bytes_left -= amount
                 if self.in_transit_bytes_left == 0:
