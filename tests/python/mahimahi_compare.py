@@ -16,7 +16,9 @@ from pathlib import Path
 
 import lossy
 
-from mahimahi_reference import DROPPED, NS_PER_MS, MahimahiLink, contents_size, departure_times
+from mahimahi_reference import (
+    DROPPED, NS_PER_MS, TUN_PI_BYTES, MahimahiLink, contents_size, departure_times,
+)
 
 UDP_IP_HEADER = 28  # apps/cbr.rs: the default `header`, UDP 8 + IPv4 20
 LINK_DELAY_MS = 5
@@ -80,13 +82,75 @@ def arrivals_of(flows: list[Cbr]) -> list[tuple[int, int, int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How a link reads mm-link's rules. MM_LINK is mm-link's own (link_queue.cc); the
+    others are readings lossy has been seen to take (/work/runs/mmref-findings.md), so a
+    test can say exactly which rule a difference comes from."""
+
+    # Bytes of an opportunity an IP packet uses beyond its own: TUN_PI_BYTES in mm-link.
+    overhead: int = TUN_PI_BYTES
+    # mm-link plays the opportunities at the arrival's millisecond before DropTail judges
+    # the arrival (read_packet: rationalize, then enqueue). True: judged before them.
+    queue_check_before_same_ms: bool = False
+    name: str = "mm-link"
+
+
+MM_LINK = Reading()
+# F1: the 4 bytes of struct tun_pi left out.
+F1 = Reading(overhead=0, name="F1: IP bytes against 1504")
+# Judging an arrival exactly on an opportunity's millisecond before that opportunity
+# serves the queue (one way to get F2 wrong; lossy's F2 is not always this way round).
+CHECK_BEFORE_SAME_MS = Reading(overhead=0, queue_check_before_same_ms=True,
+                               name="F1, queue judged before same-ms opportunities")
+
+
+def off_the_millisecond(flows: list[Cbr]) -> list[Cbr]:
+    """The same flows with every flow that sends exactly on whole milliseconds moved a
+    few ns later (still within the millisecond: the same ms for mm-link's clock), so that
+    no arrival coincides with an opportunity."""
+    moved = list(flows)
+    for i, f in enumerate(flows):
+        if f.start_ns % NS_PER_MS == 0 and f.interval_ns % NS_PER_MS == 0:
+            for shift in range(1, 100):
+                moved[i] = Cbr(f.ip_bytes, f.start_ns + shift, f.interval_ns, f.packets)
+                try:
+                    arrivals_of(moved)
+                    break
+                except AssertionError:
+                    continue
+    return moved
+
+
 def reference_fates(schedule: list[int], flows: list[Cbr], *, once: bool = False,
-                    packet_limit: int = 0) -> dict[tuple[int, int], int | str | None]:
-    """(flow, k) -> departure in ms, DROPPED, or None, by the mm-link reference."""
+                    packet_limit: int = 0, reading: Reading = MM_LINK
+                    ) -> dict[tuple[int, int], int | str | None]:
+    """(flow, k) -> departure in ms, DROPPED, or None (never departs), by the reference."""
     arr = arrivals_of(flows)
-    fates = departure_times(schedule, [(t, contents_size(size)) for t, _, _, size in arr],
-                            once=once, packet_limit=packet_limit)
-    return {(f, k): fate for (_, f, k, _), fate in zip(arr, fates)}
+    if reading == MM_LINK:
+        fates = departure_times(schedule, [(t, contents_size(size)) for t, _, _, size in arr],
+                                once=once, packet_limit=packet_limit)
+        return {(f, k): fate for (_, f, k, _), fate in zip(arr, fates)}
+    link = MahimahiLink(schedule, once=once, packet_limit=packet_limit)
+    out: dict[tuple[int, int], int | str | None] = {}
+    for i, (t, f, k, size) in enumerate(arr):
+        now = t // NS_PER_MS
+        size += reading.overhead
+        if reading.queue_check_before_same_ms and t % NS_PER_MS == 0:
+            link.rationalize(now - 1)
+            accepted = link.fits(size)
+            link.rationalize(now)
+        else:
+            link.rationalize(now)
+            accepted = link.fits(size)
+        if accepted:
+            link.enqueue(i, size, now)
+        out[(f, k)] = None if accepted else DROPPED
+    link.drain()
+    for i, (_, f, k, _) in enumerate(arr):
+        if out[(f, k)] is None and i in link.departures:
+            out[(f, k)] = link.departures[i]
+    return out
 
 
 def scenario(trace: Path, flows: list[Cbr], duration_ns: int, *, queue: str,
@@ -123,32 +187,58 @@ def lossy_departures(result, flows: list[Cbr]) -> dict[tuple[int, int], int]:
 
 @dataclass
 class Comparison:
+    reading: Reading
     compared: int
     matches: int
     drops: int
     first_difference: str | None
-    # lossy's departures, (flow, k) -> ns, and its result (keep_result=True).
+
+
+@dataclass
+class Run:
+    """One lossy run compared with the reference under each reading asked for."""
+
+    comparisons: list[Comparison]
+    # lossy's departures, (flow, k) -> ns, and its result.
     departures: dict
-    result: object = None
+    result: object
+
+    @property
+    def exact(self) -> Comparison:
+        return self.comparisons[0]
+
+    def explained_by(self) -> Comparison | None:
+        """The first reading after mm-link's own under which every packet matches."""
+        return next((c for c in self.comparisons[1:] if c.first_difference is None), None)
 
 
 def compare(trace: Path, schedule: list[int], flows: list[Cbr], *, queue_packets: int | None = None,
-            once: bool = False, end_ms: int | None = None, keep_result: bool = False) -> Comparison:
-    """Run lossy and the reference on the same arrivals; compare every packet's fate.
+            once: bool = False, end_ms: int | None = None,
+            readings: tuple[Reading, ...] = (MM_LINK,)) -> Run:
+    """Run lossy once and compare every packet's fate with the reference under each
+    reading (the first should be MM_LINK).
 
-    The run lasts until the reference's last departure + the link delay + 0.5 ms (or
-    `end_ms` + 0.5 ms): every packet the reference delivers by then must arrive in lossy
-    at the same nanosecond, every other one not at all."""
-    ref = reference_fates(schedule, flows, once=once, packet_limit=queue_packets or 0)
-    departed = [v for v in ref.values() if isinstance(v, int)]
+    The run lasts until the references' last departure + the link delay (or `end_ms`),
+    + 0.5 ms: every packet a reference delivers by then must arrive in lossy at the same
+    nanosecond, every other one not at all."""
+    refs = [reference_fates(schedule, flows, once=once, packet_limit=queue_packets or 0,
+                            reading=r) for r in readings]
     if end_ms is None:
-        end_ms = max(departed) + LINK_DELAY_MS
+        end_ms = max(v for ref in refs for v in ref.values() if isinstance(v, int)) + LINK_DELAY_MS
     duration_ns = end_ms * NS_PER_MS + NS_PER_MS // 2
     queue = f"{queue_packets} packets" if queue_packets else "10000000 packets"
     result = lossy.run(scenario(trace, flows, duration_ns, queue=queue, once=once))
     got = lossy_departures(result, flows)
+    return Run([_compare_fates(r, ref, got, flows, duration_ns) for r, ref in zip(readings, refs)],
+               got, result)
+
+
+def _compare_fates(reading: Reading, ref: dict, got: dict, flows: list[Cbr], duration_ns: int) -> Comparison:
+    def sent(key):
+        return flows[key[0]].start_ns + key[1] * flows[key[0]].interval_ns
+
     matches, first = 0, None
-    for key in sorted(ref, key=lambda k: (flows[k[0]].start_ns + k[1] * flows[k[0]].interval_ns)):
+    for key in sorted(ref, key=sent):
         want = ref[key]
         # Delivered by the run's end in the reference: departs, then the link delay.
         want_ns = (want * NS_PER_MS if isinstance(want, int)
@@ -158,13 +248,11 @@ def compare(trace: Path, schedule: list[int], flows: list[Cbr], *, queue_packets
             matches += 1
         elif first is None:
             f, k = key
-            sent = flows[f].start_ns + k * flows[f].interval_ns
-            first = (f"flow {f} datagram {k} ({flows[f].ip_bytes} B IP, sent {sent} ns): "
-                     f"reference {'drop' if want == DROPPED else want} "
-                     f"({'ns ' + str(want_ns) if want_ns is not None else 'not delivered by the end'}), "
-                     f"lossy {have if have is not None else 'not delivered'}")
-    return Comparison(len(ref), matches, sum(v == DROPPED for v in ref.values()), first, got,
-                      result if keep_result else None)
+            first = (f"flow {f} datagram {k} ({flows[f].ip_bytes} B IP, sent {sent(key)} ns): "
+                     f"reference departs {'(dropped)' if want == DROPPED else want} ms"
+                     f"{'' if want_ns is not None or want == DROPPED else ' (after the run)'}, "
+                     f"lossy {f'departs {have / NS_PER_MS:g} ms ({have} ns)' if have is not None else 'delivers nothing'}")
+    return Comparison(reading, len(ref), matches, sum(v == DROPPED for v in ref.values()), first)
 
 
 def divisor_of_8000_at_least(ms: float) -> int:

@@ -218,17 +218,24 @@ class MahimahiLink:
             # rationalize asserts packet_in_transit_bytes_left_ > 0 for a dequeued packet.
             raise ValueError("a packet must have at least one byte")
         self.rationalize(now_ms)
-        # drop_tail_packet_queue.hh enqueue: accept iff good_with(size_bytes() + size,
-        # size_packets() + 1); dropping_packet_queue.cc good_with: each nonzero limit `<=`.
-        packets_after = len(self.queue) + 1
-        bytes_after = self.queue_bytes + size
-        if self.byte_limit and bytes_after > self.byte_limit:
+        if not self.fits(size):
             return False
-        if self.packet_limit and packets_after > self.packet_limit:
+        self.enqueue(pid, size, now_ms)
+        return True
+
+    def fits(self, size: int) -> bool:
+        """drop_tail_packet_queue.hh enqueue: accept iff good_with(size_bytes() + size,
+        size_packets() + 1); dropping_packet_queue.cc good_with: each nonzero limit `<=`."""
+        if self.byte_limit and self.queue_bytes + size > self.byte_limit:
             return False
+        if self.packet_limit and len(self.queue) + 1 > self.packet_limit:
+            return False
+        return True
+
+    def enqueue(self, pid: int, size: int, now_ms: int) -> None:
+        """DroppingPacketQueue::accept / InfinitePacketQueue::enqueue: onto the back."""
         self.queue.append(_Queued(pid, size, now_ms))
         self.queue_bytes += size
-        return True
 
     def drain(self) -> None:
         """Play opportunities until every accepted packet has departed (or a --once trace
