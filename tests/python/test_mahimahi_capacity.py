@@ -62,19 +62,19 @@ def test_a_saturating_sender_gets_the_trace_capacity(mirror, name):
 @pytest.mark.slow
 @pytest.mark.parametrize("once", [False, True], ids=["wraps", "once"])
 def test_a_cellular_trace_wraps_or_ends_as_mm_link_does(mirror, once):
-    # A run 10 s longer than TMobile-LTE-short.down: wrapping, the queue keeps draining
-    # from 139.986 s on (base += 139986 ms); played once, nothing departs after 139.986 s.
-    path = mirror / "mahimahi" / "TMobile-LTE-short.down"
+    # A run 10 s longer than Verizon-LTE-short.down: wrapping, the queue keeps draining
+    # from 140 s on (base += 140000 ms); played once, nothing departs after 140 s.
+    path = mirror / "mahimahi" / "Verizon-LTE-short.down"
     schedule = parse_trace(path)
     end_ms = schedule[-1] + 10_000
-    flows = saturating(schedule, len(schedule) + 30_000)
+    flows = saturating(schedule, len(schedule) + 10_000)
     run = compare(path, schedule, flows, once=once, end_ms=end_ms, readings=(MM_LINK, F1))
     last = max(run.departures.values())
     if once:
         assert last <= schedule[-1] * NS_PER_MS
     else:
         assert last > (schedule[-1] + 9_000) * NS_PER_MS
-    judge(run, f"TMobile-LTE-short.down {'once' if once else 'wrapping'}")
+    judge(run, f"Verizon-LTE-short.down {'once' if once else 'wrapping'}")
 
 
 def _synthetic(tmp_path, text):
