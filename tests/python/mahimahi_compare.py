@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import lossy
+import pytest
 
 from mahimahi_reference import (
     DROPPED, NS_PER_MS, TUN_PI_BYTES, MahimahiLink, contents_size, departure_times,
@@ -347,3 +348,24 @@ def capacity_ip_bps(schedule: list[int]) -> float:
     """The trace's capacity in IP bits: one 1500-byte IP packet (one full 1504-byte TUN
     frame) per opportunity, over the trace's duration."""
     return len(schedule) * 1500 * 8 / (schedule[-1] / 1000)
+
+
+def judge(run, label, also=None):
+    """Pass if every packet is mm-link's; xfail, naming the finding, if every packet is as
+    a reading lossy is known to take (mmref-findings.md), or if `also` names a finding
+    the caller has shown to explain the differences; fail otherwise."""
+    exact = run.exact
+    print(f"{label}: {exact.matches}/{exact.compared} packets identical to mm-link, "
+          f"{exact.drops} dropped by it" + "".join(
+              f"; {c.matches}/{c.compared} as {c.reading.name}" for c in run.comparisons[1:]))
+    if exact.first_difference is None:
+        assert exact.matches == exact.compared > 0
+        return
+    known = run.explained_by()
+    message = (f"{label}: {exact.matches}/{exact.compared} packets identical to mm-link; "
+               f"first difference: {exact.first_difference}")
+    if known is not None:
+        pytest.xfail(f"{message}; every packet as {known.reading.name} (/work/runs/mmref-findings.md)")
+    if also is not None:
+        pytest.xfail(f"{message}; {also} (/work/runs/mmref-findings.md)")
+    pytest.fail(message)

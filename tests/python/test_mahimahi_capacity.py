@@ -16,9 +16,8 @@ runs before the enqueue), and the wrapped copies of those lines, at D, carry pac
 
 import pytest
 
-from mahimahi_compare import F1, MM_LINK, Cbr, capacity_ip_bps, cbr_at_rate, compare
+from mahimahi_compare import F1, MM_LINK, Cbr, capacity_ip_bps, cbr_at_rate, compare, judge
 from mahimahi_reference import NS_PER_MS, MahimahiLink, contents_size, parse_trace
-from test_mahimahi_departures import judge, mirror  # noqa: F401 (the fixture)
 
 ISSUE_CAPACITY = {"TMobile-LTE-short.down": 16.70e6, "Verizon-LTE-short.down": 5.03e6}
 
@@ -42,8 +41,8 @@ def never_idle(schedule, flows, end_ms, once=False):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ISSUE_CAPACITY))
-def test_a_saturating_sender_gets_the_trace_capacity(mirror, name):
-    path = mirror / "mahimahi" / name
+def test_a_saturating_sender_gets_the_trace_capacity(trace_mirror, name):
+    path = trace_mirror / "mahimahi" / name
     schedule = parse_trace(path)
     duration_ms = schedule[-1]
     flows = saturating(schedule, len(schedule) + 2000)
@@ -61,10 +60,10 @@ def test_a_saturating_sender_gets_the_trace_capacity(mirror, name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("once", [False, True], ids=["wraps", "once"])
-def test_a_cellular_trace_wraps_or_ends_as_mm_link_does(mirror, once):
+def test_a_cellular_trace_wraps_or_ends_as_mm_link_does(trace_mirror, once):
     # A run 10 s longer than Verizon-LTE-short.down: wrapping, the queue keeps draining
     # from 140 s on (base += 140000 ms); played once, nothing departs after 140 s.
-    path = mirror / "mahimahi" / "Verizon-LTE-short.down"
+    path = trace_mirror / "mahimahi" / "Verizon-LTE-short.down"
     schedule = parse_trace(path)
     end_ms = schedule[-1] + 10_000
     flows = saturating(schedule, len(schedule) + 10_000)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mahimahi_compare import F1, MM_LINK, compare, exercised, mixed_arrivals, off_the_millisecond
+from mahimahi_compare import F1, MM_LINK, compare, exercised, judge, mixed_arrivals, off_the_millisecond
 from mahimahi_reference import parse_trace
 
 MAHIMAHI = [
@@ -33,50 +33,22 @@ TRACES = [("mahimahi", n) for n in MAHIMAHI] + [("pantheon-observatory", n) for 
 _SCHEDULES: dict = {}
 
 
-@pytest.fixture
-def mirror(trace_mirror) -> Path:
-    """The local trace mirror (conftest's `trace_mirror`: LOSSY_TRACE_MIRROR, or the shared
-    traces beside the checkout; skipped, saying why, without one)."""
-    return trace_mirror
-
-
 def schedule_of(path: Path) -> list:
     if path not in _SCHEDULES:
         _SCHEDULES[path] = parse_trace(path)
     return _SCHEDULES[path]
 
 
-def test_every_trace_in_the_mirror_is_compared(mirror):
+def test_every_trace_in_the_mirror_is_compared(trace_mirror):
     on_disk = {(d, p.name) for d in ("mahimahi", "pantheon-observatory")
-               for p in (mirror / d).iterdir()
+               for p in (trace_mirror / d).iterdir()
                if p.is_file() and p.name not in ("README", "COPYING", "experiments.yml")}
     assert on_disk == set(TRACES)
 
 
-def judge(run, label, also=None):
-    """Pass if every packet is mm-link's; xfail, naming the finding, if every packet is as
-    a reading lossy is known to take (mmref-findings.md), or if `also` names a finding
-    the caller has shown to explain the differences; fail otherwise."""
-    exact = run.exact
-    print(f"{label}: {exact.matches}/{exact.compared} packets identical to mm-link, "
-          f"{exact.drops} dropped by it" + "".join(
-              f"; {c.matches}/{c.compared} as {c.reading.name}" for c in run.comparisons[1:]))
-    if exact.first_difference is None:
-        assert exact.matches == exact.compared > 0
-        return
-    known = run.explained_by()
-    message = (f"{label}: {exact.matches}/{exact.compared} packets identical to mm-link; "
-               f"first difference: {exact.first_difference}")
-    if known is not None:
-        pytest.xfail(f"{message}; every packet as {known.reading.name} (/work/runs/mmref-findings.md)")
-    if also is not None:
-        pytest.xfail(f"{message}; {also} (/work/runs/mmref-findings.md)")
-    pytest.fail(message)
-
-
 @pytest.mark.parametrize("folder, name", TRACES, ids=[n for _, n in TRACES])
-def test_departures_match_mm_link_deep_queue(mirror, folder, name):
-    path = mirror / folder / name
+def test_departures_match_mm_link_deep_queue(trace_mirror, folder, name):
+    path = trace_mirror / folder / name
     schedule = schedule_of(path)
     judge(compare(path, schedule, mixed_arrivals(schedule), readings=(MM_LINK, F1)),
           f"{name} deep queue")
@@ -84,9 +56,9 @@ def test_departures_match_mm_link_deep_queue(mirror, folder, name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("folder, name", TRACES, ids=[n for _, n in TRACES])
-def test_departures_match_mm_link_droptail(mirror, folder, name):
+def test_departures_match_mm_link_droptail(trace_mirror, folder, name):
     # DropTail of 30 packets: the same drops, and the same departures for the rest.
-    path = mirror / folder / name
+    path = trace_mirror / folder / name
     schedule = schedule_of(path)
     flows = mixed_arrivals(schedule)
     run = compare(path, schedule, flows, queue_packets=30, readings=(MM_LINK, F1))
@@ -106,10 +78,10 @@ def test_departures_match_mm_link_droptail(mirror, folder, name):
 
 
 @pytest.mark.parametrize("folder, name", TRACES, ids=[n for _, n in TRACES])
-def test_the_script_exercises_every_rule(mirror, folder, name):
+def test_the_script_exercises_every_rule(trace_mirror, folder, name):
     # By the reference: the queue builds, opportunities pass idle, bytes are shared and
     # packets span opportunities, and datagrams arrive exactly on and 1 ns before an
     # opportunity's millisecond (rationalize runs before the enqueue).
-    schedule = schedule_of(mirror / folder / name)
+    schedule = schedule_of(trace_mirror / folder / name)
     seen = exercised(schedule, mixed_arrivals(schedule))
     assert seen["longest_queue"] >= 10 and all(seen.values()), seen

@@ -7,8 +7,7 @@ import pytest
 import lossy
 from lossy._core import ScenarioError
 
-from mahimahi_compare import F1, MM_LINK, Cbr, compare
-from test_mahimahi_departures import judge
+from mahimahi_compare import F1, MM_LINK, Cbr, compare, judge
 from mahimahi_reference import NS_PER_MS, TraceError, parse_trace, parse_trace_text
 
 
