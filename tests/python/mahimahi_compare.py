@@ -86,8 +86,8 @@ def arrivals_of(flows: list[Cbr]) -> list[tuple[int, int, int, int]]:
 @dataclass(frozen=True)
 class Reading:
     """How a link reads mm-link's rules. MM_LINK is mm-link's own (link_queue.cc); the
-    others are readings lossy has been seen to take (/work/runs/mmref-findings.md), so a
-    test can say exactly which rule a difference comes from."""
+    others are readings lossy has been seen to take (issue 30's validation findings F1,
+    F2), so a test can say exactly which rule a difference comes from."""
 
     # Bytes of an opportunity an IP packet uses beyond its own: TUN_PI_BYTES in mm-link.
     overhead: int = TUN_PI_BYTES
@@ -99,7 +99,7 @@ class Reading:
 
 MM_LINK = Reading()
 # F1: the 4 bytes of struct tun_pi left out.
-F1 = Reading(overhead=0, name="F1: IP bytes against 1504")
+F1 = Reading(overhead=0, name="F1: IP bytes against each 1504-byte opportunity (mm-link: IP + 4, the TUN frame's tun_pi)")
 # Judging an arrival exactly on an opportunity's millisecond before that opportunity
 # serves the queue (one way to get F2 wrong; lossy's F2 is not always this way round).
 CHECK_BEFORE_SAME_MS = Reading(overhead=0, queue_check_before_same_ms=True,
@@ -352,8 +352,9 @@ def capacity_ip_bps(schedule: list[int]) -> float:
 
 def judge(run, label, also=None):
     """Pass if every packet is mm-link's; xfail, naming the finding, if every packet is as
-    a reading lossy is known to take (mmref-findings.md), or if `also` names a finding
-    the caller has shown to explain the differences; fail otherwise."""
+    a reading lossy is known to take (F1), or if `also` names a finding the caller has
+    shown to explain the differences (F2); fail otherwise. Once lossy takes mm-link's
+    reading, the xfails become passes."""
     exact = run.exact
     print(f"{label}: {exact.matches}/{exact.compared} packets identical to mm-link, "
           f"{exact.drops} dropped by it" + "".join(
@@ -365,7 +366,7 @@ def judge(run, label, also=None):
     message = (f"{label}: {exact.matches}/{exact.compared} packets identical to mm-link; "
                f"first difference: {exact.first_difference}")
     if known is not None:
-        pytest.xfail(f"{message}; every packet as {known.reading.name} (/work/runs/mmref-findings.md)")
+        pytest.xfail(f"{message}; every packet as {known.reading.name}")
     if also is not None:
-        pytest.xfail(f"{message}; {also} (/work/runs/mmref-findings.md)")
+        pytest.xfail(f"{message}; {also}")
     pytest.fail(message)

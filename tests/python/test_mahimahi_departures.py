@@ -6,7 +6,11 @@ and drains, idle stretches that waste opportunities, 200/577/1000/1500-byte pack
 share and span opportunities, arrivals on and 1 ns before whole milliseconds) go through a
 lossy link with that trace as its capacity, and through the independent reference of
 mm-link (mahimahi_reference.py, from link_queue.cc). Every packet's departure must be the
-same nanosecond, and the same packets dropped by a DropTail queue of 30 packets.
+same nanosecond, and the same packets dropped by a DropTail queue of 30 packets. Where
+lossy differs, the test fails, unless a known finding explains every packet (F1: lossy
+charges an opportunity the IP size, mm-link the TUN frame, IP + 4; F2: lossy's DropTail
+judges an arrival exactly on an opportunity's millisecond in same-time event order,
+mm-link after playing that opportunity): then it is an xfail saying which.
 """
 
 from pathlib import Path
@@ -64,13 +68,15 @@ def test_departures_match_mm_link_droptail(trace_mirror, folder, name):
     run = compare(path, schedule, flows, queue_packets=30, readings=(MM_LINK, F1))
     label = f"{name} droptail 30"
     if run.exact.first_difference is not None and run.explained_by() is None:
-        # F2 (mmref-findings.md): do the differences all come from datagrams sent exactly
-        # on an opportunity's millisecond? Then moving those a few ns later removes them.
+        # F2: do the differences all come from datagrams sent exactly on an opportunity's
+        # millisecond? Then moving those a few ns later (the same ms for mm-link's clock,
+        # whose read_packet plays that opportunity before DropTail judges) removes them.
         moved = compare(path, schedule, off_the_millisecond(flows), queue_packets=30,
                         readings=(MM_LINK, F1))
         if moved.exact.first_difference is None or moved.explained_by() is not None:
-            judge(run, label, also="F2: arrivals on an opportunity's millisecond, judged by "
-                  "DropTail in lossy's same-time event order; " + (
+            judge(run, label, also="F2: arrivals exactly on an opportunity's millisecond, judged "
+                  "by DropTail in lossy's same-time event order, by mm-link after it plays that "
+                  "opportunity; " + (
                       "all packets match mm-link's when they come a few ns later" if
                       moved.exact.first_difference is None else
                       f"a few ns later all match as {moved.explained_by().reading.name}"))

@@ -20,8 +20,8 @@ def _scenario(path):
     }
 
 
-# F3 (mmref-findings.md): lossy's data files leave out blank lines and trim blanks, so it
-# reads two files mm-link refuses.
+# F3: lossy's data files leave out blank lines and trim blanks, so it reads two files
+# mm-link refuses (docs/mechanisms/capacity-trace.md lists the blank lines as a difference).
 LENIENT = pytest.mark.xfail(strict=True, reason="F3: lossy's DataFile skips blank lines and trims blanks; mm-link refuses them")
 
 
