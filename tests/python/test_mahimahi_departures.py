@@ -7,10 +7,11 @@ share and span opportunities, arrivals on and 1 ns before whole milliseconds) go
 lossy link with that trace as its capacity, and through the independent reference of
 mm-link (mahimahi_reference.py, from link_queue.cc). Every packet's departure must be the
 same nanosecond, and the same packets dropped by a DropTail queue of 30 packets. Where
-lossy differs, the test fails, unless a known finding explains every packet (F1: lossy
-charges an opportunity the IP size, mm-link the TUN frame, IP + 4; F2: lossy's DropTail
-judges an arrival exactly on an opportunity's millisecond in same-time event order,
-mm-link after playing that opportunity): then it is an xfail saying which.
+lossy differs, the test fails, and its message says whether a known finding explains
+every packet (F1: an opportunity charged the IP size, not mm-link's TUN frame of IP + 4;
+F2: DropTail judging an arrival exactly on an opportunity's millisecond before that
+opportunity plays, not after as mm-link's read_packet does). Both were the core's
+readings until the reference found them; the core now takes mm-link's.
 """
 
 from pathlib import Path

@@ -20,20 +20,16 @@ def _scenario(path):
     }
 
 
-# F3: lossy's data files leave out blank lines and trim blanks, so it reads two files
-# mm-link refuses (docs/mechanisms/capacity-trace.md lists the blank lines as a difference).
-LENIENT = pytest.mark.xfail(strict=True, reason="F3: lossy's DataFile skips blank lines and trims blanks; mm-link refuses them")
-
-
 @pytest.mark.parametrize("text", [
     "",  # no valid timestamps found
-    pytest.param("1\n\n2\n", marks=LENIENT),  # invalid empty line
+    "1\n\n2\n",  # invalid empty line
     "3\n2\n",  # timestamps must be monotonically nondecreasing
     "0\n0\n",  # trace must last for a nonzero amount of time
     "1.5\n", "abc\n",  # myatoi: the whole line must be an integer
-    pytest.param("12 \n", marks=LENIENT),  # myatoi: a trailing blank is not part of an integer
+    "12 \n",  # myatoi: a trailing blank is not part of an integer
+    "1\r\n",  # myatoi: getline keeps the CR
     "99999999999999999999\n",  # strtol: out of range
-], ids=["empty", "empty-line", "decreasing", "zero-length", "fraction", "word", "trailing-blank", "overflow"])
+], ids=["empty", "empty-line", "decreasing", "zero-length", "fraction", "word", "trailing-blank", "carriage-return", "overflow"])
 def test_lossy_refuses_what_mm_link_refuses(tmp_path, text):
     path = tmp_path / "bad.trace"
     path.write_text(text)
