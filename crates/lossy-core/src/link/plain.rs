@@ -16,7 +16,7 @@ use crate::capacity::{AnyCapacity, Capacity};
 use crate::channel::coded_frame::frame_survives;
 use crate::channel::TxSpan;
 use crate::coding::frame::{Coding, CodingConfig};
-use crate::engine::Key;
+use crate::engine::{Key, Tickets};
 use crate::fate::{DropCause, LinkOutcome};
 use crate::packet::Packet;
 use crate::rng::RngStream;
@@ -77,6 +77,10 @@ impl CodeChoice for Coding {
 pub struct FrameLink<C> {
     capacity: AnyCapacity,
     busy: BusyUntil,
+    /// A frame its capacity can never finish (a trace played once ran out while it was
+    /// on the air: mm-link's packet in transit when `finished`): it never leaves, and
+    /// the link sends nothing more.
+    stuck: Option<Box<Packet>>,
     /// Parity bytes sent (0 uncoded); frames are the packets, so no transmissions count.
     overhead_bytes: u64,
     scratch: Vec<u32>,
@@ -94,7 +98,7 @@ impl Plain {
 
 impl<C> FrameLink<C> {
     pub(super) fn with_choice(capacity: AnyCapacity, choice: C) -> Self {
-        FrameLink { capacity, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new(), choice }
+        FrameLink { capacity, busy: BusyUntil::default(), stuck: None, overhead_bytes: 0, scratch: Vec::new(), choice }
     }
 }
 
@@ -109,6 +113,10 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
         let bits = coding.coded_bits(pkt.bits());
         let end = ctx.tickets.key(self.capacity.frame_end(now, bits));
         self.busy.set(end);
+        if end.time == SimTime::MAX {
+            self.stuck = Some(Box::new(pkt));
+            return None;
+        }
         let span = TxSpan { start: now, end: end.time, bits };
         self.overhead_bytes += (bits - pkt.bits()) / 8;
         let lost = !frame_survives(coding, span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch);
@@ -125,13 +133,32 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
         None
     }
 
-    /// The frame on the air is already in the pipeline (or lost): the link holds none.
-    fn held(&self) -> usize {
-        0
+    fn serves_due_before_arrivals(&self) -> bool {
+        self.capacity.serves_due_before_arrivals()
     }
 
-    fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
+    /// Waits until its capacity can serve the packet (a trace's next opportunity after
+    /// the packet's arrival), or for ever when the capacity has run out.
+    fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool {
+        let at = self.capacity.first_service(now, arrived);
+        if at == now {
+            return false;
+        }
+        self.busy.set(tickets.key(at));
+        true
+    }
+
+    /// The frame on the air is already in the pipeline (or lost): the link holds none,
+    /// but a frame that can never finish.
+    fn held(&self) -> usize {
+        self.stuck.is_some() as usize
+    }
+
+    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
         self.busy.clear();
+        if let Some(p) = self.stuck.take() {
+            f(*p);
+        }
     }
 
     fn counters(&self) -> LinkLayerCounters {
@@ -165,6 +192,41 @@ mod tests {
         assert_eq!(key.time, end);
         assert_eq!(l.on_wake(end, key, &mut ctx), None);
         assert_eq!(l.next_wake(true), None);
+    }
+
+    /// A Mahimahi trace with opportunities at 1 and 2 ms, played once (`capacity/mahimahi_trace.rs`).
+    fn sparse_trace() -> crate::capacity::MahimahiTrace {
+        let runs = crate::capacity::mahimahi_trace::Opportunities::from_runs(vec![(1, 1), (2, 1)]).unwrap();
+        crate::capacity::MahimahiTrace::new(std::sync::Arc::new(runs), true)
+    }
+
+    #[test]
+    fn a_trace_link_holds_the_packet_queued_until_its_first_opportunity() {
+        let mut l = Plain::new(sparse_trace(), Coding::None);
+        let mut tickets = Tickets::default();
+        let mut ch = Channel::Bernoulli(Bernoulli::new(&BernoulliConfig { p: 0.0 }));
+        let mut rng = RngStream::new(1, 0, "t");
+        // Arrived at 0: held until 1 ms, with a wake then; a constant rate never holds.
+        assert!(l.holds(SimTime::ZERO, SimTime::ZERO, &mut tickets));
+        assert!(!l.ready(SimTime(999_999)) && l.ready(SimTime(1_000_000)));
+        let wake = l.next_wake(true).unwrap();
+        assert_eq!(wake.time, SimTime(1_000_000));
+        assert!(!Plain::new(ConstantRate::new(1_000_000), Coding::None).holds(SimTime::ZERO, SimTime::ZERO, &mut tickets));
+        let mut ctx = LinkCtx { channel: &mut ch, rng: &mut rng, tickets: &mut tickets };
+        l.on_wake(wake.time, wake, &mut ctx);
+        assert!(!l.holds(wake.time, SimTime::ZERO, ctx.tickets));
+        // 2000 B: 1504 at 1 ms, 496 at 2 ms.
+        let p = Packet::udp(0, 0, 1, 0, 1972, 2000);
+        assert_eq!(l.begin(wake.time, p, &mut ctx), Some(LinkOutcome::Delivered(p, SimTime(2_000_000))));
+        // The next one cannot finish before the trace ends: it never leaves, and the link
+        // holds it until it is drained.
+        assert!(!l.holds(SimTime(2_000_000), SimTime(1_500_000), ctx.tickets));
+        assert_eq!(l.begin(SimTime(2_000_000), p, &mut ctx), None);
+        assert_eq!(l.held(), 1);
+        assert!(!l.ready(SimTime(u64::MAX - 1)));
+        let mut drained = Vec::new();
+        l.drain(&mut |q| drained.push(q));
+        assert_eq!((drained, l.held()), (vec![p], 0));
     }
 
     #[test]

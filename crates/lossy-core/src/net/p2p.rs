@@ -102,6 +102,7 @@ impl Direction {
     /// Returns whether the direction's next deadline moved.
     fn send(&mut self, now: SimTime, pkt: Packet, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         self.counters.offered += 1;
+        let served = self.serve_due(now, tickets, out);
         let was_empty = self.queue.is_empty();
         // The delay record holds what the discipline holds: a refused arrival (the last
         // packet dropped, `QueueDisc::enqueue`) never joins it, a packet dropped from the
@@ -118,17 +119,42 @@ impl Direction {
             self.queue_delay.arrived(now, uid, size);
         }
         let began = self.pull(now, tickets, out);
-        // A packet now waits behind a busy link: the link wants its end-of-frame event.
+        // A packet now waits behind a busy (or holding) link: the link wants its event.
         // Otherwise nothing that sets the deadline changed, and the world need not re-arm.
         let moved = began || (was_empty && !self.queue.is_empty());
-        moved && self.refresh()
+        (moved && self.refresh()) || served
+    }
+
+    /// Runs the link's wake now if it is due at `now` and its capacity serves before an
+    /// arrival at the same instant joins the queue (mm-link's `read_packet`:
+    /// `rationalize(now)`, then the enqueue; `Capacity::serves_due_before_arrivals`).
+    /// Otherwise simultaneous events keep the engine's order. Returns whether it ran (the
+    /// deadline moved: the engine's entry for the old one is stale and is skipped).
+    fn serve_due(&mut self, now: SimTime, tickets: &mut Tickets, out: &mut NetOut) -> bool {
+        let Some(key) = self.link_next.filter(|k| k.time <= now) else {
+            return false;
+        };
+        if !self.link.serves_due_before_arrivals() {
+            return false;
+        }
+        let mut ctx = LinkCtx { channel: &mut self.channel, rng: &mut self.channel_rng, tickets };
+        if let Some(outcome) = self.link.on_wake(now, key, &mut ctx) {
+            self.finish_woken(now, outcome, tickets, out);
+        }
+        self.pull(now, tickets, out);
+        self.refresh();
+        true
     }
 
     /// Hands the link layer the next queued packet when it can take one; returns
-    /// whether a transmission began.
+    /// whether a transmission began or the link set a wake to serve the packet later
+    /// (`LinkLayer::holds`: the packet stays queued until its capacity can serve it).
     fn pull(&mut self, now: SimTime, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         if !self.link.ready(now) {
             return false;
+        }
+        if !self.queue.is_empty() && self.link.holds(now, self.queue_delay.head_arrival(now), tickets) {
+            return true;
         }
         let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
         let Some(p) = self.queue.dequeue(now, &mut |p| {
