@@ -159,6 +159,10 @@ def _defects(outcome: Outcome) -> List[str]:
 def _claims(outcome: Outcome) -> List[str]:
     n, k = len(outcome.verdicts), outcome.reproduced
     scale = "quick" if outcome.quick else "full"
+    if outcome.reproduction.measurement:
+        return ["## A measurement", "", f"No claims ({scale} run): no published statement is about the numbers "
+                "this reproduction makes (the inventory below says why for each); its figures and tables are "
+                "measurements, with 95 % confidence intervals, not verdicts.", ""]
     lines = ["## Claims", "", f"{k} of {n} reproduced ({outcome.counts()}; {scale} run).", "",
              "Each verdict is decided by the 95 % confidence interval of the claim's quantity over the "
              "replications against the band read from the paper's words: *reproduced* when the whole CI lies "
