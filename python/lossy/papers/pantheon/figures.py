@@ -41,9 +41,15 @@ CAPTION = ("Each emulator of Pantheon's experiments.yml ('emu'): the uplink trac
            "grows to the left, as in Pantheon's plots.")
 
 
+def short(desc: str) -> str:
+    """A panel's title from experiments.yml's description, short enough for a panel."""
+    return (desc.replace("Calibrated to the real path from ", "calibrated: ")
+            .replace("Token-bucket based policer (bandwidth ", "policer (").replace("Severe ACK aggregation", "ACK aggr."))
+
+
 def panels(key: str, sweep: str, title: str) -> Panels:
     return Panels(key, title, [
-        MeansXY(f"{key}-{e.key}", sweep, f"{e.scenario}: {e.desc}", x=DELAY, y=THROUGHPUT, hue="cc",
+        MeansXY(f"{key}-{e.key}", sweep, f"{e.scenario}: {short(e.desc)}", x=DELAY, y=THROUGHPUT, hue="cc",
                 where=of_emulator(e.key), xlabel="p95 one-way delay", xunit="ms", ylabel="throughput",
                 yunit="b/s", logx=True, invert_x=True, palette=PALETTE, legend=e.scenario == 1)
         for e in EMULATORS], ncols=3, caption=CAPTION.format(runs=5))
