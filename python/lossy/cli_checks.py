@@ -56,7 +56,10 @@ def traces_asked(names: List[str], out: Any, doc: Mapping[str, Any]) -> None:
     known = trace_names()
     for name in names:
         if known and name not in known:
-            raise ScenarioError(f"--trace {name!r} is not a trace; use {', '.join(known[:-1])} or {known[-1]}")
+            # `lossy traces` names capacity traces (mahimahi:NAME): those belong in a link, not here.
+            capacity = (f"; a link's capacity trace goes in the scenario, e.g. --set links.0.capacity.trace={name}"
+                        if ":" in name else "")
+            raise ScenarioError(f"--trace {name!r} is not a trace; use {', '.join(known[:-1])} or {known[-1]}{capacity}")
     table = doc.get("traces")
     in_scenario = isinstance(table, dict) and any(value is True for value in table.values())
     if out is not None and not names and not in_scenario:

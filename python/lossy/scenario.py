@@ -26,6 +26,7 @@ from typing import Any, Dict, Iterator, Tuple, Union
 
 from ._core import ScenarioError
 from .ellipsis import short_path, short_repr, shorten
+from .trace_catalogue.references import forget_resolved, resolve_trace_references
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,6 +61,7 @@ def load_scenario(source: ScenarioSource, base_dir: Union[str, "os.PathLike[str]
         raise TypeError(
             f"a scenario is a path, a dict or TOML text, not {type(source).__name__}"
         )
+    resolve_trace_references(doc, Path(base_dir) if base_dir is not None else None)
     if base_dir is not None:
         resolve_data_files(doc, Path(base_dir))
     return doc
@@ -73,6 +75,7 @@ MAX_SCENARIO_BYTES = 64 << 20
 def _load_file(path: Path) -> Scenario:
     doc = read_toml(path)
     _check_is_a_scenario(doc, path)
+    resolve_trace_references(doc, path.parent)
     resolve_data_files(doc, path.parent)
     return doc
 
@@ -228,8 +231,10 @@ def apply_overrides(doc: Scenario, overrides: Mapping[str, Any]) -> Scenario:
     with their path. An index out of range, a non-integer list index, or a path through
     a value that is not a table or list raises ScenarioError naming the path.
     """
+    forget_resolved(doc, overrides.items())
     for path, value in overrides.items():
         set_path(doc, path, value)
+    resolve_trace_references(doc, None)  # a trace set here: relative to the working directory
     return doc
 
 

@@ -28,6 +28,15 @@ os.environ["LOSSY_CACHE_DIR"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
 SCENARIOS = ROOT / "scenarios"
 
+# The trace catalogue's tests (and every test that reads a real trace) take the files from
+# a local mirror, never the network (issue 30): the shared traces beside the checkout, as
+# CI lays them (.ci/run exports the same), unless LOSSY_TRACE_MIRROR names another. The
+# `lossy` subprocesses the tests start inherit it.
+TRACE_MIRROR_VARIABLE = "LOSSY_TRACE_MIRROR"
+SHARED_TRACES = ROOT.parent / "shared" / "traces"
+if not os.environ.get(TRACE_MIRROR_VARIABLE) and SHARED_TRACES.is_dir():
+    os.environ[TRACE_MIRROR_VARIABLE] = str(SHARED_TRACES)
+
 # What each shared product came from this session, for the terminal summary: a test
 # of the suite's tiering can count them (each is made at most once).
 SHARED_RUNS: dict = {}
@@ -47,6 +56,17 @@ def cli():
             capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
         )
     return run
+
+
+@pytest.fixture
+def trace_mirror():
+    """The trace mirror (a folder laid out like ../shared/traces) the catalogue copies
+    from, as a Path; the test is skipped, saying why, when there is none."""
+    value = os.environ.get(TRACE_MIRROR_VARIABLE, "")
+    if not value or not Path(value).is_dir():
+        pytest.skip(f"no trace mirror: {TRACE_MIRROR_VARIABLE} is {'unset' if not value else repr(value) + ', not a folder'} "
+                    f"and {SHARED_TRACES} does not exist; set {TRACE_MIRROR_VARIABLE} to a copy of the shared traces")
+    return Path(value)
 
 
 @pytest.fixture

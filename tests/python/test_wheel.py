@@ -68,6 +68,12 @@ def test_the_wheel_installs_without_cargo_and_runs_the_demo_outside_the_checkout
                  "lossy/experiments/reno-vs-eln.toml", "lossy/papers/validation/sweeps.py"):
         assert data in names, data
     assert any(n.startswith("lossy_sim-") and n.endswith(".dist-info/licenses/LICENSE") for n in names), names[-8:]
+    # The trace catalogue ships its metadata, never a trace (issue 30: GPL-3+ or no licence).
+    from lossy import trace_catalogue
+
+    assert "lossy/trace_catalogue/registry.csv" in names
+    traces = {e.file_name for e in trace_catalogue.entries()}
+    assert not [n for n in names if n.rsplit("/", 1)[-1] in traces]
 
     # A fresh virtualenv outside the checkout; nothing of the checkout's environment leaks
     # in (no PYTHONPATH, no VIRTUAL_ENV, no cargo).
@@ -100,6 +106,8 @@ def test_the_wheel_installs_without_cargo_and_runs_the_demo_outside_the_checkout
     assert where.stdout.startswith(str(venv)), where.stdout + where.stderr
     listed = run(str(venv / "bin" / "lossy"), "scenarios")
     assert "last-hop" in listed.stdout, listed.stderr
+    fetcher = run(str(python), "-c", "import pooch")  # the catalogue's downloader: a dependency
+    assert fetcher.returncode == 0, fetcher.stderr
 
     # The version and the commit the wheel was built from, in its runs' rows.
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
