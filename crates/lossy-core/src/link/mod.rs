@@ -121,6 +121,15 @@ pub trait LinkLayer {
     fn next_wake(&self, queued: bool) -> Option<Key>;
     /// Acts at the deadline `key`; returns the packet it is done with, if any.
     fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+    /// Asked when it is ready and a packet waits, before that packet leaves the queue:
+    /// whether the packet, which joined the queue at `arrived`, stays queued past `now`
+    /// because the capacity cannot serve it yet (`Capacity::first_service`: Mahimahi
+    /// serves only at its opportunities, and only packets queued before one). If so the
+    /// link is not ready until then and `next_wake` gives that time (never, when the
+    /// capacity has run out). A link layer that does not ask starts frames at once.
+    fn holds(&mut self, _now: SimTime, _arrived: SimTime, _tickets: &mut Tickets) -> bool {
+        false
+    }
     /// Packets it holds: begun, fate not yet handed out.
     fn held(&self) -> usize;
     /// Gives up every packet it holds (the link went down) and forgets what it was
@@ -144,6 +153,7 @@ family! {
             fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
             fn next_wake(&self, queued: bool) -> Option<Key>;
             fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+            fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool;
             fn held(&self) -> usize;
             fn drain(&mut self, f: &mut dyn FnMut(Packet));
             fn counters(&self) -> LinkLayerCounters;

@@ -16,7 +16,7 @@ use crate::capacity::{AnyCapacity, Capacity};
 use crate::channel::coded_frame::frame_survives;
 use crate::channel::TxSpan;
 use crate::coding::frame::{Coding, CodingConfig};
-use crate::engine::Key;
+use crate::engine::{Key, Tickets};
 use crate::fate::{DropCause, LinkOutcome};
 use crate::packet::Packet;
 use crate::rng::RngStream;
@@ -77,6 +77,10 @@ impl CodeChoice for Coding {
 pub struct FrameLink<C> {
     capacity: AnyCapacity,
     busy: BusyUntil,
+    /// A frame its capacity can never finish (a trace played once ran out while it was
+    /// on the air: mm-link's packet in transit when `finished`): it never leaves, and
+    /// the link sends nothing more.
+    stuck: Option<Box<Packet>>,
     /// Parity bytes sent (0 uncoded); frames are the packets, so no transmissions count.
     overhead_bytes: u64,
     scratch: Vec<u32>,
@@ -94,7 +98,7 @@ impl Plain {
 
 impl<C> FrameLink<C> {
     pub(super) fn with_choice(capacity: AnyCapacity, choice: C) -> Self {
-        FrameLink { capacity, busy: BusyUntil::default(), overhead_bytes: 0, scratch: Vec::new(), choice }
+        FrameLink { capacity, busy: BusyUntil::default(), stuck: None, overhead_bytes: 0, scratch: Vec::new(), choice }
     }
 }
 
@@ -109,6 +113,10 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
         let bits = coding.coded_bits(pkt.bits());
         let end = ctx.tickets.key(self.capacity.frame_end(now, bits));
         self.busy.set(end);
+        if end.time == SimTime::MAX {
+            self.stuck = Some(Box::new(pkt));
+            return None;
+        }
         let span = TxSpan { start: now, end: end.time, bits };
         self.overhead_bytes += (bits - pkt.bits()) / 8;
         let lost = !frame_survives(coding, span, pkt.bits(), ctx.channel, ctx.rng, &mut self.scratch);
@@ -125,13 +133,28 @@ impl<C: CodeChoice> LinkLayer for FrameLink<C> {
         None
     }
 
-    /// The frame on the air is already in the pipeline (or lost): the link holds none.
-    fn held(&self) -> usize {
-        0
+    /// Waits until its capacity can serve the packet (a trace's next opportunity after
+    /// the packet's arrival), or for ever when the capacity has run out.
+    fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool {
+        let at = self.capacity.first_service(now, arrived);
+        if at == now {
+            return false;
+        }
+        self.busy.set(tickets.key(at));
+        true
     }
 
-    fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
+    /// The frame on the air is already in the pipeline (or lost): the link holds none,
+    /// but a frame that can never finish.
+    fn held(&self) -> usize {
+        self.stuck.is_some() as usize
+    }
+
+    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
         self.busy.clear();
+        if let Some(p) = self.stuck.take() {
+            f(*p);
+        }
     }
 
     fn counters(&self) -> LinkLayerCounters {

@@ -118,17 +118,21 @@ impl Direction {
             self.queue_delay.arrived(now, uid, size);
         }
         let began = self.pull(now, tickets, out);
-        // A packet now waits behind a busy link: the link wants its end-of-frame event.
+        // A packet now waits behind a busy (or holding) link: the link wants its event.
         // Otherwise nothing that sets the deadline changed, and the world need not re-arm.
         let moved = began || (was_empty && !self.queue.is_empty());
         moved && self.refresh()
     }
 
     /// Hands the link layer the next queued packet when it can take one; returns
-    /// whether a transmission began.
+    /// whether a transmission began or the link set a wake to serve the packet later
+    /// (`LinkLayer::holds`: the packet stays queued until its capacity can serve it).
     fn pull(&mut self, now: SimTime, tickets: &mut Tickets, out: &mut NetOut) -> bool {
         if !self.link.ready(now) {
             return false;
+        }
+        if !self.queue.is_empty() && self.link.holds(now, self.queue_delay.head_arrival(now), tickets) {
+            return true;
         }
         let (from, to, drops, delay) = (self.from, self.to, &mut self.counters.drops, &mut self.queue_delay);
         let Some(p) = self.queue.dequeue(now, &mut |p| {

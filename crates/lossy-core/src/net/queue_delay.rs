@@ -217,6 +217,14 @@ impl QueueDelayRecord {
         }
     }
 
+    /// When the oldest packet waiting joined the queue (`now` when none is known): the
+    /// head of a discipline that serves in arrival order, which a capacity that serves
+    /// only packets queued before its opportunity asks about (`Capacity::first_service`).
+    #[inline]
+    pub fn head_arrival(&self, now: SimTime) -> SimTime {
+        self.0.as_ref().and_then(|q| q.waiting.front()).map_or(now, |w| SimTime(w.at))
+    }
+
     /// The direction's columns: zeros and nulls for a queue that never held a packet.
     pub fn report(&self, end_s: f64, out: &mut Metrics) {
         // Read in place: a clone would copy the histogram and, with the trace on, every

@@ -87,21 +87,24 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, ends: (NodeId, NodeId), st
     // `loss_field` names the direction's loss table in errors ("loss" or "reverse_loss").
     let mut dir = |from: NodeId, to: NodeId, loss_field: &str, loss: &LossConfig, imp, ll: &LinkLayerConfig| -> Result<Direction> {
         let name = format!("{}->{}", s.nodes[from as usize], s.nodes[to as usize]);
+        // The direction's capacity, built once: a trace's state is its own.
+        let capacity = l.capacity(usize::from(loss_field != "loss")).map_err(|m| Error::nested(&format!("links.{i}"), m))?;
         // The queue's own stream (docs/architecture.md#seeds): RED's draws move nothing
         // else.
-        let queue = l.queue.0.build(&l.capacity(), l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
+        let queue = l.queue.0.build(&capacity, l.delay.0, streams(&format!("link:{name}:queue"))).map_err(queue_err)?;
+        let nominal_bps = capacity.nominal_rate_bps();
         Ok(Direction {
             from,
             to,
             delay: l.delay.0,
             queue,
             // NAK losses from their own stream: turning them on moves no other draw.
-            link: ll.build(l.capacity(), l.delay.0, &mut || streams(&format!("link:{name}:nak"))),
+            link: ll.build(capacity, l.delay.0, &mut || streams(&format!("link:{name}:nak"))),
             // The fading's own stream: bit draws never move the fades (rayleigh.rs).
             channel: match loss {
                 LossConfig::Rayleigh(r) if r.markov_fit => {
                     let loss_path = format!("links.{i}.{loss_field}");
-                    let cfg = plan(r, ll, largest_packet, l.capacity().nominal_rate_bps()).map_err(|m| Error::nested(&loss_path, m))?;
+                    let cfg = plan(r, ll, largest_packet, nominal_bps).map_err(|m| Error::nested(&loss_path, m))?;
                     let which = usize::from(loss_field != "loss");
                     fits.push(PendingFit { link: i, dir: which, loss_path, cfg, fading: streams(&format!("link:{name}:fading")) });
                     LossConfig::default().build(streams(&format!("link:{name}:fading")))

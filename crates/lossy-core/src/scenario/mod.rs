@@ -24,7 +24,7 @@ pub use parse::{parse_json, schema_json};
 
 use crate::agents::AgentConfig;
 use crate::apps::AppConfig;
-use crate::capacity::{AnyCapacity, ConstantRate};
+use crate::capacity::{AnyCapacity, CapacityConfig, CapacitySpec, ConstantRate};
 use crate::capture::CaptureConfig;
 use crate::channel::LossConfig;
 use crate::link::config::LinkLayerConfig;
@@ -85,15 +85,25 @@ fn default_duration() -> Duration {
     Duration::from_secs(100)
 }
 
-/// A full-duplex point-to-point link: the same rate, delay and queue limit in both
-/// directions; loss set per direction.
+/// A full-duplex point-to-point link: the same delay and queue limit in both directions;
+/// rate (or a capacity table) and loss set per direction.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkConfig {
     /// The two end nodes; "forward" is from the first to the second.
     pub between: [String; 2],
-    /// Bit rate of each direction.
-    pub rate: Rate,
+    /// Bit rate of each direction that has no capacity table (required then; refused
+    /// when both directions have one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// The forward direction's capacity (first → second node), instead of `rate`: `{ kind
+    /// = "mahimahi", file, once }` (a Mahimahi trace), `{ kind = "rate_schedule", file,
+    /// interval, once }` or `{ kind = "constant", rate }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityConfig>,
+    /// The reverse direction's capacity (second → first node), instead of `rate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_capacity: Option<CapacityConfig>,
     /// Propagation delay, one way.
     pub delay: Duration,
     /// Each direction's output queue: a DropTail limit (ns-3's point-to-point default:
@@ -128,10 +138,24 @@ pub struct LinkConfig {
 }
 
 impl LinkConfig {
-    /// Each direction's capacity (`capacity/`): its constant `rate`, the one kind a
-    /// scenario gives today; each direction builds its own (a trace kind has state).
-    pub fn capacity(&self) -> AnyCapacity {
-        ConstantRate::new(self.rate.0).into()
+    /// Direction `dir`'s capacity (`capacity/`; 0 forward, 1 reverse): its table, or a
+    /// constant `rate`; each direction builds its own (a trace has state). Errors are
+    /// `field: message` under `links.<i>` (`capacity.file: ...`, `rate: ...`).
+    pub fn capacity(&self, dir: usize) -> Result<AnyCapacity, String> {
+        let (field, table) = if dir == 0 { ("capacity", &self.capacity) } else { ("reverse_capacity", &self.reverse_capacity) };
+        if self.capacity.is_some() && self.reverse_capacity.is_some() {
+            if let Some(r) = self.rate {
+                return Err(format!("rate: {} is not used: both directions have a capacity table; remove it", format!("\"{} bps\"", r.0)));
+            }
+        }
+        match (table, self.rate) {
+            (Some(t), _) => {
+                t.validate().map_err(|m| format!("{field}.{m}"))?;
+                Ok(t.build())
+            }
+            (None, Some(r)) => Ok(ConstantRate::new(r.0).into()),
+            (None, None) => Err(format!("rate: missing: the {} direction has no `{field}` table; give rate = \"10 Mbps\" or a `{field}` table", ["forward", "reverse"][dir])),
+        }
     }
 }
 

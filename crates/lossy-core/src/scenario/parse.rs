@@ -31,7 +31,7 @@ mod tests {
     #[test]
     fn minimal_scenario_parses_with_defaults() {
         let s = parse_json(MIN).unwrap();
-        assert_eq!(s.links[0].rate.0, 2_000_000);
+        assert_eq!(s.links[0].rate.unwrap().0, 2_000_000);
         assert_eq!(s.duration.0.as_secs_f64(), 100.0);
     }
 

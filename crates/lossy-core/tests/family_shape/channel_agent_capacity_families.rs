@@ -1,6 +1,6 @@
 // ---- loss models, agents and capacity (channel/, agents/, capacity/) ------------------
 use lossy_core::agents::{AgentConfig, AnyAgent};
-use lossy_core::capacity::AnyCapacity;
+use lossy_core::capacity::{AnyCapacity, CapacityConfig};
 use crate::source_reading::{code_of, names, sources};
 use lossy_core::channel::{Channel, LossConfig};
 use std::collections::{BTreeMap, BTreeSet};
@@ -99,10 +99,12 @@ fn an_agent_is_named_only_in_its_files_and_its_lists() {
 #[test]
 fn a_capacity_is_named_only_in_its_files_and_its_lists() {
     let files = sources();
-    // A link's capacity is chosen by `LinkConfig::capacity` (scenario/mod.rs, from
-    // `rate`) and a WLAN station's queue gets its PHY rate (net/wlan/mod.rs).
-    let found = shape(&files, "capacity", "capacity/mod.rs", &[("AnyCapacity", AnyCapacity::VARIANTS)], &["scenario/mod.rs", "net/wlan/mod.rs"]);
+    // A link's capacity is chosen by `LinkConfig::capacity` (scenario/mod.rs: a table,
+    // or `rate`) and a WLAN station's queue gets its PHY rate (net/wlan/mod.rs).
+    let lists: &[(&str, &[&str])] = &[("CapacityConfig", CapacityConfig::VARIANTS), ("AnyCapacity", AnyCapacity::VARIANTS)];
+    let found = shape(&files, "capacity", "capacity/mod.rs", lists, &["scenario/mod.rs", "net/wlan/mod.rs"]);
     assert!(found.is_empty(), "capacities named or dispatched on outside their family (go through Capacity): {found:?}");
+    assert_eq!(CapacityConfig::VARIANTS, AnyCapacity::VARIANTS, "every table builds its own capacity");
 }
 
 #[test]

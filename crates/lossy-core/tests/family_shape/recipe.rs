@@ -213,10 +213,10 @@ fn recipe_an_app_is_its_file_and_one_line() {
 #[test]
 fn recipe_a_capacity_is_its_file_and_one_line() {
     use lossy_core::capacity::AnyCapacity;
-    let f = Family { dir: "capacity", list: "capacity/mod.rs", parent: "capacity", enums: &["AnyCapacity"], variants: AnyCapacity::VARIANTS.to_vec() };
-    // A link's capacity is made from `rate` (scenario/mod.rs) and a WLAN station's
-    // queue gets its PHY rate (net/wlan/mod.rs, past the reader's `#[cfg(test)]` cut):
-    // no scenario table chooses a kind yet.
+    let f = Family { dir: "capacity", list: "capacity/mod.rs", parent: "capacity", enums: &["CapacityConfig", "AnyCapacity"], variants: AnyCapacity::VARIANTS.to_vec() };
+    // A link direction without a capacity table gets a constant rate from `rate`
+    // (scenario/mod.rs) and a WLAN station's queue gets its PHY rate (net/wlan/mod.rs,
+    // past the reader's `#[cfg(test)]` cut).
     check(f, &[("scenario/mod.rs", "ConstantRate")]);
 }
 
