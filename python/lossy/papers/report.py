@@ -297,9 +297,11 @@ def markdown_table(df: pd.DataFrame) -> List[str]:
 def claims_table(outcome: Outcome) -> RichTable:
     """The claims for the terminal: what, ours, and the verdict in colour (the reason
     under "ours" when the claim could not be checked)."""
-    t = RichTable(title=f"{outcome.title()}: {outcome.reproduced} of {len(outcome.verdicts)} "
-                        f"claims reproduced ({outcome.counts()})",
-                  title_justify="left")
+    title = (f"{outcome.title()}: a measurement, no claims (figures and tables only)"
+             if outcome.reproduction.measurement else
+             f"{outcome.title()}: {outcome.reproduced} of {len(outcome.verdicts)} claims reproduced "
+             f"({outcome.counts()})")
+    t = RichTable(title=title, title_justify="left")
     t.add_column("claim", ratio=4)
     t.add_column("band", ratio=2)
     t.add_column("ours (95 % CI)", ratio=3)

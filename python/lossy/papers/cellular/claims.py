@@ -70,8 +70,7 @@ PIE_TARGET = Band.stated(PIE_TARGET_MS, "\"control the average queuing latency t
 
 
 def pie_sojourn(ctx: Context, sweep: str = AQM.key) -> Measurement:
-    parts = [Part(t, jackknife(g, mean_of(SOJOURN_MEAN, queue="pie", cc="cubic") if "queue" in g.columns
-                               else mean_of(SOJOURN_MEAN, cc="cubic")))
+    parts = [Part(t, jackknife(g, mean_of(SOJOURN_MEAN, queue="pie", cc="cubic")))
              for t, g in _per_trace(ctx, sweep)]
     return Measurement(parts, _missing(ctx, sweep))
 
@@ -105,9 +104,9 @@ CUTS = Band.above(2.0, "\"controls bufferbloat-generated excess delay\" gives no
                        "at least halving the p95 RTT")
 
 
-def aqm_cost(ctx: Context) -> Measurement:
+def aqm_cost(ctx: Context, sweep: str = AQM.key) -> Measurement:
     parts: List[Part] = []
-    for t, g in _per_trace(ctx, AQM.key):
+    for t, g in _per_trace(ctx, sweep):
         for q in ("codel", "pie"):
             parts.append(Part(f"{t}, {q}: goodput {q} ÷ DropTail",
                               jackknife(g, ratio_of(mean_of(GOODPUT, queue=q, cc="cubic"),
@@ -115,7 +114,16 @@ def aqm_cost(ctx: Context) -> Measurement:
             parts.append(Part(f"{t}, {q}: p95 RTT DropTail ÷ {q}",
                               jackknife(g, ratio_of(mean_of(RTT_P95, queue="droptail", cc="cubic"),
                                                     mean_of(RTT_P95, queue=q, cc="cubic"))), CUTS))
-    return Measurement(parts, _missing(ctx, AQM.key))
+    return Measurement(parts, _missing(ctx, sweep))
+
+
+STEADY = Probe(
+    "a trace's rate jumps and falls within a second; DropTail's full buffer meets a jump with packets ready to "
+    "send, while an AQM that has cut the queue to its target leaves the new capacity idle until CUBIC's window "
+    "grows into it, and each of its drops cuts CUBIC's window to 0.7 of itself again (the AQMs keep no reserve for a rate "
+    "they cannot see coming)",
+    "the downlink at a constant rate equal to the trace's mean (same buffer, same uplink trace)",
+    [PROBE_CONSTANT.key], lambda ctx: aqm_cost(ctx, PROBE_CONSTANT.key), share=1.0)
 
 
 AQM_COST = Claim(
@@ -129,7 +137,7 @@ AQM_COST = Claim(
     quantity="with CUBIC, per trace and AQM: the AQM's mean goodput ÷ DropTail's, and DropTail's mean p95 RTT ÷ "
              "the AQM's, paired by replication",
     band=SIMILAR,
-    measure=aqm_cost, sweeps=[AQM.key], reads={"cc": ["cubic"]},
+    measure=aqm_cost, sweeps=[AQM.key], reads={"cc": ["cubic"]}, probe=STEADY,
     examples=Examples(null=ex.aqm(aqm_cut=1.0), faithful=ex.aqm()),
     why_here="DropTail's buffer of 2 s gives the AQMs a standing queue to remove; the goodput part asks whether "
              "the AQMs' drops leave the link idle when a trace's rate jumps (a queue that DropTail keeps absorbs "

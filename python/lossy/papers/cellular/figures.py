@@ -33,7 +33,7 @@ def panels(key: str, sweep: str, axis: str, title: str, caption: str) -> Panels:
     return Panels(key, title, [
         MeansXY(f"{key}-{t}", sweep, f"{t} ({buffer_packets(t)} packets)", x=OWD_P95, y=GOODPUT, hue="scheme",
                 where=labelled(axis, t), xlabel="p95 one-way delay", xunit="ms", ylabel="goodput", yunit="b/s",
-                logx=True, invert_x=True, palette=PALETTE, legend=i == 0)
+                logx=True, invert_x=True, palette=PALETTE, legend=i == 0, empty_note="not in this run")
         for i, t in enumerate(TRACES)], ncols=3, caption=caption)
 
 

@@ -6,8 +6,9 @@ ae477d4, traces/; through the catalogue, `mahimahi:<name>`):
 - `lossy-hop`: the seeds' remedies on a lossy cellular hop: 1 % Bernoulli loss on the
   downlink after the trace serves it, with no remedy, link-layer ARQ on that hop, or
   ELN at the base station, over the deep DropTail buffer;
-- `probe-constant`: pie-average-latency's probe: PIE with CUBIC over a constant-rate
-  downlink at each trace's mean rate (the trace's swings and outages removed).
+- `probe-constant`: the probe of pie-average-latency and aqm-little-goodput-cost: CUBIC
+  over DropTail, CoDel and PIE on a constant-rate downlink at each trace's mean rate
+  (the trace's swings and outages removed).
 
 The traces are the five drives with both directions in the mirror (TMobile-LTE-driving's
 .up is over 4 MiB and not in it): the .down trace is the downlink (the data), the .up
@@ -111,22 +112,24 @@ LOSSY_HOP = SweepPlan("lossy-hop", "ARQ and ELN on a lossy cellular hop (1 % los
     "quick": QUICK,
 })
 
-# pie-average-latency's probe: the trace's capacity replaced by a constant rate at its mean
-# (same buffer, same uplink trace), PIE with CUBIC.
+# The probe of pie-average-latency and aqm-little-goodput-cost: the trace's capacity
+# replaced by a constant rate at its mean (same buffer, same uplink trace), CUBIC over
+# DropTail, CoDel and PIE.
 CONSTANT_ZIP: Dict[str, Any] = {
     "trace": {"path": f"{HOP}.capacity.rate", "values": [f"{MEAN_BPS[t]} bps" for t in TRACES]},
     "uplink": TRACE_ZIP["uplink"],
     "buffer": TRACE_ZIP["buffer"],
 }
-PROBE_CONSTANT = SweepPlan("probe-constant", "PIE with CUBIC on a constant-rate downlink at each trace's mean rate", {
+PROBE_CONSTANT = SweepPlan("probe-constant", "CUBIC over DropTail, CoDel and PIE on a constant-rate downlink at each "
+                                            "trace's mean rate", {
     "name": "cellular-bufferbloat-probe-constant",
     "scenario": SCENARIO,
     "replications": REPLICATIONS,
     "seed": 1,
     "duration": DURATION,
-    "set": {f"{HOP}.capacity": {"kind": "constant", "rate": "1 Mbps"}, f"{HOP}.queue.kind": "pie"},
+    "set": {f"{HOP}.capacity": {"kind": "constant", "rate": "1 Mbps"}},
     "zip": CONSTANT_ZIP,
-    "variants": {"cc": {"cubic": CCS["cubic"]}},
+    "variants": {"queue": QUEUES, "cc": {"cubic": CCS["cubic"]}},
     "metrics": METRICS,
     "quick": QUICK,
 })

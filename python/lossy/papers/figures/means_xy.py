@@ -36,6 +36,9 @@ class MeansXY:
     caption: str = ""
     palette: Palette = Palette()
     legend: bool = True
+    # Drawn, in place of the points, when the runs hold none for this panel (a quick run
+    # that leaves some panels' points out); None: no runs is an error.
+    empty_note: Optional[str] = None
 
     kind = "means in x and y"
     note = "error bars: 95 % CI (Student t) in each axis"
@@ -52,6 +55,8 @@ class MeansXY:
             if c not in runs.columns:
                 raise KeyError(f"no column {c!r} in the runs of sweep {self.sweep!r}")
         rows: List[dict] = []
+        if runs.empty:
+            return pd.DataFrame(rows)
         for name, g in runs.groupby(self.hue, sort=False):
             n, mx, _, hx = t_interval(pd.to_numeric(g[self.x], errors="coerce"))
             _, my, _, hy = t_interval(pd.to_numeric(g[self.y], errors="coerce"))
@@ -60,6 +65,11 @@ class MeansXY:
 
     def draw(self, ax: Any, ctx: Context) -> None:
         pts = self.points(ctx)
+        if pts.empty and self.empty_note is not None:
+            ax.text(0.5, 0.5, self.empty_note, ha="center", va="center", transform=ax.transAxes, color="0.4")
+            ax.set_xticks([])
+            ax.set_yticks([])
+            return
         if pts.empty:
             raise ValueError(f"{self.key}: no finished runs of sweep {self.sweep!r} to draw")
         order = self.palette.order(list(pts[self.hue]))
