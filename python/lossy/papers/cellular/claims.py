@@ -35,10 +35,18 @@ SEVERAL_SECONDS = Band.between(1.0, 10.0, "\"up to several seconds of round trip
                                           "(\"seconds\") and fewer than ten (\"several\", not tens)", unit=" s")
 
 
-def cubic_rtt(ctx: Context) -> Measurement:
+def cubic_rtt(ctx: Context, sweep: str = AQM.key) -> Measurement:
     parts = [Part(t, jackknife(g, lambda df: mean_of(RTT_P95, queue="droptail", cc="cubic")(df) / 1000.0))
-             for t, g in _per_trace(ctx, AQM.key)]
-    return Measurement(parts, _missing(ctx, AQM.key))
+             for t, g in _per_trace(ctx, sweep)]
+    return Measurement(parts, _missing(ctx, sweep))
+
+
+SLOW_SPELLS = Probe(
+    "the buffer holds 2 s at the trace's MEAN rate, and a trace whose rate stays far below its mean for long "
+    "spells (Verizon-EVDO-driving's outages) drains the full buffer in many times 2 s: the queue, not CUBIC, "
+    "goes past \"several\" seconds",
+    "the downlink at a constant rate equal to the trace's mean (same buffer, same uplink trace)",
+    [PROBE_CONSTANT.key], lambda ctx: cubic_rtt(ctx, PROBE_CONSTANT.key), share=1.0)
 
 
 SECONDS = Claim(
@@ -53,7 +61,7 @@ SECONDS = Claim(
           "hence apt to bufferbloat (Abstract)",
     quantity="CUBIC's mean p95 RTT (s) over the DropTail buffer of 2 s at the trace's mean rate, per trace",
     band=SEVERAL_SECONDS,
-    measure=cubic_rtt, sweeps=[AQM.key], reads={"cc": ["cubic"], "queue": ["droptail"]},
+    measure=cubic_rtt, sweeps=[AQM.key], reads={"cc": ["cubic"], "queue": ["droptail"]}, probe=SLOW_SPELLS,
     examples=Examples(null=ex.aqm(dt_rtt_s=0.15), faithful=ex.aqm(dt_rtt_s=2.6), exaggerated=ex.aqm(dt_rtt_s=25.0)),
     why_here="the buffer holds 2 s at each trace's mean rate, a buffer of seconds, which is what the paper calls "
              "bufferbloat; a loss-based control that fills it before each loss sees its queue on top of the 60 ms "

@@ -6,7 +6,7 @@ ae477d4, traces/; through the catalogue, `mahimahi:<name>`):
 - `lossy-hop`: the seeds' remedies on a lossy cellular hop: 1 % Bernoulli loss on the
   downlink after the trace serves it, with no remedy, link-layer ARQ on that hop, or
   ELN at the base station, over the deep DropTail buffer;
-- `probe-constant`: the probe of pie-average-latency and aqm-little-goodput-cost: CUBIC
+- `probe-constant`: the probe of every claim: CUBIC
   over DropTail, CoDel and PIE on a constant-rate downlink at each trace's mean rate
   (the trace's swings and outages removed).
 
@@ -112,7 +112,7 @@ LOSSY_HOP = SweepPlan("lossy-hop", "ARQ and ELN on a lossy cellular hop (1 % los
     "quick": QUICK,
 })
 
-# The probe of pie-average-latency and aqm-little-goodput-cost: the trace's capacity
+# The probe of every claim: the trace's capacity
 # replaced by a constant rate at its mean (same buffer, same uplink trace), CUBIC over
 # DropTail, CoDel and PIE.
 CONSTANT_ZIP: Dict[str, Any] = {
