@@ -47,8 +47,8 @@ def test_it_is_registered_with_its_claims_in_the_inventory() -> None:
 
 @pytest.mark.slow
 def test_a_short_run_of_one_trace(trace_mirror: Path, tmp_path: Path) -> None:
-    """Verizon-LTE-short, CUBIC over DropTail and PIE, two runs of 8 s: every run
-    finishes, the claim is judged (its other traces missing: never reproduced), and
+    """Verizon-LTE-short, CUBIC over DropTail and PIE (and the probe's constant rate
+    under DropTail), two runs of 8 s: every run finishes, the claim is judged (its other traces missing: never reproduced), and
     CUBIC's queue under DropTail is far longer than under PIE."""
     from lossy.papers.run import reproduce
     from lossy.papers.verdict import State
@@ -59,8 +59,13 @@ def test_a_short_run_of_one_trace(trace_mirror: Path, tmp_path: Path) -> None:
     spec["quick"] = {"replications": 2, "duration": "8 s", "zip": zip_one,
                      "variants": {"queue": {q: AQM.spec["variants"]["queue"][q] for q in ("droptail", "pie")},
                                   "cc": {"cubic": AQM.spec["variants"]["cc"]["cubic"]}}}
+    probe = dict(PROBE_CONSTANT.spec)
+    probe["quick"] = {"replications": 2, "duration": "8 s",
+                      "zip": {k: {"path": v["path"], "values": [v["values"][i]]}
+                              for k, v in PROBE_CONSTANT.spec["zip"].items()},
+                      "variants": {"queue": {"droptail": PROBE_CONSTANT.spec["variants"]["queue"]["droptail"]}}}
     r = get("cellular-bufferbloat").only(["cubic-seconds-of-delay"])
-    r = dataclasses.replace(r, sweeps=[dataclasses.replace(AQM, spec=spec)])
+    r = dataclasses.replace(r, sweeps=[dataclasses.replace(AQM, spec=spec), dataclasses.replace(PROBE_CONSTANT, spec=probe)])
     outcome = reproduce(r, tmp_path, quick=True, progress=False)
     runs = outcome.ctx.runs["aqm"]
     assert (runs["status"] == "ok").all(), runs[runs["status"] != "ok"]["error"].tolist()
