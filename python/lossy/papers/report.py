@@ -80,7 +80,7 @@ def record(outcome: Outcome) -> Dict[str, Any]:
                        "error": outcome.ctx.errors.get(plan.key)})
     return {
         "format": OUTCOME_FORMAT,
-        "name": r.name, "title": r.title, "about": r.about, "notes": list(r.notes),
+        "name": r.name, "title": r.title, "about": r.about, "notes": list(r.notes), "measurement": r.measurement,
         "command": outcome.title(), "quick": outcome.quick, "only": list(outcome.only),
         "finished": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
         "wall_s": round(outcome.wall_s, 3), "provenance": _provenance(outcome),
