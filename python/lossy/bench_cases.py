@@ -42,6 +42,10 @@ class Case:
     size_key: str = "duration"
     base_size: float = 100.0
     anchors: Optional[AnchorPath] = None
+    # A synthetic Mahimahi trace of about this mean rate (bit/s) as `links.1`'s forward
+    # capacity, written by the bench into its temporary directory (never a shipped trace:
+    # Mahimahi's are GPL-3+).
+    trace_bps: Optional[float] = None
 
     @property
     def size_unit(self) -> str:
@@ -95,11 +99,55 @@ def _schemes_beside(base: Case) -> List[Case]:
     return rows
 
 
+# Issue 30: a trace link beside the same path at the same constant rate, at a cellular
+# rate (TMobile-LTE-short.down's 16.7 Mbit/s) and at Lumos5G's 5G peak (1.9 Gbit/s): CUBIC
+# on the ns3-compare path without loss, the last hop's forward direction the trace (or a
+# constant-rate table), its reverse and the first hop faster.
+# At 1.9 Gbit/s the path's 100-packet queues and 16 MiB window hold CUBIC far below the
+# rate (a trace's opportunities come in bursts of ~158 a millisecond, and so do the ACKs
+# and the sender's packets): deeper queues and window there, so the row carries ~1.9 Gbit/s.
+TRACE_RATES = [("16 Mbit/s", 16e6, "100 Mbps", {}),
+               ("1.9 Gbit/s", 1.9e9, "10 Gbps",
+                {"links.0.queue": "10000 packets", "links.1.queue": "10000 packets", "flows.0.tcp.max_window": "64 MiB"})]
+
+
+def _trace_rows(base: float) -> List[Case]:
+    rows = []
+    for name, bps, fast, deep in TRACE_RATES:
+        common = {"links.0.rate": fast, "links.1.rate": fast, "links.1.loss.p": 0.0, "flows.0.tcp.cc": "cubic", **deep}
+        constant = Case(f"constant {name} (capacity table)", "ns3-compare.toml",
+                        {**common, "links.1.capacity": {"kind": "constant", "rate": f"{bps:.0f} bps"}}, base_size=base)
+        rows += [constant, replace(constant, label=f"Mahimahi trace {name}", overrides=common, trace_bps=bps)]
+    return rows
+
+
+# Opportunities of 1504 bytes (Mahimahi's PACKET_SIZE, link_queue.hh).
+_OPPORTUNITY_BITS = 1504 * 8
+
+
+def write_synthetic_trace(path: Path, mean_bps: float, duration_ms: int = 2000) -> None:
+    """A Mahimahi trace of `duration_ms` whose rate swings between half and one and a half
+    times `mean_bps` over each 500 ms (cumulative opportunities k·(t + 0.5·sin(2πt/500)·500/2π),
+    rounded down: never decreasing, the mean exact at the end), the last line at
+    `duration_ms`."""
+    import math
+
+    k = mean_bps / _OPPORTUNITY_BITS / 1000.0  # opportunities per millisecond
+    cum = lambda t: math.floor(k * (t + 0.5 * math.sin(2 * math.pi * t / 500) * 500 / (2 * math.pi)) + 1e-9)
+    lines = []
+    for ms in range(1, duration_ms + 1):
+        count = cum(ms) - cum(ms - 1)
+        if ms == duration_ms:
+            count = max(count, 1)
+        lines.append(f"{ms}\n" * count)
+    path.write_text("".join(lines), encoding="ascii")
+
+
 def standard_cases(quick: bool) -> List[Case]:
     """The standard scenarios, each at its base size (calibrated up to a 1 s loop by
     bench): ns3-compare at 2 and 100 Mbps as in the ns-3 anchor's README (p = 0.01 on the
     last hop), issue 29's congestion controls and queue disciplines on the 2 Mbps path,
-    and the scale case, 10,000 bulk flows through one base station (1,000 with
+    issue 30's trace links beside constant rates, and the scale case, 10,000 bulk flows through one base station (1,000 with
     --quick)."""
     base = 20.0 if quick else 100.0
     hosts = 1_000 if quick else 10_000
@@ -113,7 +161,7 @@ def standard_cases(quick: bool) -> List[Case]:
     return [
         Case("one-hop", "one-hop.toml", base_size=base),
         Case("last-hop", "last-hop.toml", base_size=base),
-        slow, _with_sack(slow), *_schemes_beside(slow), fast, _with_sack(fast),
+        slow, _with_sack(slow), *_schemes_beside(slow), fast, _with_sack(fast), *_trace_rows(base),
         # Chockalingam's link: Rayleigh fading per bit at 20 dB and 10 Hz, 32-byte link
         # packets in BCH(255,131) codewords, 16 attempts each; TCP Tahoe, 1024-byte packets.
         Case("fading + BCH(255,131) + ARQ", "chockalingam.toml",
@@ -152,7 +200,25 @@ def scenario_file(case: Case, scenarios_dir: Path, tmp: Path) -> Path:
     path = scenarios_dir / case.scenario
     if not path.is_file():
         raise FileNotFoundError(errno.ENOENT, "no such scenario file", str(path))
+    if case.trace_bps is not None:
+        return _with_trace(path, case.trace_bps, tmp)
     return path
+
+
+def _with_trace(path: Path, bps: float, tmp: Path) -> Path:
+    """`path` with a synthetic trace of `bps` as `links.1`'s forward capacity, in tmp."""
+    import tomllib
+
+    from .generate import to_toml
+
+    trace = tmp / f"synthetic-{bps:.0f}bps.down"
+    if not trace.exists():
+        write_synthetic_trace(trace, bps)
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    doc["links"][1]["capacity"] = {"kind": "mahimahi", "file": str(trace)}
+    out = tmp / f"{path.stem}-trace-{bps:.0f}bps.toml"
+    out.write_text(to_toml(doc), encoding="utf-8")
+    return out
 
 
 def describe(case: Case, path: Path) -> str:

@@ -362,3 +362,23 @@ def test_a_very_short_calibration_run_is_refined_once():
     assert size == pytest.approx(1300.0) and scaled_size(10.0, 0.03) == pytest.approx(440.0)
     assert steps == [[10.0, 0.03], [110.0, pytest.approx(0.11)]]
     assert bench.calibrate(lambda s: 0.5, 10.0, 1.0) == (scaled_size(10.0, 0.5), [[10.0, 0.5]])
+
+
+def test_trace_rows_run_a_synthetic_mahimahi_trace_of_the_rate_they_name(tmp_path):
+    """Issue 30's bench rows: the bench writes its own trace (no shipped GPL trace), whose
+    mean is the rate the row names, into the scenario's last hop."""
+    import lossy
+    from lossy.bench_cases import scenario_file, standard_cases
+    from lossy.shipped import scenarios_dir
+
+    rows = {c.label: c for c in standard_cases(quick=True) if c.trace_bps is not None}
+    assert sorted(rows) == ["Mahimahi trace 1.9 Gbit/s", "Mahimahi trace 16 Mbit/s"]
+    for case in rows.values():
+        path = scenario_file(case, scenarios_dir(), tmp_path)
+        trace = next(tmp_path.glob(f"synthetic-{case.trace_bps:.0f}bps.down"))
+        lines = [int(x) for x in trace.read_text().split()]
+        assert lines == sorted(lines) and lines[-1] == 2000
+        mean = len(lines) * 1504 * 8 * 1000 / lines[-1]
+        assert abs(mean / case.trace_bps - 1) < 1e-3, mean
+        r = lossy.run(str(path), overrides={**case.overrides, "duration": "0.2 s"})
+        assert r.links[2]["name"] == "BS->R" and r.links[2]["packets_delivered"] > 0

@@ -23,7 +23,7 @@ use super::{AnyLinkLayer, BusyUntil, LinkCtx, LinkLayer, LinkLayerCounters};
 use crate::capacity::AnyCapacity;
 use crate::closed::closed_enum;
 use crate::coding::frame::{Coding, CodingConfig};
-use crate::engine::Key;
+use crate::engine::{Key, Tickets};
 use crate::fate::{DropCause, LinkOutcome};
 use crate::packet::Packet;
 use crate::rng::RngStream;
@@ -121,6 +121,7 @@ closed_enum! {
         fn begin(&mut self, now: SimTime, pkt: Packet, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
         fn next_wake(&self, queued: bool) -> Option<Key>;
         fn on_wake(&mut self, now: SimTime, key: Key, ctx: &mut LinkCtx) -> Option<LinkOutcome>;
+        fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool;
         fn held(&self) -> usize;
         fn drain(&mut self, f: &mut dyn FnMut(Packet));
         fn counters(&self) -> LinkLayerCounters;
@@ -132,11 +133,14 @@ closed_enum! {
 pub struct InstantArq {
     framing: Framing,
     busy: BusyUntil,
+    /// A packet whose link packets can never all be sent (a trace played once ran out):
+    /// it never leaves, and the link sends nothing more.
+    stuck: Option<Packet>,
 }
 
 impl InstantArq {
     pub fn new(framing: Framing) -> Self {
-        InstantArq { framing, busy: BusyUntil::default() }
+        InstantArq { framing, busy: BusyUntil::default(), stuck: None }
     }
 
     /// Sends link packet `shape` from `*t` until it gets through or runs out of
@@ -168,6 +172,10 @@ impl LinkLayer for InstantArq {
             self.send_link_packet(&mut t, shape, ctx)
         });
         self.busy.set(ctx.tickets.key(t));
+        if t == SimTime::MAX {
+            self.stuck = Some(pkt);
+            return None;
+        }
         Some(if delivered { LinkOutcome::Delivered(pkt, t) } else { LinkOutcome::Lost(pkt, DropCause::LinkRetry) })
     }
 
@@ -180,13 +188,27 @@ impl LinkLayer for InstantArq {
         None
     }
 
-    /// The packet on the air is already in the pipeline (or lost): the link holds none.
-    fn held(&self) -> usize {
-        0
+    /// Waits until its capacity can serve the packet (as the plain link does).
+    fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool {
+        let at = self.framing.first_service(now, arrived);
+        if at == now {
+            return false;
+        }
+        self.busy.set(tickets.key(at));
+        true
     }
 
-    fn drain(&mut self, _f: &mut dyn FnMut(Packet)) {
+    /// The packet on the air is already in the pipeline (or lost): the link holds none,
+    /// but one that can never finish.
+    fn held(&self) -> usize {
+        self.stuck.is_some() as usize
+    }
+
+    fn drain(&mut self, f: &mut dyn FnMut(Packet)) {
         self.busy.clear();
+        if let Some(p) = self.stuck.take() {
+            f(p);
+        }
     }
 
     fn counters(&self) -> LinkLayerCounters {

@@ -89,3 +89,31 @@ fn coded_link_packets_carry_their_parity_and_headers_on_the_air() {
     assert_eq!(outcome, LinkOutcome::Delivered(packet(), slots(32, 765)));
     assert_eq!(c.overhead_bytes, 32 * (765 / 8 - 32));
 }
+
+/// Over a Mahimahi trace (opportunities at 1 and 2 ms, played once): held until the first
+/// opportunity; a packet whose link packets cannot all be sent before the end never
+/// leaves and stays with the link.
+#[test]
+fn over_a_trace_the_link_waits_for_an_opportunity_and_keeps_a_packet_it_cannot_finish() {
+    let runs = crate::capacity::mahimahi_trace::Opportunities::from_runs(vec![(1, 1), (2, 1)]).unwrap();
+    let trace = crate::capacity::MahimahiTrace::new(std::sync::Arc::new(runs), true);
+    let mut link = InstantArq::new(Framing::new(trace, 500, 0, 1, Coding::None));
+    let mut tickets = Tickets::default();
+    assert!(link.holds(SimTime::ZERO, SimTime::ZERO, &mut tickets));
+    let wake = link.next_wake(true).unwrap();
+    assert_eq!(wake.time, SimTime(1_000_000));
+    let mut channel = Channel::from(NoLoss);
+    let mut rng = RngStream::new(1, 0, "arq");
+    let mut ctx = LinkCtx { channel: &mut channel, rng: &mut rng, tickets: &mut tickets };
+    link.on_wake(wake.time, wake, &mut ctx);
+    // 1024 B in link packets of 500, 500 and 24 B: 1024 of the 1504 bytes at 1 ms.
+    assert_eq!(link.begin(wake.time, packet(), &mut ctx), Some(LinkOutcome::Delivered(packet(), SimTime(1_000_000))));
+    // 480 B left at 1 ms and 1504 at 2 ms: a second 1024 B fits, a third does not.
+    assert!(!link.holds(SimTime(1_000_000), SimTime(500_000), ctx.tickets));
+    assert_eq!(link.begin(SimTime(1_000_000), packet(), &mut ctx), Some(LinkOutcome::Delivered(packet(), SimTime(2_000_000))));
+    assert_eq!(link.begin(SimTime(2_000_000), packet(), &mut ctx), None);
+    assert_eq!(link.held(), 1);
+    let mut drained = Vec::new();
+    link.drain(&mut |p| drained.push(p));
+    assert_eq!((drained.len(), link.held()), (1, 0));
+}

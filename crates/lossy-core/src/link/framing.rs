@@ -69,6 +69,12 @@ impl Framing {
         serialization_delay(self.full.bits, self.capacity.nominal_rate_bps())
     }
 
+    /// When the capacity can first serve a packet that joined the queue at `arrived`
+    /// (`Capacity::first_service`).
+    pub fn first_service(&self, now: SimTime, arrived: SimTime) -> SimTime {
+        self.capacity.first_service(now, arrived)
+    }
+
     /// The link's capacity's nominal rate (a NAK's air time on the way back).
     pub fn nominal_rate_bps(&self) -> u64 {
         self.capacity.nominal_rate_bps()
@@ -77,9 +83,14 @@ impl Framing {
     /// Sends link packet `shape` once from `start` (`first`: its first transmission) and
     /// asks the channel whether it gets through; counts it. Returns the transmission's
     /// end and whether it got through. The caller keeps the transmissions in time order.
+    /// A transmission that never ends (`SimTime::MAX`: a trace played once ran out) is
+    /// not judged: the channel is never asked about an endless span.
     #[inline]
     pub fn transmit(&mut self, start: SimTime, shape: Shape, first: bool, ctx: &mut LinkCtx) -> (SimTime, bool) {
         let end = self.capacity.frame_end(start, shape.bits);
+        if end == SimTime::MAX {
+            return (end, true);
+        }
         let span = TxSpan { start, end, bits: shape.bits };
         self.counters.transmissions += 1;
         // Everything but the data bytes' first transmission is overhead.

@@ -190,6 +190,41 @@ mod tests {
         assert_eq!(l.next_wake(true), None);
     }
 
+    /// A Mahimahi trace with opportunities at 1 and 2 ms, played once (`capacity/mahimahi_trace.rs`).
+    fn sparse_trace() -> crate::capacity::MahimahiTrace {
+        let runs = crate::capacity::mahimahi_trace::Opportunities::from_runs(vec![(1, 1), (2, 1)]).unwrap();
+        crate::capacity::MahimahiTrace::new(std::sync::Arc::new(runs), true)
+    }
+
+    #[test]
+    fn a_trace_link_holds_the_packet_queued_until_its_first_opportunity() {
+        let mut l = Plain::new(sparse_trace(), Coding::None);
+        let mut tickets = Tickets::default();
+        let mut ch = Channel::Bernoulli(Bernoulli::new(&BernoulliConfig { p: 0.0 }));
+        let mut rng = RngStream::new(1, 0, "t");
+        // Arrived at 0: held until 1 ms, with a wake then; a constant rate never holds.
+        assert!(l.holds(SimTime::ZERO, SimTime::ZERO, &mut tickets));
+        assert!(!l.ready(SimTime(999_999)) && l.ready(SimTime(1_000_000)));
+        let wake = l.next_wake(true).unwrap();
+        assert_eq!(wake.time, SimTime(1_000_000));
+        assert!(!Plain::new(ConstantRate::new(1_000_000), Coding::None).holds(SimTime::ZERO, SimTime::ZERO, &mut tickets));
+        let mut ctx = LinkCtx { channel: &mut ch, rng: &mut rng, tickets: &mut tickets };
+        l.on_wake(wake.time, wake, &mut ctx);
+        assert!(!l.holds(wake.time, SimTime::ZERO, ctx.tickets));
+        // 2000 B: 1504 at 1 ms, 496 at 2 ms.
+        let p = Packet::udp(0, 0, 1, 0, 1972, 2000);
+        assert_eq!(l.begin(wake.time, p, &mut ctx), Some(LinkOutcome::Delivered(p, SimTime(2_000_000))));
+        // The next one cannot finish before the trace ends: it never leaves, and the link
+        // holds it until it is drained.
+        assert!(!l.holds(SimTime(2_000_000), SimTime(1_500_000), ctx.tickets));
+        assert_eq!(l.begin(SimTime(2_000_000), p, &mut ctx), None);
+        assert_eq!(l.held(), 1);
+        assert!(!l.ready(SimTime(u64::MAX - 1)));
+        let mut drained = Vec::new();
+        l.drain(&mut |q| drained.push(q));
+        assert_eq!((drained, l.held()), (vec![p], 0));
+    }
+
     #[test]
     fn a_coded_frame_carries_its_parity_and_survives_correctable_errors() {
         // Miyoshi's 100-byte segment in BCH(127,92) codewords: ⌈800/92⌉ = 9 of 127 bits.
