@@ -101,6 +101,19 @@ def test_a_file_the_mirror_lacks_names_the_command_that_fetches_it(cache, tmp_pa
     assert "LOSSY_TRACE_MIRROR" in message and tc.entry(TMOBILE).url in message
 
 
+def test_a_mirror_that_is_not_a_folder_is_named(cache, tmp_path, monkeypatch):
+    monkeypatch.setenv("LOSSY_TRACE_MIRROR", str(tmp_path / "nowhere"))
+    with pytest.raises(tc.TraceUnavailable, match=f"LOSSY_TRACE_MIRROR={tmp_path / 'nowhere'} is not a folder"):
+        tc.path(TMOBILE)
+
+
+def test_a_cache_folder_that_cannot_be_made_names_the_variable(monkeypatch):
+    monkeypatch.setenv("LOSSY_CACHE_DIR", "/proc/lossy-nowhere")
+    with pytest.raises(tc.CatalogueError, match="cannot create the cache folder /proc/lossy-nowhere/traces/mahimahi"
+                                                ".*set LOSSY_CACHE_DIR to a folder lossy can write"):
+        tc.path(TMOBILE)
+
+
 def test_without_a_mirror_the_file_is_downloaded_with_pooch_and_checked(cache, monkeypatch, tmp_path):
     pooch = pytest.importorskip("pooch")
     monkeypatch.delenv("LOSSY_TRACE_MIRROR", raising=False)

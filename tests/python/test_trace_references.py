@@ -99,3 +99,29 @@ def test_an_unfetchable_trace_names_the_field_and_the_command(cache, tmp_path, m
 def test_a_trace_outside_a_capacity_table_is_left_to_the_core():
     doc = load_scenario(link(loss={"trace": TMOBILE}))
     assert doc["links"][0]["loss"] == {"trace": TMOBILE}  # the core names the unknown field
+
+
+def _bulk_over(capacity):
+    return {"duration": "2 s", "nodes": ["A", "B"],
+            "links": [{"between": ["A", "B"], "delay": "20 ms",
+                       "queue": {"kind": "drop_tail", "limit": "200 packets"}, "capacity": capacity,
+                       "reverse_capacity": {"kind": "constant", "rate": "10 Mbps"}}],
+            "flows": [{"from": "A", "to": "B"}]}
+
+
+def test_a_run_over_a_catalogue_trace_equals_one_over_its_file(trace_mirror, cache):
+    # The whole path: the name resolved at load, the core reading the cached file.
+    import lossy
+    from lossy.sweep.model import scenario_hash
+
+    by_name = lossy.run(_bulk_over({"trace": TMOBILE}))
+    file = str(trace_mirror / "mahimahi" / "TMobile-LTE-short.down")
+    by_file = lossy.run(_bulk_over({"kind": "mahimahi", "file": file}))
+    assert by_name.flows[0]["goodput_bps"] > 0
+    assert by_name.to_dict(traces=False)["flows"] == by_file.to_dict(traces=False)["flows"]
+    assert scenario_hash(load_scenario(_bulk_over({"trace": TMOBILE}))) == \
+        scenario_hash(load_scenario(_bulk_over({"kind": "mahimahi", "file": file})))
+    lumos = lossy.run(_bulk_over({"trace": TMOBILE}),
+                      overrides={"links.0.capacity.trace": "lumos5g:4g_trace_driving_50015_dr"})
+    assert lumos.scenario["links"][0]["capacity"]["kind"] == "rate_schedule"
+    assert lumos.flows[0]["goodput_bps"] != by_name.flows[0]["goodput_bps"]

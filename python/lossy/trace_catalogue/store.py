@@ -122,6 +122,10 @@ def fetch(e: Entry) -> str:
 
 def _copy_from_mirror(e: Entry, mirror: Path, tmp: Path) -> None:
     source = mirror / e.mirror_path
+    if not mirror.is_dir():
+        raise TraceUnavailable(
+            f"{e.name}: not cached, and {MIRROR_VARIABLE}={mirror} is not a folder; point it at a copy of the "
+            f"traces laid out like mahimahi/, pantheon-observatory/, lumos5g/ (or unset it to download {e.url})")
     if not source.is_file():
         raise TraceUnavailable(
             f"{e.name}: not cached, and the mirror {MIRROR_VARIABLE}={mirror} has no {e.mirror_path}; "
