@@ -97,8 +97,8 @@ UNBOUNDED = "100000 packets"
 
 def queue_limit(arg: Optional[str]) -> str:
     """mm-link's droptail argument as a lossy queue limit: packets=N -> "N packets",
-    bytes=N -> "N B" (both count what waits, not the packet being sent, as mm-link's
-    DroptailPacketQueue does); None (infinite) -> UNBOUNDED."""
+    bytes=N -> "N B" (both count what waits, not the packet being sent: mm-link's
+    packet in transit is out of its queue, link_queue.cc); None (infinite) -> UNBOUNDED."""
     if arg is None:
         return UNBOUNDED
     unit, _, n = arg.partition("=")
