@@ -122,3 +122,14 @@ def test_a_short_run_of_three_emulators(trace_mirror: Path, tmp_path: Path) -> N
     assert (policer["throughput"] > 0).all() and (policer["throughput"] < 12.1e6).all()
     bdp10 = runs[runs["emulator"] == "15"]  # 12 Mbit/s, a 9,000-byte buffer: 3 s of slow start and more
     assert (bdp10["throughput"] > 3e6).all() and (bdp10["throughput"] < 12.1e6).all()
+
+
+def test_a_measurement_with_claims_is_refused() -> None:
+    import dataclasses as dc
+
+    from lossy.papers.cellular.claims import CLAIMS as CELLULAR
+    from lossy.papers.model import BadReproduction
+
+    r = get("cellular-bufferbloat")
+    with pytest.raises(BadReproduction, match="a measurement has no claims; it has cubic-seconds-of-delay"):
+        dc.replace(r, measurement=True, claims=CELLULAR[:1])
