@@ -45,6 +45,11 @@ def claims(e: rr.Entry, heading: str = "###") -> List[str]:
     verdicts mean."""
     rows = e.claims
     lines = [summary(e), ""]
+    if (e.outcome or {}).get("measurement"):
+        return lines + ["**A measurement**: no published statement is about the numbers this reproduction makes "
+                        "(the inventory says why for each), so its figures and tables are measurements with "
+                        "95 % confidence intervals, and no claim is judged. Elsewhere, the verdicts: "
+                        + "; ".join(f"**{s}**: {rr.MEANINGS[s]}" for s in rr.STATES) + ".", ""]
     if not rows:
         return lines
     lines += md.table(["claim", "source", "band", "ours (95 % CI)", "verdict"],

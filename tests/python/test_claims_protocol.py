@@ -76,7 +76,7 @@ def test_every_claim_is_on_the_protocol_and_every_paper_has_its_inventory() -> N
     for name in lossy.papers.names():
         r = lossy.papers.get(name)
         assert all(isinstance(c, Claim) for c in r.claims), name
-        assert r.claims, name
+        assert bool(r.claims) != r.measurement, f"{name}: claims, or a measurement labelled so, not both"
         assert r.inventory is not None, f"{name} has no inventory"
         listed = set(r.inventory.claim_keys())
         missing = [c.key for c in r.claims if c.key not in listed]

@@ -93,7 +93,8 @@ def contradictions(quick: Sequence[Any], full: Sequence[Any]) -> List[str]:
 # WLAN runs, 10 of 200 s per-bit fading, Botoș's Fig. 1 loss sequences of 4·10⁶ packets
 # ...; modern-cc's channels and WLAN sweeps are 1,300 runs of 60 s with no grid to cut):
 # `make test-scale` runs them, `make test` the validation's, which fits its budget.
-AT_SCALE = {"botos-fectcp", "chen-syndrome", "chockalingam-ll-fec-arq", "miyoshi-adaptive-fec", "modern-cc",
+AT_SCALE = {"botos-fectcp", "cellular-bufferbloat", "chen-syndrome", "chockalingam-ll-fec-arq", "miyoshi-adaptive-fec",
+            "modern-cc", "pantheon-emulators",
             "shagdar-ewln"}
 
 

@@ -99,12 +99,12 @@ def test_the_quick_run_decides_the_exact_claims_and_probes_the_eln_gap(quick) ->
 def test_unknown_name_lists_the_known_ones(cli) -> None:
     r = cli("reproduce", "nope")
     assert r.returncode == 2
-    assert r.stderr == "lossy: no reproduction 'nope'; known: botos-fectcp, chen-syndrome, chockalingam-ll-fec-arq, miyoshi-adaptive-fec, modern-cc, shagdar-ewln, validation, or all\n"
+    assert r.stderr == "lossy: no reproduction 'nope'; known: botos-fectcp, cellular-bufferbloat, chen-syndrome, chockalingam-ll-fec-arq, miyoshi-adaptive-fec, modern-cc, pantheon-emulators, shagdar-ewln, validation, or all\n"
 
 
 def test_registry() -> None:
     assert get("validation") is REPRODUCTION
-    with pytest.raises(UnknownReproduction, match="known: botos-fectcp, chen-syndrome, chockalingam-ll-fec-arq, miyoshi-adaptive-fec, modern-cc, shagdar-ewln, validation"):
+    with pytest.raises(UnknownReproduction, match="known: botos-fectcp, cellular-bufferbloat, chen-syndrome, chockalingam-ll-fec-arq, miyoshi-adaptive-fec, modern-cc, pantheon-emulators, shagdar-ewln, validation"):
         get("nope")
 
 
@@ -189,7 +189,7 @@ def test_a_long_only_list_gets_a_short_directory_name(tmp_path: Path) -> None:
     (["validation", "--only", "fig10,upstream"],
      "lossy: --only: validation has no figure, table or claim 'fig10'; it has: goodput-vs-loss, "),
     (["all", "--only", "upstream"], "lossy: --only names items of one reproduction"),
-    ([], "lossy: name a reproduction: botos-fectcp, chen-syndrome, chockalingam-ll-fec-arq, miyoshi-adaptive-fec, modern-cc, shagdar-ewln, validation, or all"),
+    ([], "lossy: name a reproduction: botos-fectcp, cellular-bufferbloat, chen-syndrome, chockalingam-ll-fec-arq, miyoshi-adaptive-fec, modern-cc, pantheon-emulators, shagdar-ewln, validation, or all"),
 ])
 def test_bad_reproduce_input_is_one_line(cli, tmp_path: Path, args: list, message: str) -> None:
     r = cli("reproduce", *args, "--out", tmp_path / "x")

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 
 REPRODUCTIONS: Dict[str, str] = {
     "botos-fectcp": "lossy.papers.botos",
+    "cellular-bufferbloat": "lossy.papers.cellular",
     "chen-syndrome": "lossy.papers.chen_syndrome",
     "chockalingam-ll-fec-arq": "lossy.papers.chockalingam",
     "miyoshi-adaptive-fec": "lossy.papers.miyoshi",
     "modern-cc": "lossy.papers.modern_cc",
+    "pantheon-emulators": "lossy.papers.pantheon",
     "shagdar-ewln": "lossy.papers.shagdar",
     "validation": "lossy.papers.validation",
 }

@@ -232,6 +232,9 @@ class Reproduction:
     notes: Sequence[str] = field(default_factory=tuple)  # readings chosen where the paper is vague
     inventory: Optional[Inventory] = None  # every item of the paper and what covers it
     partial: bool = False  # made by only(): its inventory may name claims left out
+    # A measurement: figures and tables with no claim, because no published statement is
+    # about the numbers it makes (its inventory says why); the report is labelled so.
+    measurement: bool = False
 
     def __post_init__(self) -> None:
         check_references(self)
@@ -258,7 +261,7 @@ class Reproduction:
         needed = {s for x in chosen for s in x.needs}
         return Reproduction(self.name, self.title, self.about,
                             [p for p in self.sweeps if p.key in needed], figures, claims, self.notes,
-                            self.inventory, partial=True)
+                            self.inventory, partial=True, measurement=self.measurement)
 
 
 def check_references(r: Reproduction) -> None:
@@ -267,7 +270,7 @@ def check_references(r: Reproduction) -> None:
     for f in r.figures:
         if not isinstance(f, Figure):
             raise BadReproduction(f"{where}: {f!r:.60} is not a figure (one of lossy.papers.figures: "
-                                  "LinePlot, Table, TimeSeries, Cdf, Panels)")
+                                  "LinePlot, Table, TimeSeries, Cdf, MeansXY, Panels)")
     for label, keys in [("sweep", [p.key for p in r.sweeps]),
                         ("figure, table or claim", [*(f.key for f in r.figures), *(c.key for c in r.claims)])]:
         seen = set()
@@ -277,6 +280,8 @@ def check_references(r: Reproduction) -> None:
                                       else f"{where}: two items share the key {key!r}")
             seen.add(key)
     sweeps = [p.key for p in r.sweeps]
+    if r.measurement and r.claims:
+        raise BadReproduction(f"{where}: a measurement has no claims; it has {', '.join(c.key for c in r.claims)}")
     if r.inventory is not None and not r.partial:
         claim_keys = {c.key for c in r.claims}
         for key in r.inventory.claim_keys():

@@ -80,7 +80,7 @@ def record(outcome: Outcome) -> Dict[str, Any]:
                        "error": outcome.ctx.errors.get(plan.key)})
     return {
         "format": OUTCOME_FORMAT,
-        "name": r.name, "title": r.title, "about": r.about, "notes": list(r.notes),
+        "name": r.name, "title": r.title, "about": r.about, "notes": list(r.notes), "measurement": r.measurement,
         "command": outcome.title(), "quick": outcome.quick, "only": list(outcome.only),
         "finished": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
         "wall_s": round(outcome.wall_s, 3), "provenance": _provenance(outcome),
@@ -159,6 +159,10 @@ def _defects(outcome: Outcome) -> List[str]:
 def _claims(outcome: Outcome) -> List[str]:
     n, k = len(outcome.verdicts), outcome.reproduced
     scale = "quick" if outcome.quick else "full"
+    if outcome.reproduction.measurement:
+        return ["## A measurement", "", f"No claims ({scale} run): no published statement is about the numbers "
+                "this reproduction makes (the inventory below says why for each); its figures and tables are "
+                "measurements, with 95 % confidence intervals, not verdicts.", ""]
     lines = ["## Claims", "", f"{k} of {n} reproduced ({outcome.counts()}; {scale} run).", "",
              "Each verdict is decided by the 95 % confidence interval of the claim's quantity over the "
              "replications against the band read from the paper's words: *reproduced* when the whole CI lies "
@@ -293,9 +297,11 @@ def markdown_table(df: pd.DataFrame) -> List[str]:
 def claims_table(outcome: Outcome) -> RichTable:
     """The claims for the terminal: what, ours, and the verdict in colour (the reason
     under "ours" when the claim could not be checked)."""
-    t = RichTable(title=f"{outcome.title()}: {outcome.reproduced} of {len(outcome.verdicts)} "
-                        f"claims reproduced ({outcome.counts()})",
-                  title_justify="left")
+    title = (f"{outcome.title()}: a measurement, no claims (figures and tables only)"
+             if outcome.reproduction.measurement else
+             f"{outcome.title()}: {outcome.reproduced} of {len(outcome.verdicts)} claims reproduced "
+             f"({outcome.counts()})")
+    t = RichTable(title=title, title_justify="left")
     t.add_column("claim", ratio=4)
     t.add_column("band", ratio=2)
     t.add_column("ours (95 % CI)", ratio=3)
