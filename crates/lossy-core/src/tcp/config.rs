@@ -6,6 +6,7 @@ use super::cc::{CcChoice, CcSpec};
 // The loss recovery a scenario picks, `tcp.variant`, from its family's list.
 pub use super::recovery::{LossRecoveryConfig, SackAfterTimeout};
 use super::recovery::LossRecoverySpec;
+pub use super::pacing_choice::PacingChoice;
 use crate::units::{Bytes, Duration, SizeRange, HEADER_SIZE};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -90,6 +91,12 @@ pub struct TcpConfig {
     /// corrupted (`ewln = true` on the WLAN) with ACKs naming that segment, and the
     /// sender resends it at once, without a window reduction. Default false.
     pub ewln: bool,
+    /// Pacing for a congestion control that asks for no rate of its own: "none" (the
+    /// default) or "linux", Linux's rate for every TCP flow under the fq qdisc
+    /// (net/ipv4/tcp_input.c `tcp_update_pacing_rate`: max(cwnd, FlightSize) / SRTT ×
+    /// 200 % while cwnd < ssthresh / 2, × 120 % otherwise). BBR and BBRv3 keep their own.
+    #[serde(skip_serializing_if = "PacingChoice::is_none")]
+    pub pacing: PacingChoice,
 }
 
 impl Default for TcpConfig {
@@ -118,6 +125,7 @@ impl Default for TcpConfig {
             syndrome: None,
             adaptive_fec: None,
             ewln: false,
+            pacing: PacingChoice::None,
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod inference;
 pub mod metrics;
 mod notices;
 pub mod pacing;
+pub mod pacing_choice;
 pub mod rate_sample;
 pub mod receiver;
 pub mod recovery;

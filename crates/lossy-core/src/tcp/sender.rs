@@ -11,6 +11,7 @@ use super::delivery_rate::DeliveryRate;
 use super::metrics::SenderMetrics;
 use super::notices::{AckSignals, Notices};
 use super::pacing::Pacer;
+use super::pacing_choice::PacingChoice;
 use super::rate_sample::RateSample;
 use super::recovery::{Ack, AckOutcome, AnyLossRecovery, LossRecovery, LossRecoverySpec, RecoveryContext};
 use super::rto_timer::RetransmitTimer;
@@ -38,6 +39,8 @@ pub(super) struct AppData {
 pub(super) struct RateControl {
     pub rate: DeliveryRate,
     pub pacer: Pacer,
+    /// `tcp.pacing`: the rate for a congestion control that asks for none.
+    pub fallback: PacingChoice,
     /// Tests only: a congestion control outside the closed list (which has no test-only
     /// member) that answers `pacing_rate` and `on_rate_sample` in the listed one's place.
     #[cfg(test)]
@@ -81,7 +84,7 @@ impl TcpSender {
             wire: Wire { flow, src, dst, header: cfg.header.0 as u32 },
             limits: Limits::new(cfg),
             app: AppData { limit: app_limit, start_at, started: false },
-            model: Box::new(RateControl { rate: DeliveryRate::new(cfg.sack_on()), ..RateControl::default() }),
+            model: Box::new(RateControl { rate: DeliveryRate::new(cfg.sack_on()), fallback: cfg.pacing, ..RateControl::default() }),
             metrics: SenderMetrics::new(),
             events: EventLog::default(),
         }
@@ -117,13 +120,15 @@ impl TcpSender {
         }
     }
 
-    /// The rate the congestion control asks to pace at, bytes/s (`None`: unpaced).
+    /// The rate to pace at, bytes/s (`None`: unpaced): the congestion control's own, or
+    /// if it asks for none, `tcp.pacing`'s (`pacing_choice`).
     pub(super) fn pacing_rate(&self) -> Option<f64> {
+        let srtt = self.rtt.srtt();
         #[cfg(test)]
         if let Some(cc) = &self.model.test_cc {
-            return cc.pacing_rate(&self.st, self.rtt.srtt());
+            return cc.pacing_rate(&self.st, srtt).or_else(|| self.model.fallback.rate(&self.st, srtt));
         }
-        self.cc.pacing_rate(&self.st, self.rtt.srtt())
+        self.cc.pacing_rate(&self.st, srtt).or_else(|| self.model.fallback.rate(&self.st, srtt))
     }
 
     /// Whether the congestion control reads delivery-rate samples: only then does the
