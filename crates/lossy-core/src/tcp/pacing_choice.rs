@@ -6,7 +6,7 @@
 //!
 //! "linux" is the rate Linux sets for every other TCP flow, which the fq qdisc then
 //! enforces (net/ipv4/tcp_input.c `tcp_update_pacing_rate`, from commit 43e122b014c9
-//! "tcp: refine pacing rate determination"; lines 895-925 in Linux 5.19):
+//! "tcp: refine pacing rate determination"; its ratio branch at lines 910-918 of Linux 5.19):
 //! `rate = mss × ratio × max(snd_cwnd, packets_out) / srtt`, with ratio
 //! `sysctl_tcp_pacing_ss_ratio` (default 200 %) while `snd_cwnd < snd_ssthresh / 2` and
 //! `sysctl_tcp_pacing_ca_ratio` (default 120 %) otherwise. Pantheon's hosts ran fq
