@@ -160,6 +160,8 @@ def load(name: str, root: Optional[Path] = None) -> Entry:
             entry.missing = f"`{shown(path)}` is not in the format this site reads ({OUTCOME_FORMAT})"
         elif data.get("name") != name:
             entry.missing = f"`{shown(path)}` is the outcome of {data.get('name')!r}, not of {name!r}"
+        elif data.get("not_run"):  # its recorded traces were not available (lossy.papers.needed_traces)
+            entry.missing = f"`{name}` was not run: {data['not_run']}"
         else:
             entry.outcome = data
     return entry

@@ -50,14 +50,21 @@ def reproduce_command(name: Optional[str], quick: bool, out: Optional[Path], onl
         root = out if out is not None else Path("results")
         outcomes = reproduce_all([get(n) for n in names()], root, quick=quick)
         for o in outcomes:
-            con.print(claims_table(o))
+            con.print(not_run_line(o) if o.not_run else claims_table(o), highlight=False)
             con.print(f"report: {o.report}", highlight=False)
         con.print(f"index: {write_index(outcomes, root, quick)}", highlight=False)
     else:
         outcomes = [reproduce(get(name), out if out is not None else default_out(name), quick=quick, only=keys)]
+        if outcomes[0].not_run:  # asked for by name: nothing made is a failure (exit status 1)
+            return not_run_line(outcomes[0])
         con.print(claims_table(outcomes[0]))
         con.print(f"report: {outcomes[0].report}", highlight=False)
     return problem(outcomes)
+
+
+def not_run_line(o: "Outcome") -> str:
+    return f"{o.title()}: not run: {o.not_run}"
+
 
 
 def parse_only(only: Optional[str]) -> List[str]:
@@ -79,4 +86,4 @@ def problem(outcomes: Sequence["Outcome"]) -> Optional[str]:
     return f"{o.reproduction.name}: {first}{more}; see {o.report}"
 
 
-__all__ = ["listing", "parse_only", "problem", "reproduce_command"]
+__all__ = ["listing", "not_run_line", "parse_only", "problem", "reproduce_command"]

@@ -33,6 +33,10 @@ def render_index(outcomes: Sequence[Outcome], root: Path, quick: bool) -> str:
     ]
     for o in outcomes:
         report = o.report.relative_to(root).as_posix() if o.report else ""
+        if o.not_run:  # its recorded traces are not available here (needed_traces.py)
+            lines.append(f"| {cell(o.reproduction.title)} (`{o.reproduction.name}`) | not run: {cell(o.not_run)} | "
+                         f"– | – | – | – | 0 | [report.md]({report}) |")
+            continue
         lines.append(
             f"| {cell(o.reproduction.title)} (`{o.reproduction.name}`) | {len(o.verdicts)} | "
             f"{o.count(State.REPRODUCED)} | {o.count(State.NOT_REPRODUCED)} | {o.count(State.INCONCLUSIVE)} | "

@@ -52,6 +52,9 @@ class Outcome:
     verdicts: List[Tuple[Claim, Verdict]] = field(default_factory=list)
     wall_s: float = 0.0
     report: Optional[Path] = None
+    # Why nothing was run (its recorded traces are not available here: needed_traces.py);
+    # not a defect, so `lossy reproduce all` goes on with the others.
+    not_run: Optional[str] = None
 
     @property
     def out(self) -> Path:

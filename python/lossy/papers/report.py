@@ -82,7 +82,7 @@ def record(outcome: Outcome) -> Dict[str, Any]:
         "format": OUTCOME_FORMAT,
         "name": r.name, "title": r.title, "about": r.about, "notes": list(r.notes), "measurement": r.measurement,
         "command": outcome.title(), "quick": outcome.quick, "only": list(outcome.only),
-        "finished": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
+        "finished": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC", "not_run": outcome.not_run,
         "wall_s": round(outcome.wall_s, 3), "provenance": _provenance(outcome),
         "counts": {s.value: outcome.count(s) for s in State},
         "claims": [claim_record(c, v) for c, v in outcome.verdicts],
@@ -125,6 +125,9 @@ def render(outcome: Outcome) -> str:
     if outcome.only:
         lines += [f"Only {', '.join(f'`{k}`' for k in outcome.only)} (and the sweeps they need) "
                   "were made: `--only`.", ""]
+    if outcome.not_run:
+        return "\n".join(lines + [f"**Not run**: {outcome.not_run}.", ""] + _inventory(outcome)
+                         + _notes(outcome)).rstrip() + "\n"
     lines += (_defects(outcome) + _claims(outcome) + _inventory(outcome) + _notes(outcome)
               + _what_was_run(outcome))
     for rendered in outcome.figures:

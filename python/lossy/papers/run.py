@@ -14,6 +14,7 @@ import pandas as pd
 
 from .context import Context
 from .model import Reproduction, describe, needed_sweeps
+from .needed_traces import unavailable
 from .outcome import Outcome, Rendered, default_out, only_dir, store_dir
 from .report import write_report
 
@@ -80,7 +81,8 @@ def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: 
     report_dir = only_dir(out, only) if only else out
     report_dir.mkdir(parents=True, exist_ok=True)
     ctx = Context(report_dir, quick)
-    for plan in needed_sweeps(repro):
+    not_run = unavailable(repro)  # recorded traces this machine cannot get: run nothing
+    for plan in ([] if not_run else needed_sweeps(repro)):
         path = store_dir(out, plan, quick)
         ctx.stores[plan.key] = path
         ctx.metrics[plan.key] = {str(k): str(v) for k, v in plan.spec.get("metrics", {}).items()}
@@ -91,9 +93,10 @@ def _one(repro: Reproduction, out: Path, quick: bool, only: Sequence[str], run: 
             raise
         except Exception as e:  # noqa: BLE001 - the report says so, and what it cost
             ctx.errors[plan.key] = describe(e)
-    outcome = Outcome(repro, ctx, only=tuple(only))
-    outcome.figures = [draw(figure, ctx) for figure in repro.figures]
-    outcome.verdicts = [(claim, claim.evaluate(ctx, quick)) for claim in repro.claims]
+    outcome = Outcome(repro, ctx, only=tuple(only), not_run=not_run)
+    if not not_run:
+        outcome.figures = [draw(figure, ctx) for figure in repro.figures]
+        outcome.verdicts = [(claim, claim.evaluate(ctx, quick)) for claim in repro.claims]
     outcome.wall_s = time.perf_counter() - started
     outcome.report = write_report(outcome)
     return outcome
