@@ -133,7 +133,10 @@ def write_synthetic_trace(path: Path, mean_bps: float, duration_ms: int = 2000) 
     import math
 
     k = mean_bps / _OPPORTUNITY_BITS / 1000.0  # opportunities per millisecond
-    cum = lambda t: math.floor(k * (t + 0.5 * math.sin(2 * math.pi * t / 500) * 500 / (2 * math.pi)) + 1e-9)
+
+    def cum(t: int) -> int:
+        return math.floor(k * (t + 0.5 * math.sin(2 * math.pi * t / 500) * 500 / (2 * math.pi)) + 1e-9)
+
     lines = []
     for ms in range(1, duration_ms + 1):
         count = cum(ms) - cum(ms - 1)

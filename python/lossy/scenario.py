@@ -28,8 +28,9 @@ from ._core import ScenarioError
 from .ellipsis import short_path, short_repr, shorten
 from .trace_catalogue.references import forget_resolved, resolve_trace_references
 
+# Re-exported (`as tomllib`): the reproductions read TOML through this one choice.
 if sys.version_info >= (3, 11):
-    import tomllib
+    import tomllib as tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 

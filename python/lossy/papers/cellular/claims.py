@@ -6,7 +6,7 @@ from the source's words before any run; each part is one trace; judge.py decides
 
 from __future__ import annotations
 
-from typing import List
+from typing import Any, List, Tuple
 
 from ..bands import Band
 from ..context import Context
@@ -17,7 +17,7 @@ from . import examples as ex
 from .sweeps import AQM, GOODPUT, PROBE_CONSTANT, RTT_P95, SOJOURN_MEAN, TRACES, trace_name
 
 
-def _per_trace(ctx: Context, sweep: str) -> List[tuple]:
+def _per_trace(ctx: Context, sweep: str) -> List[Tuple[str, Any]]:
     """(trace name, its rows) for every trace the sweep ran, in TRACES' order."""
     rows = ctx[sweep]
     names = rows["trace"].map(trace_name)

@@ -4,7 +4,7 @@ the same for the seeds' remedies on the lossy hop, and the per-trace tables."""
 
 from __future__ import annotations
 
-from typing import Callable, List, Sequence
+from typing import Callable, List, Sequence, Tuple
 
 import pandas as pd
 
@@ -37,7 +37,7 @@ def panels(key: str, sweep: str, axis: str, title: str, caption: str) -> Panels:
         for i, t in enumerate(TRACES)], ncols=3, caption=caption)
 
 
-def per_trace_table(axis: str, metrics: Sequence[tuple]) -> Callable[[pd.DataFrame], pd.DataFrame]:
+def per_trace_table(axis: str, metrics: Sequence[Tuple[str, str, float, int]]) -> Callable[[pd.DataFrame], pd.DataFrame]:
     """Per trace, `axis` value and control: each metric's mean ± 95 % CI half-width."""
     def build(runs: pd.DataFrame) -> pd.DataFrame:
         ok = ok_rows(runs).copy()

@@ -6,7 +6,7 @@ a log x axis growing to the left, so better is up and to the right)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -54,12 +54,12 @@ class MeansXY:
         for c in (self.x, self.y, self.hue):
             if c not in runs.columns:
                 raise KeyError(f"no column {c!r} in the runs of sweep {self.sweep!r}")
-        rows: List[dict] = []
+        rows: List[Dict[str, Any]] = []
         if runs.empty:
             return pd.DataFrame(rows)
         for name, g in runs.groupby(self.hue, sort=False):
-            n, mx, _, hx = t_interval(pd.to_numeric(g[self.x], errors="coerce"))
-            _, my, _, hy = t_interval(pd.to_numeric(g[self.y], errors="coerce"))
+            n, mx, _, hx = t_interval(pd.to_numeric(g[self.x], errors="coerce").to_numpy())
+            _, my, _, hy = t_interval(pd.to_numeric(g[self.y], errors="coerce").to_numpy())
             rows.append({self.hue: name, "n": n, "x": mx, "x_half": hx, "y": my, "y_half": hy})
         return pd.DataFrame(rows)
 

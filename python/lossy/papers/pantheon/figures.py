@@ -63,9 +63,9 @@ def summary_table(runs: pd.DataFrame) -> pd.DataFrame:
     descs = {e.key: e.desc for e in EMULATORS}
     rows = []
     for (emu, cc), g in ok.groupby(["emulator", "cc"], sort=False):
-        _, t, _, th = t_interval(pd.to_numeric(g[THROUGHPUT], errors="coerce"))
-        _, d, _, dh = t_interval(pd.to_numeric(g[DELAY], errors="coerce"))
-        rows.append({"emulator": f"{int(emu)}: {descs.get(emu, '')}", "cc": cc,
+        _, t, _, th = t_interval(pd.to_numeric(g[THROUGHPUT], errors="coerce").to_numpy())
+        _, d, _, dh = t_interval(pd.to_numeric(g[DELAY], errors="coerce").to_numpy())
+        rows.append({"emulator": f"{int(str(emu))}: {descs.get(str(emu), '')}", "cc": cc,
                      "throughput (Mb/s, 95 % CI)": mean_ci(t, th),
                      "p95 one-way delay (ms, 95 % CI)": mean_ci(d, dh, scale=1.0, digits=1),
                      "data-queue drops": f"{pd.to_numeric(g[DATA_DROPS], errors='coerce').mean():.0f}",
