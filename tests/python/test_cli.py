@@ -164,7 +164,8 @@ def test_bench_quick_json(cli):
     schemes = [f"ns3-compare 2 Mbps, {name}" for name in
                ["CUBIC", "BBRv1", "BBRv3", "Vegas", "Westwood+", "CoDel", "FQ-CoDel", "PIE", "drop-head"]]
     assert labels == ["one-hop", "last-hop", "ns3-compare 2 Mbps", "ns3-compare 2 Mbps SACK", *schemes,
-                      "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK", "fading + BCH(255,131) + ARQ",
+                      "ns3-compare 100 Mbps", "ns3-compare 100 Mbps SACK",
+                      "constant 16 Mbit/s (capacity table)", "Mahimahi trace 16 Mbit/s", "fading + BCH(255,131) + ARQ",
                       "802.11b WLAN, 9.5 dB, EWLN", "802.11b WLAN, 11.5 dB", "FECTCP, 1 Mbit/s, 10 % loss",
                       "1,000 flows via one BS (quick)"]
     lossy = {row["label"]: row["sides"]["lossy"] for row in report["rows"]}
