@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import datetime
-import hashlib
 import json
 import math
 import os
@@ -26,6 +25,7 @@ from typing import Any, Dict, Iterator, Tuple, Union
 
 from ._core import ScenarioError
 from .ellipsis import short_path, short_repr, shorten
+from .file_digest import sha256_of
 from .trace_catalogue.references import forget_resolved, resolve_trace_references
 
 # Re-exported (`as tomllib`): the reproductions read TOML through this one choice.
@@ -197,28 +197,12 @@ def identity(doc: Mapping[str, Any]) -> Any:
     out = copy.deepcopy(dict(doc))
     for table, _ in list(_data_file_refs(out)):
         try:
-            table[DATA_FILE_KEY] = {"sha256": _sha256(os.path.expanduser(table[DATA_FILE_KEY]))}
+            table[DATA_FILE_KEY] = {"sha256": sha256_of(os.path.expanduser(table[DATA_FILE_KEY]))}
         except OSError:
             pass
     return out
 
 
-_DIGESTS: Dict[Tuple[str, int, int], str] = {}
-
-
-def _sha256(path: str) -> str:
-    # A sweep hashes every point: each file is read once while it stays the same.
-    st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode):  # /dev/zero, a FIFO: never read (the core refuses them)
-        raise OSError(f"{path}: not a regular file")
-    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
-    if key not in _DIGESTS:
-        digest = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-        _DIGESTS[key] = digest.hexdigest()
-    return _DIGESTS[key]
 
 
 # --- overrides -------------------------------------------------------------------------

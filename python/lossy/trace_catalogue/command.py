@@ -11,7 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .errors import CatalogueError
 from .registry import COLLECTIONS, Entry, entries, entry
 from .stats import TraceStats, trace_stats
-from .store import CACHE_VARIABLE, MIRROR_VARIABLE, cache_dir, is_cached, mirror_dir, path, sha256_of
+from ..file_digest import sha256_of
+from .store import CACHE_VARIABLE, MIRROR_VARIABLE, cache_dir, is_cached, mirror_dir, path
 from .store import cached_path
 from .store import fetch as fetch_entry
 

@@ -18,21 +18,17 @@ process first uses it (a cached file whose sum is wrong is fetched again).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Optional
 
+from ..file_digest import sha256_of
 from .errors import CatalogueError, ChecksumMismatch, TraceUnavailable
 from .registry import Entry, entry
 
 MIRROR_VARIABLE = "LOSSY_TRACE_MIRROR"
 CACHE_VARIABLE = "LOSSY_CACHE_DIR"
 FOLDER = "traces"
-
-# (path, mtime_ns, size) of the files this process has verified: a sweep resolves the same
-# trace at every point, and hashing a 4 MB file each time would be wasted.
-_VERIFIED: Dict[Tuple[str, int, int], str] = {}
 
 
 def cache_dir() -> Path:
@@ -64,18 +60,6 @@ def is_cached(e: Entry) -> bool:
         return cached_path(e).is_file()
     except CatalogueError:
         return False
-
-
-def sha256_of(path: Path) -> str:
-    st = path.stat()
-    key = (str(path), st.st_mtime_ns, st.st_size)
-    if key not in _VERIFIED:
-        digest = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-        _VERIFIED[key] = digest.hexdigest()
-    return _VERIFIED[key]
 
 
 def path(name: str) -> Path:
