@@ -98,7 +98,7 @@ def test_the_sweeps_expand_the_table() -> None:
 def test_it_is_registered_as_a_measurement() -> None:
     r = get("pantheon-emulators")
     assert r.measurement and not r.claims and r.inventory is not None
-    assert {f.key for f in r.figures} == {"one-flow-plot", "three-flows-plot", "one-flow-table", "three-flows-table"}
+    assert {f.key for f in r.figures} == {"one-flow-plot", "three-flows-plot", "one-flow-table", "three-flows-table", "one-flow-grid", "three-flows-grid"}
 
 
 @pytest.mark.slow

@@ -69,6 +69,20 @@ impl Chunk {
         self.add(i);
     }
 
+    /// `n` more in bucket `i` (pooling histograms), widening as `add` does.
+    fn add_n(&mut self, i: usize, n: u64) {
+        let total = self.count(i) + n;
+        loop {
+            match self {
+                Chunk::U8(c) if total <= u8::MAX as u64 => return c[i] = total as u8,
+                Chunk::U16(c) if total <= u16::MAX as u64 => return c[i] = total as u16,
+                Chunk::U32(c) => return c[i] = u32::try_from(total).expect("under 2^32 samples per bucket"),
+                Chunk::U8(c) => *self = Chunk::U16(Box::new(c.map(u16::from))),
+                Chunk::U16(c) => *self = Chunk::U32(Box::new(c.map(u32::from))),
+            }
+        }
+    }
+
     fn count(&self, i: usize) -> u64 {
         match self {
             Chunk::U8(c) => c[i] as u64,
@@ -157,6 +171,32 @@ impl DelayHistogram {
 
     pub fn count(&self) -> u64 {
         self.count
+    }
+
+    /// Adds `other`'s samples to these, bucket by bucket: the histogram of both sample
+    /// sets together, so a quantile of the pool is as exact as one of either (the
+    /// summary's delay over all flows, Pantheon's pooled p95: `aggregate.rs`).
+    pub fn merge(&mut self, other: &DelayHistogram) {
+        if other.count == 0 {
+            return;
+        }
+        self.count += other.count;
+        self.sum += other.sum;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        if self.chunks.len() < other.chunks.len() {
+            self.chunks.resize_with(other.chunks.len(), || None);
+        }
+        for (mine, theirs) in self.chunks.iter_mut().zip(&other.chunks) {
+            let Some(theirs) = theirs else { continue };
+            let mine = mine.get_or_insert_with(|| Chunk::U8(Box::new([0; SUB])));
+            for i in 0..SUB {
+                let n = theirs.count(i);
+                if n > 0 {
+                    mine.add_n(i, n);
+                }
+            }
+        }
     }
 
     /// Exact mean in nanoseconds (None without a sample).
@@ -382,6 +422,42 @@ mod tests {
         let mut s = 3u64;
         (0..1_000).for_each(|_| r.record(40_000_000 + xorshift(&mut s) % 5_000_000));
         assert!(r.get().unwrap().chunks.iter().flatten().all(|c| c.bytes() == SUB));
+    }
+
+    #[test]
+    fn merged_histograms_equal_the_histogram_of_all_the_samples() {
+        // Three "flows": different ranges, one with 300 samples in one bucket (its
+        // counters two bytes wide), one empty; merged in turn against one histogram fed
+        // every sample.
+        let (mut a, mut b, empty) = (DelayHistogram::default(), DelayHistogram::default(), DelayHistogram::default());
+        let mut all = DelayHistogram::default();
+        let mut s = 11u64;
+        for _ in 0..5_000 {
+            let v = 20_000_000 + xorshift(&mut s) % 30_000_000;
+            a.record(v);
+            all.record(v);
+        }
+        for i in 0..3_000u64 {
+            let v = if i < 300 { 90_000_000 } else { 1_000 + xorshift(&mut s) % 2_000_000_000 };
+            b.record(v);
+            all.record(v);
+        }
+        let mut pooled = DelayHistogram::default();
+        for h in [&a, &empty, &b] {
+            pooled.merge(h);
+        }
+        assert_eq!((pooled.count(), pooled.sum(), pooled.min(), pooled.max()), (all.count(), all.sum(), all.min(), all.max()));
+        for (num, den) in QUANTILES {
+            assert_eq!(pooled.quantile(num, den), all.quantile(num, den), "{num}/{den}");
+        }
+        // A merge that pushes a byte-wide bucket past 255 widens it, as recording does.
+        let mut x = DelayHistogram::default();
+        (0..200).for_each(|_| x.record(40_000_000));
+        let y = x.clone();
+        x.merge(&y);
+        assert_eq!(x.count(), 400);
+        assert_eq!(x.chunks[bucket_of(40_000_000).0].as_ref().map(Chunk::bytes), Some(2 * SUB));
+        assert_eq!(x.quantile(1, 1), Some(40_000_000.0));
     }
 
     /// The middle of `v`'s bucket, as `quantile` reports it before clamping.

@@ -39,7 +39,7 @@ pub struct Summary {
     pub drops_no_route: u64,
     pub packets_absorbed: u64,
     pub packets_held_at_end: u64,
-    /// Goodput over all flows: count, mean, min, p5/p50/p95, Jain's index.
+    /// Over all flows: count, goodput mean, min, p5/p50/p95, Jain's index, pooled one-way delay p50/p95/p99.
     #[serde(flatten)]
     pub aggregates: FlowAggregates,
     /// The same per flow group, as `groups.<name>.<key>`, in the scenario's order.

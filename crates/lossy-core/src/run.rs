@@ -71,15 +71,18 @@ fn run_world(s: &Scenario, mut world: World, seed: u64, replication: u64, progre
     Ok(result)
 }
 
-/// Goodput aggregates of each flow group, in the scenario's order.
+/// Goodput and pooled-delay aggregates of each flow group, in the scenario's order.
 fn group_aggregates(w: &World, flows: &[FlowSummary]) -> Vec<(String, FlowAggregates)> {
     let mut goodputs = vec![Vec::new(); w.group_names.len()];
+    let mut delays = vec![Vec::new(); w.group_names.len()];
     for (f, fs) in w.flows.iter().zip(flows) {
         if let Some(g) = f.group {
             goodputs[g as usize].push(fs.goodput_bps);
+            delays[g as usize].extend(f.owd.histogram());
         }
     }
-    w.group_names.iter().cloned().zip(goodputs.iter().map(|g| FlowAggregates::of(g))).collect()
+    let stats = goodputs.iter().zip(delays).map(|(g, d)| FlowAggregates::of(g, d));
+    w.group_names.iter().cloned().zip(stats).collect()
 }
 
 /// The endpoints' notes: one line per `[[flows]]` flow, and one per flow group and note
@@ -203,7 +206,7 @@ fn agent_rows(s: &Scenario, w: &World) -> Vec<AgentSummary> {
         .collect()
 }
 
-/// The run's one-row summary: speed, the conservation counts, goodput aggregates.
+/// The run's one-row summary: speed, the conservation counts, goodput and delay aggregates.
 fn run_summary(s: &Scenario, w: &World, seed: u64, replication: u64, end_s: f64, (wall_s, cpu_s): (f64, Option<f64>), flows: &[FlowSummary]) -> Summary {
     let events = w.queue.popped();
     let tally = w.tally();
@@ -229,7 +232,8 @@ fn run_summary(s: &Scenario, w: &World, seed: u64, replication: u64, end_s: f64,
         drops_no_route: w.counters.drops.no_route,
         packets_absorbed: w.counters.absorbed,
         packets_held_at_end: tally.held,
-        aggregates: FlowAggregates::of(&flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>()),
+        aggregates: FlowAggregates::of(&flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>(),
+                                       w.flows.iter().filter_map(|f| f.owd.histogram())),
         groups: group_aggregates(w, flows),
     }
 }

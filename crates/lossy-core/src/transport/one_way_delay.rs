@@ -5,7 +5,7 @@
 //! needs to; a header whose payload a WLAN lost (CORRUPT) is not a delivery and is left
 //! out, as `packets_delivered` leaves it out.
 
-use crate::delay_histogram::DelayRecord;
+use crate::delay_histogram::{DelayHistogram, DelayRecord};
 use crate::metrics::{Columns, Metric, Metrics};
 use crate::packet::Packet;
 use crate::time::SimTime;
@@ -39,6 +39,12 @@ impl OneWayDelay {
         out.set("owd_p95_ms", self.0.quantile_ms(95, 100));
         out.set("owd_p99_ms", self.0.quantile_ms(99, 100));
         out.set("owd_mean_ms", self.0.mean_ms());
+    }
+
+    /// The delays recorded so far (None before the first delivery), for pooling over
+    /// flows (`aggregate::PooledDelay`).
+    pub fn histogram(&self) -> Option<&DelayHistogram> {
+        self.0.get()
     }
 
     /// Bytes held (`layout_tests.rs`, the scale notes).

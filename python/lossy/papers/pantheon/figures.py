@@ -5,9 +5,8 @@ control."""
 
 from __future__ import annotations
 
-from typing import Callable, List
+from typing import Callable, Dict, List
 
-import numpy as np
 import pandas as pd
 
 from ...formatting import mean_ci
@@ -20,25 +19,16 @@ from .sweeps import ACK_DROPS, CC_NAMES, DATA_DROPS, DELAY, ONE_FLOW, THREE_FLOW
 PALETTE = Palette(list(CC_NAMES))
 
 
-def with_delay(runs: pd.DataFrame) -> pd.DataFrame:
-    """The runs with DELAY: the largest of the flows' p95 one-way delays (one flow: its
-    own), which bounds Pantheon's p95 over all flows' packets from above."""
-    cols = [c for c in runs.columns if c.startswith("owd_p95_")]
-    out = runs.copy()
-    out[DELAY] = out[cols].apply(pd.to_numeric, errors="coerce").max(axis=1) if cols else np.nan
-    return out
-
-
 def of_emulator(key: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
-    return lambda runs: with_delay(runs[runs["emulator"] == key])
+    return lambda runs: runs[runs["emulator"] == key]
 
 
 CAPTION = ("Each emulator of Pantheon's experiments.yml ('emu'): the uplink trace carries the data, through "
            "mm-link's DropTail queue, mm-loss's uplink loss and mm-delay's one-way delay; the downlink trace "
            "the ACKs. Each point a control's mean over {runs} runs of 30 s with its 95 % CI in each axis; "
            "throughput: the data link's delivered bit rate, headers included, all flows; delay: the p95 "
-           "one-way delay of the flow's data packets (three flows: the largest flow's p95). The delay axis "
-           "grows to the left, as in Pantheon's plots.")
+           "one-way delay of all flows' data packets pooled. Every control paced as Linux paces it under fq. "
+           "The delay axis grows to the left, as in Pantheon's plots.")
 
 
 def short(desc: str) -> str:
@@ -59,7 +49,7 @@ def panels(key: str, sweep: str, title: str) -> Panels:
 def summary_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Per emulator and control: throughput and p95 delay, mean ± 95 % CI half-width, and
     the mean drops at the data queue and at the ACK queue."""
-    ok = with_delay(ok_rows(runs))
+    ok = ok_rows(runs)
     descs = {e.key: e.desc for e in EMULATORS}
     rows = []
     for (emu, cc), g in ok.groupby(["emulator", "cc"], sort=False):
@@ -80,6 +70,27 @@ def summary_table(runs: pd.DataFrame) -> pd.DataFrame:
     return df.sort_values(["_e", "_c"]).drop(columns=["_e", "_c"]).reset_index(drop=True)
 
 
+CC_TITLES = {"reno": "Reno", "cubic": "CUBIC", "bbr": "BBRv1", "bbr3": "BBRv3", "vegas": "Vegas",
+             "westwood": "Westwood+", "cubic-codel": "CUBIC/CoDel"}
+
+
+def grid(runs: pd.DataFrame) -> pd.DataFrame:
+    """The summary at a glance: a row per emulator, a column per control, each cell the
+    mean throughput in Mbit/s and, in brackets, the mean p95 one-way delay in ms (three
+    significant digits; the summary table has the CIs)."""
+    ok = ok_rows(runs)
+    cells: Dict[int, Dict[str, str]] = {}
+    for (emu, cc), g in ok.groupby(["emulator", "cc"], sort=False):
+        t = pd.to_numeric(g[THROUGHPUT], errors="coerce").mean() / 1e6
+        d = pd.to_numeric(g[DELAY], errors="coerce").mean()
+        cells.setdefault(int(str(emu)), {})[CC_TITLES.get(str(cc), str(cc))] = f"{t:.3g} ({d:.0f})"
+    columns = [CC_TITLES[c] for c in CC_NAMES]
+    return pd.DataFrame([{"#": e, **{c: cells[e].get(c, "") for c in columns}} for e in sorted(cells)],
+                        columns=["#", *columns])
+
+
+GRID_CAPTION = "Throughput in Mbit/s (p95 one-way delay in ms), each the mean of the runs."
+
 FIGURES: List[Figure] = [
     panels("one-flow-plot", ONE_FLOW.key, "Throughput against p95 one-way delay, one flow, every emulator"),
     panels("three-flows-plot", THREE_FLOWS.key,
@@ -88,7 +99,10 @@ FIGURES: List[Figure] = [
              caption="Means over the runs with 95 % CI half-widths (Student t); drops per run."),
     table_of("three-flows-table", THREE_FLOWS.key, "Summary, three flows started 10 s apart", summary_table,
              caption="Means over the runs with 95 % CI half-widths (Student t); drops per run; delay: the "
-                     "largest flow's p95."),
+                     "p95 of all flows' packets pooled."),
+    table_of("one-flow-grid", ONE_FLOW.key, "At a glance, one flow", grid, caption=GRID_CAPTION),
+    table_of("three-flows-grid", THREE_FLOWS.key, "At a glance, three flows started 10 s apart", grid,
+             caption=GRID_CAPTION),
 ]
 
-__all__ = ["FIGURES", "summary_table", "with_delay"]
+__all__ = ["FIGURES", "summary_table"]
