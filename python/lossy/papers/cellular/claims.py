@@ -97,7 +97,7 @@ def pie_sojourn_floor(ctx: Context) -> Measurement:
 
 PACKET_FLOOR = Probe(
     "PIE drops nothing early while at most 2 packets wait (RFC 8033 §4.1, Appendix A drop_early: "
-    "byte_length <= 2 * MEAN_PKTSIZE, Linux sch_pie.c the same in bytes), so it cannot hold the queue below 2 "
+    "byte_length <= 2 * MEAN_PKTSIZE; Linux sch_pie.c pie_drop_early: backlog < 2 MTU), so it cannot hold the queue below 2 "
     "packets' transmission; at Verizon-EVDO-driving's 0.52 Mbit/s a 1500-byte packet takes 23 ms, the floor 46 ms, "
     "three times the target. Not "
     "the packet's own transmission: lossy's sojourn ends when the packet's transmission begins "
