@@ -8,7 +8,12 @@ ae477d4, traces/; through the catalogue, `mahimahi:<name>`):
   ELN at the base station, over the deep DropTail buffer;
 - `probe-constant`: the probe of every claim: CUBIC
   over DropTail, CoDel and PIE on a constant-rate downlink at each trace's mean rate
-  (the trace's swings and outages removed).
+  (the trace's swings and outages removed);
+- `probe-steady`: the step on top of it for the AQM claims: the uplink (the ACKs' way)
+  at a constant rate too, the .up trace's mean (its pauses removed);
+- `probe-floor`: the last step of PIE's probe: on top of `probe-steady`, segments small
+  enough that PIE's floor of 2 queued packets (RFC 8033 §4.1) fits in its target, on the
+  traces whose 1500-byte packets do not (Verizon-EVDO-driving's).
 
 The traces are the five drives with both directions in the mirror (TMobile-LTE-driving's
 .up is over 4 MiB and not in it): the .down trace is the downlink (the data), the .up
@@ -36,6 +41,14 @@ MEAN_BPS: Dict[str, int] = {
     "Verizon-LTE-short": 5040978,
 }
 TRACES = list(MEAN_BPS)
+# The same for each trace's uplink (.up) file, the rate `probe-steady` gives the ACKs' way.
+UP_MEAN_BPS: Dict[str, int] = {
+    "ATT-LTE-driving": 835858,
+    "TMobile-LTE-short": 13353887,
+    "TMobile-UMTS-driving": 945742,
+    "Verizon-EVDO-driving": 844927,
+    "Verizon-LTE-short": 5961598,
+}
 BUFFER_SECONDS = 2.0
 PACKET_BITS = 1500 * 8  # 1448 B of segment + 52 B of headers
 
@@ -134,18 +147,74 @@ PROBE_CONSTANT = SweepPlan("probe-constant", "CUBIC over DropTail, CoDel and PIE
     "quick": QUICK,
 })
 
-SWEEPS: List[SweepPlan] = [AQM, LOSSY_HOP, PROBE_CONSTANT]
+# The step on top of it: the uplink at a constant rate too, the .up trace's mean (its
+# pauses of seconds, which hold the ACKs back and release them together, removed).
+STEADY_ZIP: Dict[str, Any] = {
+    "trace": CONSTANT_ZIP["trace"],
+    "uplink": {"path": f"{HOP}.reverse_capacity.rate", "values": [f"{UP_MEAN_BPS[t]} bps" for t in TRACES]},
+    "buffer": TRACE_ZIP["buffer"],
+}
+STEADY_SET: Dict[str, Any] = {f"{HOP}.capacity": {"kind": "constant", "rate": "1 Mbps"},
+                              f"{HOP}.reverse_capacity": {"kind": "constant", "rate": "1 Mbps"}}
+PROBE_STEADY = SweepPlan("probe-steady", "CUBIC over DropTail, CoDel and PIE with both directions at constant rates, "
+                                        "each the trace's mean", {
+    "name": "cellular-bufferbloat-probe-steady",
+    "scenario": SCENARIO,
+    "replications": REPLICATIONS,
+    "seed": 1,
+    "duration": DURATION,
+    "set": STEADY_SET,
+    "zip": STEADY_ZIP,
+    "variants": {"queue": QUEUES, "cc": {"cubic": CCS["cubic"]}},
+    "metrics": METRICS,
+    "quick": QUICK,
+})
+
+# PIE drops nothing early while at most 2 packets wait (RFC 8033 §4.1, Appendix A
+# `drop_early`: `queue_.byte_length() <= 2 * MEAN_PKTSIZE`), so its queue cannot be held
+# below 2 packets' transmission, which fits in QDELAY_REF = 15 ms (§5) only while one packet
+# takes at most 7.5 ms: 1500-byte packets need 1.6 Mbit/s. The last step of PIE's probe
+# sizes the segment so that a packet (with its 52 B of headers) takes 7.5 ms at the
+# trace's mean rate, on the traces where 1448 B is too large.
+PIE_TARGET_S = 0.015
+MSS, HEADER_BYTES = 1448, 52
+
+
+def floor_mss(trace: str) -> int:
+    """The largest segment (bytes) whose packet takes at most PIE's target ÷ 2 at the
+    trace's mean rate, never above the path's 1448 B."""
+    return min(MSS, int(MEAN_BPS[trace] * PIE_TARGET_S / 2 / 8) - HEADER_BYTES)
+
+
+FLOOR_TRACES = [t for t in TRACES if floor_mss(t) < MSS]
+PROBE_FLOOR = SweepPlan("probe-floor", "CUBIC over PIE with both directions at constant rates and segments whose "
+                                      "packets take half PIE's target, where 1448 B take longer", {
+    "name": "cellular-bufferbloat-probe-floor",
+    "scenario": SCENARIO,
+    "replications": REPLICATIONS,
+    "seed": 1,
+    "duration": DURATION,
+    "set": STEADY_SET,
+    "zip": {**{k: {"path": v["path"], "values": [v["values"][TRACES.index(t)] for t in FLOOR_TRACES]}
+               for k, v in STEADY_ZIP.items()},
+            "mss": {"path": "flows.0.tcp.mss", "values": [f"{floor_mss(t)} B" for t in FLOOR_TRACES]}},
+    "variants": {"queue": {"pie": QUEUES["pie"]}, "cc": {"cubic": CCS["cubic"]}},
+    "metrics": METRICS,
+    "quick": QUICK,
+})
+
+SWEEPS: List[SweepPlan] = [AQM, LOSSY_HOP, PROBE_CONSTANT, PROBE_STEADY, PROBE_FLOOR]
 
 
 def trace_name(value: str) -> str:
     """A row's trace as the figures and claims name it: "mahimahi:ATT-LTE-driving.down"
-    (or the probe's rate, mapped back) -> "ATT-LTE-driving"."""
+    (or the probes' downlink rate, mapped back) -> "ATT-LTE-driving"."""
     for t in TRACES:
         if value in (f"mahimahi:{t}.down", f"{MEAN_BPS[t]} bps"):
             return t
     return value
 
 
-__all__ = ["AQM", "BOTTLENECK", "BUFFER_SECONDS", "CCS", "GOODPUT", "LOSSY_HOP", "MEAN_BPS", "METRICS", "OWD_P95",
-           "PROBE_CONSTANT", "QUEUES", "RTT_P95", "SCHEMES", "SOJOURN_MEAN", "SOJOURN_P95", "SWEEPS", "TRACES",
-           "buffer_packets", "trace_name"]
+__all__ = ["AQM", "BOTTLENECK", "BUFFER_SECONDS", "CCS", "FLOOR_TRACES", "GOODPUT", "LOSSY_HOP", "MEAN_BPS", "METRICS",
+           "MSS", "OWD_P95", "PIE_TARGET_S", "PROBE_CONSTANT", "PROBE_FLOOR", "PROBE_STEADY", "QUEUES", "RTT_P95", "SCHEMES", "SOJOURN_MEAN", "SOJOURN_P95", "SWEEPS", "TRACES",
+           "UP_MEAN_BPS", "buffer_packets", "floor_mss", "trace_name"]
