@@ -198,6 +198,10 @@ impl LinkLayer for InstantArq {
         true
     }
 
+    fn serves_due_before_arrivals(&self) -> bool {
+        self.framing.serves_due_before_arrivals()
+    }
+
     /// The packet on the air is already in the pipeline (or lost): the link holds none,
     /// but one that can never finish.
     fn held(&self) -> usize {

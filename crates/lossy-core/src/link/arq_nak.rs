@@ -105,6 +105,9 @@ pub struct ArqNak {
     due: VecDeque<Nak>,
     /// The end of the transmission on the air (its wake always comes: see `next_wake`).
     on_air: Option<Key>,
+    /// The capacity's first opportunity for the packet at the head of the queue, when it
+    /// arrived between opportunities (`holds`): the link takes no new packet before it.
+    waiting: Option<Key>,
     /// Fates decided and not yet handed out, oldest first: one per call, the rest at
     /// `flush`, a deadline at the moment they were decided.
     done: VecDeque<LinkOutcome>,
@@ -126,6 +129,7 @@ impl ArqNak {
             naks: TimerTable::default(),
             due: VecDeque::new(),
             on_air: None,
+            waiting: None,
             done: VecDeque::new(),
             flush: None,
         }
@@ -269,6 +273,7 @@ impl LinkLayer for ArqNak {
     #[inline(never)]
     fn ready(&self, now: SimTime) -> bool {
         self.on_air.is_none_or(|k| k.time <= now)
+            && self.waiting.is_none_or(|k| k.time <= now)
             && self.due.is_empty()
             && !self.new_left()
             && self.naks.next().is_none_or(|k| k.time > now)
@@ -290,7 +295,7 @@ impl LinkLayer for ArqNak {
     /// moment fates wait to be handed out.
     #[inline(never)]
     fn next_wake(&self, _queued: bool) -> Option<Key> {
-        [self.on_air, self.naks.next(), self.flush].into_iter().flatten().min()
+        [self.on_air, self.waiting, self.naks.next(), self.flush].into_iter().flatten().min()
     }
 
     #[inline(never)]
@@ -299,10 +304,30 @@ impl LinkLayer for ArqNak {
         if self.on_air.is_some_and(|k| k.time <= now) {
             self.on_air = None;
         }
+        if self.waiting.is_some_and(|k| k.time <= now) {
+            self.waiting = None;
+        }
         if self.on_air.is_none() {
             self.send_next(now, ctx);
         }
         self.hand_out(now, ctx.tickets)
+    }
+
+    /// Waits until its capacity can serve the packet (a trace's next opportunity after
+    /// its arrival), as the plain link and the instant ARQ do; NAKed link packets already
+    /// in progress are not held (they are the link's, not the queue's).
+    #[inline(never)]
+    fn holds(&mut self, now: SimTime, arrived: SimTime, tickets: &mut Tickets) -> bool {
+        let at = self.framing.first_service(now, arrived);
+        if at == now {
+            return false;
+        }
+        self.waiting = Some(tickets.key(at));
+        true
+    }
+
+    fn serves_due_before_arrivals(&self) -> bool {
+        self.framing.serves_due_before_arrivals()
     }
 
     /// Packets in progress, and those decided but not yet handed out.
@@ -328,6 +353,7 @@ impl LinkLayer for ArqNak {
         self.unreported = 0;
         self.naks.clear();
         self.due.clear();
+        self.waiting = None;
         self.on_air = None;
     }
 

@@ -304,3 +304,37 @@ fn instant_error_free_naks_give_the_papers_link_exactly() {
     run(&mut l, Channel::None(NoLoss), &packets[..3]);
     assert_eq!(l.counters().naks_sent, 0);
 }
+
+/// Over a Mahimahi trace (opportunities at 1 and 2 ms, played once), as the instant ARQ
+/// (`arq_tests.rs`): a packet queued at 0 stays queued until the first opportunity, and
+/// the link takes nothing new before it; then its link packets go at the opportunities.
+#[test]
+fn over_a_trace_the_link_waits_for_the_first_opportunity() {
+    let runs = crate::capacity::mahimahi_trace::Opportunities::from_runs(vec![(1, 1), (2, 1)]).unwrap();
+    let trace = crate::capacity::MahimahiTrace::new(std::sync::Arc::new(runs), true);
+    let mut l = ArqNak::new(Framing::new(trace, 500, 0, 4, Coding::None), timing(SimDuration::from_millis(4), 0.0),
+                            Delivery::InOrder, RngStream::new(1, 0, "nak"));
+    let mut tickets = Tickets::default();
+    assert!(l.ready(SimTime::ZERO));
+    assert!(l.holds(SimTime::ZERO, SimTime::ZERO, &mut tickets));
+    assert!(!l.ready(SimTime(999_999)), "nothing new before the opportunity");
+    let wake = l.next_wake(true).unwrap();
+    assert_eq!(wake.time, SimTime(1_000_000));
+    let mut channel = Channel::from(NoLoss);
+    let mut rng = RngStream::new(1, 0, "channel");
+    let mut ctx = LinkCtx { channel: &mut channel, rng: &mut rng, tickets: &mut tickets };
+    assert_eq!(l.on_wake(wake.time, wake, &mut ctx), None);
+    assert!(l.ready(wake.time));
+    // Queued before the opportunity: served by it, not held again.
+    assert!(!l.holds(wake.time, SimTime::ZERO, ctx.tickets));
+    // 1000 B in two link packets of 500 B: both fit the 1504 bytes at 1 ms.
+    let mut outcome = l.begin(wake.time, packet(1, 1000), &mut ctx);
+    while outcome.is_none() {
+        let k = l.next_wake(false).expect("the packet's fate comes");
+        outcome = l.on_wake(k.time, k, &mut ctx);
+    }
+    assert!(matches!(outcome, Some(LinkOutcome::Delivered(p, SimTime(1_000_000))) if p.uid == 1), "{outcome:?}");
+    let mut constant = link(4, timing(SimDuration::from_millis(1), 0.0), Delivery::InOrder);
+    assert!(!constant.holds(SimTime::ZERO, SimTime::ZERO, &mut Tickets::default()), "a constant rate never holds");
+    assert!(!constant.serves_due_before_arrivals() && l.serves_due_before_arrivals());
+}

@@ -75,6 +75,12 @@ impl Framing {
         self.capacity.first_service(now, arrived)
     }
 
+    /// Whether the capacity serves what is due at an instant before that instant's
+    /// arrivals are queued (`Capacity::serves_due_before_arrivals`: Mahimahi's order).
+    pub fn serves_due_before_arrivals(&self) -> bool {
+        self.capacity.serves_due_before_arrivals()
+    }
+
     /// The link's capacity's nominal rate (a NAK's air time on the way back).
     pub fn nominal_rate_bps(&self) -> u64 {
         self.capacity.nominal_rate_bps()
