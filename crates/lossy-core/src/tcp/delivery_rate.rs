@@ -80,6 +80,9 @@ pub struct DeliveryRate {
     min_rtt: Option<SimDuration>,
     /// Bytes SACKed and not yet cumulatively acknowledged.
     sacked: u64,
+    /// Bytes marked lost and since neither resent nor delivered: out of the network
+    /// (Linux `tp->lost_out` less what `tp->retrans_out` has put back).
+    lost_out: u64,
     /// Segments below this were already looked at for a loss mark.
     lost_scan_from: u64,
     /// Without SACK, a duplicate ACK stands for one segment delivered (below).
@@ -146,7 +149,10 @@ impl DeliveryRate {
         for p in self.stamps.range_mut(from..).take_while(|p| p.start() < end) {
             if !p.has(DELIVERED) {
                 let resent = Stamp { end: p.end, len: p.len, flags: stamp.flags | RESENT, ..stamp };
-                if !p.has(LOST) {
+                if p.has(LOST) {
+                    // In the network again.
+                    self.lost_out -= p.len as u64;
+                } else {
                     // Resent without a mark (an EWLN notice, a rescue): lost all the same.
                     self.lost += p.len as u64;
                 }
@@ -175,6 +181,14 @@ impl DeliveryRate {
         flight.saturating_sub(self.sacked)
     }
 
+    /// Bytes still in the network (Linux include/net/tcp.h `tcp_packets_in_flight`:
+    /// packets_out − sacked_out − lost_out + retrans_out): the FlightSize less what was
+    /// SACKed and less what is marked lost and not resent. After a timeout, which marks
+    /// everything lost (tcp_input.c `tcp_timeout_mark_lost`), only the resends.
+    pub fn packets_in_flight(&self, flight: u64) -> u64 {
+        flight.saturating_sub(self.sacked + self.lost_out)
+    }
+
     /// Marks the un-delivered segments below `limit` lost (the recovery's IsLost, or the
     /// segment a duplicate-ACK recovery resends), each once per transmission.
     pub fn mark_lost_below(&mut self, limit: u64) {
@@ -189,6 +203,7 @@ impl DeliveryRate {
             if !p.has(DELIVERED | LOST) {
                 p.flags |= LOST;
                 self.lost += p.len as u64;
+                self.lost_out += p.len as u64;
             }
         }
         self.lost_scan_from = limit;
@@ -200,6 +215,7 @@ impl DeliveryRate {
         if let Some(p) = self.stamps.get_mut(i).filter(|p| p.start() <= seq && !p.has(DELIVERED | LOST)) {
             p.flags |= LOST;
             self.lost += p.len as u64;
+            self.lost_out += p.len as u64;
         }
     }
 
@@ -209,6 +225,7 @@ impl DeliveryRate {
         for p in self.stamps.iter_mut().filter(|p| !p.has(DELIVERED | LOST)) {
             p.flags |= LOST;
             self.lost += p.len as u64;
+            self.lost_out += p.len as u64;
         }
         self.lost_reported = self.lost;
         self.lost_scan_from = snd_max;
@@ -285,6 +302,10 @@ impl DeliveryRate {
 
     /// UpdateRateSample(P, rs) for one segment newly delivered.
     fn deliver(&mut self, now: SimTime, p: &Stamp, acc: &mut Sampling) {
+        if p.has(LOST) {
+            // Marked lost but it arrived (Linux tcp_sacktag_one clears TCPCB_LOST).
+            self.lost_out -= p.len as u64;
+        }
         self.delivered += p.len as u64;
         self.delivered_time = now;
         acc.newly_acked += p.len as u64;

@@ -141,6 +141,36 @@ fn a_timeouts_losses_count_in_rs_lost_not_newly_lost() {
 }
 
 #[test]
+fn packets_in_flight_leave_out_the_sacked_and_the_marked_lost_until_resent() {
+    let mut d = DeliveryRate::new(true);
+    for k in 0..10 {
+        send(&mut d, ms(0), k, 0);
+    }
+    assert_eq!(d.packets_in_flight(10_000), 10_000);
+    d.on_ack(ms(100), 0, &[(5000, 7000)]);
+    assert_eq!(d.packets_in_flight(10_000), 8000, "SACKed: out of the network");
+    // A timeout marks the other eight lost (Linux tcp_timeout_mark_lost): none left.
+    d.on_timeout(10_000);
+    assert_eq!(d.packets_in_flight(10_000), 0);
+    // The go-back-N resends of 0 and 1 are in the network again.
+    send(&mut d, ms(300), 0, 0);
+    send(&mut d, ms(300), 1, 0);
+    assert_eq!(d.packets_in_flight(10_000), 2000);
+    // Segment 8, marked lost, is SACKed after all: counted once, as SACKed.
+    d.on_ack(ms(310), 0, &[(8000, 9000)]);
+    assert_eq!(d.packets_in_flight(10_000), 2000);
+    // The resends are acknowledged: 2-4, 7 and 9 are still marked lost, 5, 6, 8 SACKed.
+    d.on_ack(ms(400), 2000, &[]);
+    assert_eq!(d.packets_in_flight(8000), 0);
+    // A recovery's mark, then its resend (mark_lost_at, as the sender's retransmit).
+    d.mark_lost_at(9000);
+    send(&mut d, ms(410), 2, 2000);
+    assert_eq!(d.packets_in_flight(8000), 1000);
+    d.on_ack(ms(500), 10_000, &[]);
+    assert_eq!((d.packets_in_flight(0), d.lost_out, d.sacked), (0, 0, 0));
+}
+
+#[test]
 fn sack_loss_marks_count_each_segment_once() {
     let mut d = DeliveryRate::default();
     for k in 0..5 {

@@ -35,4 +35,10 @@ pub struct RateSample {
     pub tx_in_flight: u64,
     /// Bytes lost between the sampled segment's send and this ACK (BBRv3's `rs.lost`).
     pub lost: u64,
+    /// Bytes in the network before this ACK (Linux `rs->prior_in_flight`, taken by
+    /// tcp_ack as `tcp_packets_in_flight`): sent, neither SACKed nor marked lost, or
+    /// resent since.
+    pub prior_in_flight: u64,
+    /// The same once this ACK is processed (Linux BBR reads `tcp_packets_in_flight`).
+    pub in_flight: u64,
 }

@@ -185,6 +185,8 @@ impl TcpSender {
         let signals = self.notices.read(&self.st, pkt, &ack);
         self.limits.peer_wnd = ack.wnd as u64;
         let reductions = self.st.counters.window_reductions;
+        // Linux tcp_ack's prior_in_flight, before this ACK moves anything.
+        let prior_in_flight = self.model.rate.packets_in_flight(self.st.flight_size());
         if let Some(seq) = signals.ewln_resend {
             self.on_ewln_notice(seq);
         }
@@ -205,16 +207,17 @@ impl TcpSender {
             self.on_ece();
         }
         if current && self.reads_rate_samples() {
-            self.sample_delivery(now, acked, &blocks[..n]);
+            self.sample_delivery(now, acked, &blocks[..n], prior_in_flight);
         }
         self.note_cwnd();
     }
 
     /// draft-cheng-iccrg-delivery-rate-estimation-02 §3.3: after the window rule and the
     /// recovery have had this ACK, the losses the recovery now deems are marked, the
-    /// segments it delivered give the rate sample, and the congestion control gets it if
-    /// the ACK acknowledged or SACKed anything new.
-    fn sample_delivery(&mut self, now: SimTime, acked: u64, blocks: &[(u64, u64)]) {
+    /// segments it delivered give the rate sample (with the bytes in the network before
+    /// and after the ACK, `prior_in_flight` taken before it), and the congestion control
+    /// gets it if the ACK acknowledged or SACKed anything new.
+    fn sample_delivery(&mut self, now: SimTime, acked: u64, blocks: &[(u64, u64)], prior_in_flight: u64) {
         let rate = &mut self.model.rate;
         if acked == 0 && blocks.is_empty() && self.st.snd_una < self.st.snd_max {
             rate.on_dupack(now, self.st.mss, self.st.flight_size());
@@ -223,7 +226,9 @@ impl TcpSender {
         if self.st.retransmit.is_some() {
             rate.mark_lost_at(self.st.snd_una);
         }
-        let rs = rate.on_ack(now, self.st.snd_una, blocks);
+        let mut rs = rate.on_ack(now, self.st.snd_una, blocks);
+        rs.prior_in_flight = prior_in_flight;
+        rs.in_flight = rate.packets_in_flight(self.st.flight_size());
         if acked > 0 || rs.newly_acked > 0 {
             self.deliver_rate_sample(now, &rs);
         }

@@ -242,17 +242,18 @@ impl Bbr {
     }
 
     /// Linux `bbr_is_next_cycle_phase` (the draft §4.3.4): a phase lasts one min_rtt;
-    /// the 1.25 phase also until the flight reaches 1.25·BDP or a loss; the 0.75 phase
-    /// ends early once the flight is down to one BDP.
-    fn update_cycle_phase(&mut self, now: SimTime, prior_in_flight: u64, rs: &RateSample) {
+    /// the 1.25 phase also until the bytes in the network before the ACK
+    /// (`rs->prior_in_flight`) reach 1.25·BDP or a loss; the 0.75 phase ends early once
+    /// they are down to one BDP.
+    fn update_cycle_phase(&mut self, now: SimTime, rs: &RateSample) {
         if self.mode != Mode::ProbeBw {
             return;
         }
         let full_length = self.min_rtt.get().is_some_and(|m| now.since(self.cycle_stamp) > m);
         let next = if self.pacing_gain > 1.0 {
-            full_length && (rs.newly_lost > 0 || prior_in_flight >= self.inflight(self.pacing_gain))
+            full_length && (rs.newly_lost > 0 || rs.prior_in_flight >= self.inflight(self.pacing_gain))
         } else if self.pacing_gain < 1.0 {
-            full_length || prior_in_flight <= self.inflight(1.0)
+            full_length || rs.prior_in_flight <= self.inflight(1.0)
         } else {
             full_length
         };
@@ -282,14 +283,15 @@ impl Bbr {
     }
 
     /// Linux `bbr_check_drain` (the draft §4.3.3): Startup ends when the pipe is full;
-    /// Drain ends when the flight is down to one BDP.
-    fn check_drain(&mut self, st: &mut SenderState, now: SimTime) {
+    /// Drain ends when the bytes in the network (`tcp_packets_in_flight`: not what a
+    /// timeout or the recovery marked lost, nor what was SACKed) are down to one BDP.
+    fn check_drain(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         if self.mode == Mode::Startup && self.full_bw_reached {
             self.mode = Mode::Drain;
             // Linux and ns-3 set ssthresh here (reported only; BBR does not read it).
             st.ssthresh = self.inflight(1.0);
         }
-        if self.mode == Mode::Drain && st.flight_size() <= self.inflight(1.0) {
+        if self.mode == Mode::Drain && rs.in_flight <= self.inflight(1.0) {
             self.enter_probe_bw(now);
         }
     }
@@ -304,8 +306,9 @@ impl Bbr {
     }
 
     /// Linux `bbr_update_min_rtt` (the draft §4.1.2.3 BBRUpdateRTprop, §4.3.5): refresh RTprop; when it
-    /// is older than 10 s, ProbeRTT: the window at 4 segments until it has held for
-    /// max(200 ms, one round), then back to ProbeBW (or Startup).
+    /// is older than 10 s, ProbeRTT: once the bytes in the network (as for Drain) are
+    /// down to 4 segments, hold for max(200 ms, one round), then back to ProbeBW (or
+    /// Startup).
     fn update_min_rtt(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         let expired = self.min_rtt.expired(now);
         if let Some(rtt) = rs.rtt {
@@ -320,7 +323,7 @@ impl Bbr {
             return;
         }
         match self.probe_rtt_done {
-            None if st.flight_size() <= MIN_PIPE_SEGMENTS * self.mss => {
+            None if rs.in_flight <= MIN_PIPE_SEGMENTS * self.mss => {
                 self.probe_rtt_done = Some(now + PROBE_RTT_DURATION);
                 self.probe_rtt_round_done = false;
                 self.next_round_delivered = self.delivered;
@@ -446,11 +449,10 @@ impl CongestionControl for Bbr {
     /// pacing rate and the window.
     fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         self.delivered += rs.newly_acked;
-        let prior_in_flight = st.flight_size() + rs.newly_acked;
         self.update_bw(rs);
-        self.update_cycle_phase(now, prior_in_flight, rs);
+        self.update_cycle_phase(now, rs);
         self.check_full_bw(rs);
-        self.check_drain(st, now);
+        self.check_drain(st, now, rs);
         self.update_min_rtt(st, now, rs);
         self.update_gains();
         self.set_pacing_rate(st, rs);

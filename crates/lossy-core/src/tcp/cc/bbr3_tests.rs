@@ -77,6 +77,8 @@ impl Harness {
             newly_lost: a.newly_lost,
             tx_in_flight: a.tx_in_flight,
             lost: a.lost,
+            prior_in_flight: self.st.flight_size() + a.acked,
+            in_flight: self.st.flight_size(),
         };
         self.bbr.on_rate_sample(&mut self.st, self.now, &rs);
     }

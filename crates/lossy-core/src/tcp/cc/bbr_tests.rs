@@ -21,6 +21,9 @@ struct Harness {
     delivered: u64,
     /// `delivered` at the last ACK that ended a round.
     round_mark: u64,
+    /// Bytes of the FlightSize marked lost and not resent (a timeout's): out of the
+    /// network, so not in the samples' `in_flight`.
+    marked_lost: u64,
 }
 
 impl Harness {
@@ -30,7 +33,7 @@ impl Harness {
 
     fn with(cfg: &BbrConfig, seed: u64) -> Self {
         let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks: true };
-        Harness { bbr: Bbr::new(cfg, &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0 }
+        Harness { bbr: Bbr::new(cfg, &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0, marked_lost: 0 }
     }
 
     /// `bytes` outstanding from now on.
@@ -58,6 +61,8 @@ impl Harness {
             is_app_limited: app_limited,
             rtt: Some(rtt),
             newly_acked: acked,
+            prior_in_flight: self.st.flight_size() - self.marked_lost + acked,
+            in_flight: self.st.flight_size() - self.marked_lost,
             ..RateSample::default()
         };
         self.bbr.on_rate_sample(&mut self.st, self.now, &rs);
@@ -126,6 +131,42 @@ fn the_pipe_is_full_after_three_rounds_without_25_percent_growth() {
     h.flight(22 * MSS);
     h.ack_with(ms(5), MSS, 9.9e5, ms(20), false, false);
     assert_eq!(h.bbr.mode(), Mode::ProbeBw);
+}
+
+/// Linux `bbr_check_drain` reads `tcp_packets_in_flight`, and `tcp_enter_loss` has marked
+/// every segment lost: after a timeout only the resends are in the network, whatever the
+/// FlightSize (snd_max − snd_una) still holds. Reading the FlightSize kept emulator 6 of
+/// pantheon-emulators (450-packet queue, 114 Mbit/s) in Drain for 10 s after its second
+/// timeout, pacing at BtlBw/2.885 while BtlBw aged down to its own samples (0.1 Mbit/s).
+#[test]
+fn drain_ends_when_the_bytes_in_the_network_not_the_flight_size_are_down_to_one_bdp() {
+    let mut h = Harness::new(1);
+    h.flight(100 * MSS);
+    for _ in 0..4 {
+        h.round();
+    }
+    assert_eq!(h.bbr.mode(), Mode::Drain, "100 segments in the network: above one BDP");
+    h.bbr.on_timeout(&mut h.st, false);
+    // The timeout marked all 100 lost; two resent since are all that is in the network.
+    h.marked_lost = 98 * MSS;
+    h.ack_with(ms(5), MSS, BW, ms(20), false, false);
+    assert_eq!(h.bbr.mode(), Mode::ProbeBw, "2 segments in the network, though 100 outstanding");
+}
+
+#[test]
+fn probe_rtt_counts_the_bytes_in_the_network_not_those_marked_lost() {
+    let mut h = Harness::new(1);
+    h.to_probe_bw();
+    h.now += SimDuration::from_secs(10);
+    h.flight(50 * MSS);
+    h.ack_with(ms(1), MSS, BW, ms(25), false, false);
+    assert_eq!(h.bbr.mode(), Mode::ProbeRtt);
+    // 50 outstanding, 47 of them marked lost by a timeout: 3 in the network, so the
+    // 200 ms start (Linux bbr_update_min_rtt: tcp_packets_in_flight <= 4).
+    h.marked_lost = 47 * MSS;
+    h.ack_with(ms(1), MSS, BW, ms(25), false, false);
+    h.ack_with(ms(201), MSS, BW, ms(25), true, false);
+    assert_eq!(h.bbr.mode(), Mode::ProbeBw, "200 ms and a round at 3 segments");
 }
 
 #[test]
