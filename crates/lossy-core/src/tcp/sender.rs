@@ -71,7 +71,7 @@ impl TcpSender {
         st.eln_threshold = cfg.eln_dupack_threshold;
         TcpSender {
             st,
-            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0, selective_acks: cfg.sack_on() }),
+            cc: cfg.cc.0.build(&CcContext { mss, initial_window: iw, abc: cfg.abc, seed: 0, selective_acks: cfg.sack_on(), paced: !cfg.pacing.is_none() }),
             recovery: cfg.variant.build(&RecoveryContext { mss, dupack_threshold: cfg.dupack_threshold, sack_after_timeout: cfg.sack_after_timeout }),
             rtt: RttEstimator::new(RtoConfig {
                 initial: cfg.initial_rto.0,
@@ -93,7 +93,7 @@ impl TcpSender {
     /// The congestion control again, drawing from the flow's own stream `seed` (BBR's
     /// gain-cycle phase); the rules that draw nothing are unchanged by it.
     pub fn with_cc_seed(mut self, cfg: &TcpConfig, seed: u64) -> Self {
-        let ctx = CcContext { mss: self.st.mss, initial_window: self.st.cwnd, abc: cfg.abc, seed, selective_acks: cfg.sack_on() };
+        let ctx = CcContext { mss: self.st.mss, initial_window: self.st.cwnd, abc: cfg.abc, seed, selective_acks: cfg.sack_on(), paced: !cfg.pacing.is_none() };
         self.cc = cfg.cc.0.build(&ctx);
         self
     }

@@ -47,7 +47,7 @@ impl Harness {
 
     /// A harness whose sender reads SACK blocks or not (C.has_selective_acks).
     fn with_sack(seed: u64, selective_acks: bool) -> Self {
-        let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks };
+        let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks, paced: false };
         Harness { bbr: Bbr3::new(&Bbr3Config::default(), &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0 }
     }
 

@@ -32,7 +32,7 @@ impl Harness {
     }
 
     fn with(cfg: &BbrConfig, seed: u64) -> Self {
-        let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks: true };
+        let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks: true, paced: false };
         Harness { bbr: Bbr::new(cfg, &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0, marked_lost: 0 }
     }
 

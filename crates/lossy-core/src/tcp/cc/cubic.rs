@@ -106,8 +106,10 @@ impl CcSpec for CubicConfig {
         Ok(())
     }
 
-    fn build(&self, _ctx: &CcContext) -> AnyCongestionControl {
-        Box::new(Cubic::new(self)).into()
+    fn build(&self, ctx: &CcContext) -> AnyCongestionControl {
+        let mut cubic = Cubic::new(self);
+        cubic.slow_start = self.slow_start.build(ctx.paced);
+        Box::new(cubic).into()
     }
 }
 
@@ -195,7 +197,7 @@ impl Cubic {
             c: cfg.c,
             fast_convergence: cfg.fast_convergence,
             reduce_from: cfg.reduce_from,
-            slow_start: cfg.slow_start.build(),
+            slow_start: cfg.slow_start.build(false),
             w_max: None,
             cwnd_prior: 0.0,
             epoch: None,

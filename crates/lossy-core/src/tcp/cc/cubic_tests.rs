@@ -459,3 +459,15 @@ fn below_the_fixed_point_the_loss_cycle_climbs_back_slowly() {
     let mean = deterministic_loss_mean(1e-4, w_max, BETA_CUBIC * w_max, 20, true);
     assert!(mean > 0.80 * 187.4 && mean < 0.92 * 187.4, "mean {mean:.1}");
 }
+
+/// A sender paced by `tcp.pacing` builds its HyStart paced (Linux's ack-train threshold
+/// without the halving, `hystart.rs`); unpaced, as before.
+#[test]
+fn the_senders_pacing_reaches_hystart() {
+    use crate::tcp::cc::{Abc, CcContext, CcSpec};
+    for paced in [false, true] {
+        let ctx = CcContext { mss: 1000, initial_window: 4000, abc: Abc::Off, seed: 1, selective_acks: true, paced };
+        let built = format!("{:?}", CubicConfig::default().build(&ctx));
+        assert!(built.contains(&format!("paced: {paced}")), "{built}");
+    }
+}

@@ -44,9 +44,15 @@ pub struct HyStart {
     delay_min: Option<SimDuration>,
     /// `found`: slow start's exit point was found; no more detection until a timeout.
     found: bool,
+    /// The sender is paced (`sk_pacing_status != SK_PACING_NONE`): see `ack_train`.
+    paced: bool,
 }
 
 impl HyStart {
+    pub fn new(paced: bool) -> Self {
+        HyStart { paced, ..HyStart::default() }
+    }
+
     /// `cubictcp_acked`: every accepted RTT sample lowers `delay_min`.
     pub fn note_delay(&mut self, rtt: SimDuration) {
         let rtt = rtt.max(SimDuration::from_micros(1)); // Linux: "if (delay == 0) delay = 1"
@@ -103,14 +109,17 @@ impl HyStart {
     }
 
     /// The ACK train: ACKs spaced by less than 2 ms for longer than delay_min / 2 since the
-    /// round began mean the window already spans the path's minimum RTT. Linux halves the
-    /// threshold when not paced and adds a TSO/GRO cushion (`hystart_ack_delay`), zero
-    /// here: no segment aggregation.
+    /// round began mean the window already spans the path's minimum RTT. A paced sender
+    /// spreads a slow-start round over up to half an RTT itself, so Linux waits for a
+    /// whole delay_min then (`hystart_update`: the threshold is halved only when
+    /// `sk_pacing_status == SK_PACING_NONE`; `self.paced`). Linux adds a TSO/GRO cushion
+    /// (`hystart_ack_delay`), zero here: no segment aggregation.
     fn ack_train(&mut self, st: &mut SenderState, now: SimTime) {
         let Some(delay_min) = self.delay_min else { return };
         if now - self.last_ack <= ACK_DELTA {
             self.last_ack = now;
-            if now - self.round_start > SimDuration(delay_min.0 / 2) {
+            let threshold = if self.paced { delay_min } else { SimDuration(delay_min.0 / 2) };
+            if now - self.round_start > threshold {
                 self.exit(st);
             }
         }
@@ -143,7 +152,7 @@ impl HyStart {
     /// `cubictcp_state(TCP_CA_Loss)`: a timeout resets HyStart (and `delay_min`, which
     /// `bictcp_reset` clears); the next slow start detects afresh.
     pub fn on_timeout(&mut self) {
-        *self = HyStart::default();
+        *self = HyStart::new(self.paced);
     }
 }
 
@@ -235,23 +244,32 @@ mod tests {
         assert_eq!(st.ssthresh, st.cwnd);
     }
 
-    #[test]
-    fn an_ack_train_longer_than_half_the_minimum_rtt_ends_slow_start() {
-        let mut h = HyStart::default();
-        let mut st = state(40);
+    /// The ACK at which a train of ACKs every 0.5 ms ends slow start (delay_min 20 ms).
+    fn train_exit(paced: bool) -> Option<u64> {
+        let mut h = HyStart::new(paced);
+        let mut st = state(80);
         h.note_delay(MS(20));
-        // ACKs every 0.5 ms: the train passes 10 ms after 21 ACKs.
-        let mut exit_at = None;
-        for i in 0..40u64 {
+        for i in 0..80u64 {
             st.snd_una = i * 1000 + 1;
-            st.snd_max = 40_000;
+            st.snd_max = 80_000;
             h.on_ack(&mut st, at(i as f64 * 0.5), None);
             if h.found() {
-                exit_at = Some(i);
-                break;
+                return Some(i);
             }
         }
-        assert_eq!(exit_at, Some(21));
+        None
+    }
+
+    #[test]
+    fn an_ack_train_longer_than_half_the_minimum_rtt_ends_slow_start() {
+        // Unpaced: the train passes 10 ms after 21 ACKs.
+        assert_eq!(train_exit(false), Some(21));
+    }
+
+    #[test]
+    fn a_paced_senders_train_must_span_the_whole_minimum_rtt() {
+        // Paced (tcp.pacing = "linux"), Linux does not halve: 20 ms, after 41 ACKs.
+        assert_eq!(train_exit(true), Some(41));
     }
 
     #[test]

@@ -84,6 +84,10 @@ pub struct CcContext {
     /// Whether the sender reads SACK blocks (`tcp.variant` with SACK): BBRv3's
     /// C.has_selective_acks, since without SACK one loss a round is all it can see.
     pub selective_acks: bool,
+    /// Whether the sender paces a control that asks for no rate (`tcp.pacing = "linux"`):
+    /// Linux's `sk_pacing_status` is then not SK_PACING_NONE (fq sets SK_PACING_FQ,
+    /// net/sched/sch_fq.c `fq_classify`), which CUBIC's HyStart reads (`hystart.rs`).
+    pub paced: bool,
 }
 
 /// What every congestion control's table does; [`CongestionControlConfig`] delegates
@@ -180,7 +184,7 @@ mod tests {
         for choice in every_config() {
             let abcs: &[Abc] = if choice.0.uses_abc() { &ABC } else { &ABC[..1] };
             for &abc in abcs {
-                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc, seed: 1, selective_acks: true });
+                let cc = choice.0.build(&CcContext { mss: 1000, initial_window: 4000, abc, seed: 1, selective_acks: true, paced: false });
                 out.push((variant_name(&cc), cc));
             }
         }
@@ -270,7 +274,7 @@ mod tests {
         // change nothing, or skipping them would change its results. CUBIC with RFC
         // 5681's slow start besides the kinds' defaults.
         let standard: CcChoice = serde_json::from_value(serde_json::json!({ "kind": "cubic", "slow_start": "standard" })).unwrap();
-        let ctx = CcContext { mss: 1000, initial_window: 4000, abc: Abc::Off, seed: 1, selective_acks: true };
+        let ctx = CcContext { mss: 1000, initial_window: 4000, abc: Abc::Off, seed: 1, selective_acks: true, paced: false };
         let mut controls = every_control();
         controls.push(("Cubic standard".into(), standard.0.build(&ctx)));
         let mut readers = Vec::new();

@@ -28,9 +28,10 @@ pub enum SlowStartKind {
 }
 
 impl SlowStartKind {
-    pub fn build(self) -> SlowStart {
+    /// The running slow start; `paced`: the sender paces (`CcContext::paced`).
+    pub fn build(self, paced: bool) -> SlowStart {
         match self {
-            SlowStartKind::HyStart => SlowStart::HyStart(HyStart::default()),
+            SlowStartKind::HyStart => SlowStart::HyStart(HyStart::new(paced)),
             SlowStartKind::HyStartPlusPlus => SlowStart::HyStartPlusPlus(HyStartPlusPlus::default()),
             SlowStartKind::Standard => SlowStart::Standard,
         }
