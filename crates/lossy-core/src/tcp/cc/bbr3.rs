@@ -461,8 +461,10 @@ impl CongestionControl for Bbr3 {
     /// then UpdateControlParameters.
     fn on_rate_sample(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         self.delivered += rs.newly_acked;
-        let prior_in_flight = st.flight_size() + rs.newly_acked;
-        self.cwnd_limited_now |= prior_in_flight + self.mss > st.cwnd;
+        // C.is_cwnd_limited from the bytes in the network before this ACK: Linux sets
+        // tp->is_cwnd_limited in tcp_output.c tcp_write_xmit from
+        // `tcp_packets_in_flight >= cwnd`, not from the FlightSize.
+        self.cwnd_limited_now |= rs.prior_in_flight + self.mss > st.cwnd;
         if st.in_recovery {
             self.recovery_round.get_or_insert(self.round_count);
         } else {
@@ -476,10 +478,10 @@ impl CongestionControl for Bbr3 {
         self.update_ack_aggregation(st, now, rs);
         self.check_full_bw_reached(rs);
         self.check_startup_done(st, rs);
-        self.check_drain_done(st, now);
+        self.check_drain_done(now, rs);
         self.update_probe_bw_cycle_phase(st, now, rs);
         self.update_min_rtt(now, rs);
-        self.check_probe_rtt(st, now);
+        self.check_probe_rtt(st, now, rs);
         self.advance_latest_delivery_signals(rs);
         self.bound_bw_for_model();
         self.set_pacing_rate(rs);

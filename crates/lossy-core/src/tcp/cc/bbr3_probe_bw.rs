@@ -92,16 +92,21 @@ impl Bbr3 {
         false
     }
 
-    /// §5.3.3.9 IsTimeToCruise: the flight is within the headroom and the BDP.
-    fn is_time_to_cruise(&self, st: &SenderState) -> bool {
-        let inflight = st.flight_size();
+    /// §5.3.3.9 IsTimeToCruise: the bytes in the network before this ACK are within the
+    /// headroom and the BDP. Google's v3 `bbr_update_cycle_phase` hands
+    /// `bbr_check_time_to_cruise` `rs->prior_in_flight` (`tcp_packets_in_flight` before
+    /// the ACK), not the FlightSize.
+    fn is_time_to_cruise(&self, rs: &RateSample) -> bool {
+        let inflight = rs.prior_in_flight;
         inflight <= self.inflight_with_headroom() && inflight <= self.inflight(self.max_bw(), 1.0)
     }
 
-    /// §5.3.3.9 IsTimeToGoDown: the precautionary stop at inflight_longterm, or the
-    /// bandwidth plateaued while not held back by inflight_longterm.
+    /// §5.3.3.9 IsTimeToGoDown: the precautionary stop at inflight_longterm (the bytes in
+    /// the network before this ACK, `rs->prior_in_flight` as Google's v3
+    /// `bbr_update_cycle_phase` reads in BBR_BW_PROBE_UP), or the bandwidth plateaued
+    /// while not held back by inflight_longterm.
     fn is_time_to_go_down(&mut self, st: &SenderState, rs: &RateSample) -> bool {
-        if self.prev_probe_too_high && st.flight_size() >= self.inflight_longterm {
+        if self.prev_probe_too_high && rs.prior_in_flight >= self.inflight_longterm {
             self.prev_probe_precautionary = true;
             return true;
         }
@@ -189,7 +194,7 @@ impl Bbr3 {
         }
         let state = self.state;
         match state {
-            State::ProbeBwDown if !self.is_time_to_probe_bw(st, now) && self.is_time_to_cruise(st) => {
+            State::ProbeBwDown if !self.is_time_to_probe_bw(st, now) && self.is_time_to_cruise(rs) => {
                 self.set_state(State::ProbeBwCruise);
             }
             State::ProbeBwCruise => {

@@ -28,7 +28,7 @@ impl Bbr3 {
     }
 
     /// §5.3.4.3 CheckProbeRTT (there is no restart from idle here: bulk senders).
-    pub(super) fn check_probe_rtt(&mut self, st: &mut SenderState, now: SimTime) {
+    pub(super) fn check_probe_rtt(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         if self.state != State::ProbeRtt && self.probe_rtt_expired {
             self.set_state(State::ProbeRtt);
             self.save_cwnd(st);
@@ -37,14 +37,16 @@ impl Bbr3 {
             self.start_round();
         }
         if self.state == State::ProbeRtt {
-            self.handle_probe_rtt(st, now);
+            self.handle_probe_rtt(st, now, rs);
         }
     }
 
-    /// §5.3.4.3 HandleProbeRTT: hold the flight at ProbeRTTCwnd for 200 ms and a round.
-    fn handle_probe_rtt(&mut self, st: &mut SenderState, now: SimTime) {
+    /// §5.3.4.3 HandleProbeRTT: once the bytes in the network are down to ProbeRTTCwnd,
+    /// hold for 200 ms and a round. Google's v3 `bbr_update_min_rtt` compares
+    /// `tcp_packets_in_flight` after the ACK (`rs.in_flight`), not the FlightSize.
+    fn handle_probe_rtt(&mut self, st: &mut SenderState, now: SimTime, rs: &RateSample) {
         match self.probe_rtt_done_stamp {
-            None if st.flight_size() <= self.probe_rtt_cwnd() => {
+            None if rs.in_flight <= self.probe_rtt_cwnd() => {
                 self.probe_rtt_done_stamp = Some(now + PROBE_RTT_DURATION);
                 self.probe_rtt_round_done = false;
                 self.start_round();

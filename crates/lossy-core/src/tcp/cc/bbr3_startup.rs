@@ -57,9 +57,12 @@ impl Bbr3 {
         self.loss_round_start && full_round && self.loss_events_in_round >= STARTUP_FULL_LOSS_COUNT && self.is_inflight_too_high(rs)
     }
 
-    /// §5.3.2 CheckDrainDone: the flight is down to one BDP, or three rounds have passed.
-    pub(super) fn check_drain_done(&mut self, st: &SenderState, now: SimTime) {
-        if self.state == State::Drain && (st.flight_size() <= self.inflight(self.bw, 1.0) || self.round_count > self.drain_start_round + 3) {
+    /// §5.3.2 CheckDrainDone: the bytes in the network are down to one BDP, or three
+    /// rounds have passed. Google's v3 `bbr_check_drain` reads `tcp_packets_in_flight`
+    /// after the ACK (`rs.in_flight`: not what was SACKed, nor what a timeout or the
+    /// recovery marked lost and did not resend), not the FlightSize.
+    pub(super) fn check_drain_done(&mut self, now: SimTime, rs: &RateSample) {
+        if self.state == State::Drain && (rs.in_flight <= self.inflight(self.bw, 1.0) || self.round_count > self.drain_start_round + 3) {
             self.enter_probe_bw(now);
         }
     }

@@ -21,6 +21,9 @@ struct Harness {
     delivered: u64,
     /// `delivered` at the last ACK that ended a round.
     round_mark: u64,
+    /// Bytes of the FlightSize marked lost and not resent (a timeout's): out of the
+    /// network, so not in the samples' `in_flight` and `prior_in_flight`.
+    marked_lost: u64,
 }
 
 /// One ACK's sample: `acked` bytes at `rate` over the RTT `rtt`.
@@ -48,7 +51,7 @@ impl Harness {
     /// A harness whose sender reads SACK blocks or not (C.has_selective_acks).
     fn with_sack(seed: u64, selective_acks: bool) -> Self {
         let ctx = CcContext { mss: MSS, initial_window: 10 * MSS, abc: Abc::Off, seed, selective_acks, paced: false };
-        Harness { bbr: Bbr3::new(&Bbr3Config::default(), &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0 }
+        Harness { bbr: Bbr3::new(&Bbr3Config::default(), &ctx), st: SenderState::new(MSS, 10 * MSS, 1 << 30, 3), now: SimTime::ZERO, delivered: 0, round_mark: 0, marked_lost: 0 }
     }
 
     /// `bytes` outstanding from now on.
@@ -77,8 +80,8 @@ impl Harness {
             newly_lost: a.newly_lost,
             tx_in_flight: a.tx_in_flight,
             lost: a.lost,
-            prior_in_flight: self.st.flight_size() + a.acked,
-            in_flight: self.st.flight_size(),
+            prior_in_flight: self.st.flight_size() - self.marked_lost + a.acked,
+            in_flight: self.st.flight_size() - self.marked_lost,
         };
         self.bbr.on_rate_sample(&mut self.st, self.now, &rs);
     }
@@ -89,9 +92,10 @@ impl Harness {
     }
 
     /// Startup at a flat 10 Mbit/s with less than a BDP in flight: the pipe is full at
-    /// the fourth round, Drain ends at once, and DOWN at once too (flight below the BDP).
+    /// the fourth round, Drain ends at once, and DOWN at once too (the 15 segments left
+    /// and the 10 each round's ACK delivers are below the BDP).
     fn reach_cruise(&mut self) {
-        self.flight(20 * MSS);
+        self.flight(15 * MSS);
         for _ in 0..4 {
             self.round();
         }
@@ -140,6 +144,45 @@ fn drain_ends_after_three_rounds_even_with_the_flight_above_the_bdp() {
     }
     h.round();
     assert_eq!(h.bbr.state(), State::ProbeBwDown, "§5.3.2: round_count > drain_start_round + 3");
+}
+
+/// Google's v3 `bbr_check_drain` reads `tcp_packets_in_flight`, and a timeout marks every
+/// outstanding segment lost (tcp_input.c `tcp_timeout_mark_lost`): only the resends are in
+/// the network then, whatever the FlightSize (snd_max − snd_una) still holds.
+#[test]
+fn drain_ends_when_the_bytes_in_the_network_not_the_flight_size_are_down_to_one_bdp() {
+    let mut h = Harness::new(1);
+    h.flight(100 * MSS);
+    for _ in 0..4 {
+        h.round();
+    }
+    assert_eq!(h.bbr.state(), State::Drain, "100 segments in the network: above one BDP");
+    h.bbr.on_timeout(&mut h.st, false);
+    // The timeout marked all 100 lost; the two resent since are all that is in the network.
+    h.marked_lost = 98 * MSS;
+    h.send(ms(5), ack());
+    // ProbeBW (DOWN, and on to REFILL at once: after the timeout's 1-segment window the
+    // Reno-coexistence count of rounds is already reached).
+    assert!(h.bbr.in_probe_bw(), "2 segments in the network, though 100 outstanding: {:?}", h.bbr.state());
+}
+
+/// Google's v3 `bbr_update_cycle_phase` gives `bbr_check_time_to_cruise` the bytes in the
+/// network before the ACK (`rs->prior_in_flight`), not the FlightSize.
+#[test]
+fn down_goes_to_cruise_on_the_bytes_in_the_network_before_the_ack() {
+    let mut h = Harness::new(3);
+    to_refill(&mut h);
+    for _ in 0..4 {
+        h.round();
+    }
+    assert_eq!(h.bbr.state(), State::ProbeBwDown);
+    h.flight(BDP + 20 * MSS);
+    h.send(ms(1), ack());
+    assert_eq!(h.bbr.state(), State::ProbeBwDown, "45 segments in the network");
+    // 21 of the 45 marked lost and not resent: 25 in the network before this ACK.
+    h.marked_lost = 21 * MSS;
+    h.send(ms(1), ack());
+    assert_eq!(h.bbr.state(), State::ProbeBwCruise, "one BDP in the network, though 45 outstanding");
 }
 
 #[test]
@@ -234,11 +277,12 @@ fn probe_bw_goes_down_cruise_refill_up_down() {
     }
     h.round();
     assert_eq!((h.bbr.state(), h.bbr.pacing_gain), (State::ProbeBwDown, 0.9));
-    // DOWN until the flight is at most the BDP.
-    h.flight(BDP + 5 * MSS);
-    h.send(ms(1), ack());
-    assert_eq!(h.bbr.state(), State::ProbeBwDown);
+    // DOWN until the bytes in the network before the ACK (`rs.prior_in_flight`: those
+    // left and the one it delivers) are at most the BDP.
     h.flight(BDP);
+    h.send(ms(1), ack());
+    assert_eq!(h.bbr.state(), State::ProbeBwDown, "BDP + 1 segment before the ACK");
+    h.flight(BDP - MSS);
     h.send(ms(1), ack());
     assert_eq!(h.bbr.state(), State::ProbeBwCruise);
 }
@@ -397,6 +441,28 @@ fn probe_rtt_after_5_s_without_a_lower_rtt_holds_half_a_bdp_for_200_ms_and_a_rou
     }
     h.send(ms(100), ack());
     assert_eq!(h.bbr.state(), State::ProbeRtt);
+}
+
+/// Google's v3 `bbr_update_min_rtt` starts ProbeRTT's 200 ms once `tcp_packets_in_flight`
+/// is at most ProbeRTTCwnd: segments a timeout marked lost do not hold it back.
+#[test]
+fn probe_rtt_counts_the_bytes_in_the_network_not_those_marked_lost() {
+    let mut h = Harness::new(1);
+    h.reach_cruise();
+    h.flight(50 * MSS);
+    let stamp = h.bbr.probe_rtt_min_stamp;
+    while h.bbr.state() != State::ProbeRtt {
+        h.send(ms(100), ack());
+        assert!(h.now <= stamp + PROBE_RTT_INTERVAL + ms(100));
+    }
+    h.send(ms(10), Ack { round: true, ..ack() });
+    h.send(ms(250), Ack { round: true, ..ack() });
+    assert_eq!(h.bbr.state(), State::ProbeRtt, "50 segments in the network, above half a BDP");
+    // 45 of the 50 marked lost by a timeout: 5 in the network, so the 200 ms start.
+    h.marked_lost = 45 * MSS;
+    h.send(ms(10), ack());
+    h.send(ms(201), Ack { round: true, ..ack() });
+    assert_eq!(h.bbr.state(), State::ProbeBwCruise, "200 ms and a round at 5 segments");
 }
 
 #[test]
