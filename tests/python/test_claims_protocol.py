@@ -198,3 +198,11 @@ def test_every_test_an_inventory_cites_exists(name: str) -> None:
             path, function = test.split("::")
             source = (ROOT / path).read_text(encoding="utf-8")
             assert re.search(rf"\b(def|fn) {re.escape(function)}\b", source), f"{name} {item.ref}: no test {test}"
+
+
+def test_a_small_remainder_of_a_gap_is_not_printed_as_zero() -> None:
+    from lossy.papers.model import share_text
+
+    assert share_text(0.16) == "16%"
+    assert share_text(0.003) == "0.3%"
+    assert share_text(0.0) == "0%"

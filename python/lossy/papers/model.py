@@ -173,8 +173,14 @@ class Claim:
                              f"{closed - before:.0%} of it, {own:.0%} of the {left:.0%} the step before left "
                              f"(the explanation says {p.share:.0%} of it): {shown}")
             before = closed
-        rest = f"; the other {1 - before:.0%} of the gap: cause unknown" if 0 <= before < 1 else ""
+        rest = f"; the other {share_text(1 - before)} of the gap: cause unknown" if 0 <= before < 1 else ""
         return ". Then ".join(texts) + rest
+
+
+def share_text(share: float) -> str:
+    """A share of a gap in whole percent, or to a tenth below 1 %: a remainder the steps
+    did not close is never printed as "0%" (issue 30: 0.3 % was)."""
+    return f"{share:.0%}" if abs(share) >= 0.005 or share == 0 else f"{share:.1%}"
 
 
 def gap_closed(before: Verdict, after: Verdict) -> float:
@@ -301,5 +307,5 @@ def needed_sweeps(r: Reproduction) -> List[SweepPlan]:
     return [p for p in r.sweeps if p.key in needed]
 
 
-__all__ = ["BadReproduction", "Claim", "Examples", "Probe", "Reproduction", "SweepPlan", "check_references",
+__all__ = ["BadReproduction", "Claim", "Examples", "Probe", "Reproduction", "SweepPlan", "check_references", "share_text",
            "describe", "failed_runs", "needed_sweeps"]
