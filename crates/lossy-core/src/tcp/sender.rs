@@ -185,8 +185,9 @@ impl TcpSender {
         let signals = self.notices.read(&self.st, pkt, &ack);
         self.limits.peer_wnd = ack.wnd as u64;
         let reductions = self.st.counters.window_reductions;
-        // Linux tcp_ack's prior_in_flight, before this ACK moves anything.
-        let prior_in_flight = self.model.rate.packets_in_flight(self.st.flight_size());
+        // Linux tcp_ack's prior_in_flight, before this ACK moves anything; only a control
+        // that reads rate samples gets it.
+        let prior_in_flight = self.reads_rate_samples().then(|| self.model.rate.packets_in_flight(self.st.flight_size()));
         if let Some(seq) = signals.ewln_resend {
             self.on_ewln_notice(seq);
         }
@@ -206,7 +207,7 @@ impl TcpSender {
         } else if signals.ecn {
             self.on_ece();
         }
-        if current && self.reads_rate_samples() {
+        if let Some(prior_in_flight) = prior_in_flight.filter(|_| current) {
             self.sample_delivery(now, acked, &blocks[..n], prior_in_flight);
         }
         self.note_cwnd();

@@ -50,7 +50,8 @@ UP_MEAN_BPS: Dict[str, int] = {
     "Verizon-LTE-short": 5961598,
 }
 BUFFER_SECONDS = 2.0
-PACKET_BITS = 1500 * 8  # 1448 B of segment + 52 B of headers
+MSS, HEADER_BYTES = 1448, 52  # the path's segments and their headers (cellular_path.toml)
+PACKET_BITS = (MSS + HEADER_BYTES) * 8
 
 
 def buffer_packets(trace: str) -> int:
@@ -90,17 +91,19 @@ REPLICATIONS, QUICK_REPLICATIONS = 10, 3
 DURATION, QUICK_DURATION = "60 s", "20 s"
 QUICK = {"replications": QUICK_REPLICATIONS, "duration": QUICK_DURATION}
 
-AQM = SweepPlan("aqm", "CUBIC and BBRv1 over the deep DropTail buffer, CoDel and PIE, per trace", {
-    "name": "cellular-bufferbloat-aqm",
-    "scenario": SCENARIO,
-    "replications": REPLICATIONS,
-    "seed": 1,
-    "duration": DURATION,
-    "zip": TRACE_ZIP,
-    "variants": {"queue": QUEUES, "cc": CCS},
-    "metrics": METRICS,
-    "quick": QUICK,
-})
+
+def _plan(key: str, title: str, **fields: Any) -> SweepPlan:
+    """A sweep of this reproduction: its name, the path, REPLICATIONS runs of DURATION
+    from seed 1, METRICS and the QUICK version around the sweep's own `fields` (set, zip,
+    variants), in that order."""
+    return SweepPlan(key, title, {"name": f"cellular-bufferbloat-{key}", "scenario": SCENARIO,
+                                  "replications": REPLICATIONS, "seed": 1, "duration": DURATION, **fields,
+                                  "metrics": METRICS, "quick": QUICK})
+
+
+AQM = _plan("aqm", "CUBIC and BBRv1 over the deep DropTail buffer, CoDel and PIE, per trace",
+    zip=TRACE_ZIP,
+    variants={"queue": QUEUES, "cc": CCS})
 
 # The seeds' remedies on a lossy cellular hop: 1 % random loss on the downlink (after the
 # trace serves a packet, before the propagation delay), with no remedy, link-layer ARQ on
@@ -112,18 +115,10 @@ SCHEMES: Dict[str, Dict[str, Any]] = {
     "arq": {f"{HOP}.link_layer": {"kind": "arq", "payload": "128 B", "attempts": 8}},
     "eln": {"agents": [{"kind": "eln", "node": "BS", "wireless_neighbor": "MH"}]},
 }
-LOSSY_HOP = SweepPlan("lossy-hop", "ARQ and ELN on a lossy cellular hop (1 % loss), CUBIC and BBRv1, per trace", {
-    "name": "cellular-bufferbloat-lossy-hop",
-    "scenario": SCENARIO,
-    "replications": REPLICATIONS,
-    "seed": 1,
-    "duration": DURATION,
-    "set": {f"{HOP}.loss": {"model": "bernoulli", "p": HOP_LOSS}},
-    "zip": TRACE_ZIP,
-    "variants": {"scheme": SCHEMES, "cc": CCS},
-    "metrics": METRICS,
-    "quick": QUICK,
-})
+LOSSY_HOP = _plan("lossy-hop", "ARQ and ELN on a lossy cellular hop (1 % loss), CUBIC and BBRv1, per trace",
+    set={f"{HOP}.loss": {"model": "bernoulli", "p": HOP_LOSS}},
+    zip=TRACE_ZIP,
+    variants={"scheme": SCHEMES, "cc": CCS})
 
 # The probe of every claim: the trace's capacity
 # replaced by a constant rate at its mean (same buffer, same uplink trace), CUBIC over
@@ -133,19 +128,11 @@ CONSTANT_ZIP: Dict[str, Any] = {
     "uplink": TRACE_ZIP["uplink"],
     "buffer": TRACE_ZIP["buffer"],
 }
-PROBE_CONSTANT = SweepPlan("probe-constant", "CUBIC over DropTail, CoDel and PIE on a constant-rate downlink at each "
-                                            "trace's mean rate", {
-    "name": "cellular-bufferbloat-probe-constant",
-    "scenario": SCENARIO,
-    "replications": REPLICATIONS,
-    "seed": 1,
-    "duration": DURATION,
-    "set": {f"{HOP}.capacity": {"kind": "constant", "rate": "1 Mbps"}},
-    "zip": CONSTANT_ZIP,
-    "variants": {"queue": QUEUES, "cc": {"cubic": CCS["cubic"]}},
-    "metrics": METRICS,
-    "quick": QUICK,
-})
+PROBE_CONSTANT = _plan("probe-constant", "CUBIC over DropTail, CoDel and PIE on a constant-rate downlink at each "
+                                            "trace's mean rate",
+    set={f"{HOP}.capacity": {"kind": "constant", "rate": "1 Mbps"}},
+    zip=CONSTANT_ZIP,
+    variants={"queue": QUEUES, "cc": {"cubic": CCS["cubic"]}})
 
 # The step on top of it: the uplink at a constant rate too, the .up trace's mean (its
 # pauses of seconds, which hold the ACKs back and release them together, removed).
@@ -156,19 +143,11 @@ STEADY_ZIP: Dict[str, Any] = {
 }
 STEADY_SET: Dict[str, Any] = {f"{HOP}.capacity": {"kind": "constant", "rate": "1 Mbps"},
                               f"{HOP}.reverse_capacity": {"kind": "constant", "rate": "1 Mbps"}}
-PROBE_STEADY = SweepPlan("probe-steady", "CUBIC over DropTail, CoDel and PIE with both directions at constant rates, "
-                                        "each the trace's mean", {
-    "name": "cellular-bufferbloat-probe-steady",
-    "scenario": SCENARIO,
-    "replications": REPLICATIONS,
-    "seed": 1,
-    "duration": DURATION,
-    "set": STEADY_SET,
-    "zip": STEADY_ZIP,
-    "variants": {"queue": QUEUES, "cc": {"cubic": CCS["cubic"]}},
-    "metrics": METRICS,
-    "quick": QUICK,
-})
+PROBE_STEADY = _plan("probe-steady", "CUBIC over DropTail, CoDel and PIE with both directions at constant rates, "
+                                        "each the trace's mean",
+    set=STEADY_SET,
+    zip=STEADY_ZIP,
+    variants={"queue": QUEUES, "cc": {"cubic": CCS["cubic"]}})
 
 # PIE drops nothing early while at most 2 packets wait (RFC 8033 §4.1, Appendix A
 # `drop_early`: `queue_.byte_length() <= 2 * MEAN_PKTSIZE`), so its queue cannot be held
@@ -177,7 +156,6 @@ PROBE_STEADY = SweepPlan("probe-steady", "CUBIC over DropTail, CoDel and PIE wit
 # sizes the segment so that a packet (with its 52 B of headers) takes 7.5 ms at the
 # trace's mean rate, on the traces where 1448 B is too large.
 PIE_TARGET_S = 0.015
-MSS, HEADER_BYTES = 1448, 52
 
 
 def floor_mss(trace: str) -> int:
@@ -187,21 +165,13 @@ def floor_mss(trace: str) -> int:
 
 
 FLOOR_TRACES = [t for t in TRACES if floor_mss(t) < MSS]
-PROBE_FLOOR = SweepPlan("probe-floor", "CUBIC over PIE with both directions at constant rates and segments whose "
-                                      "packets take half PIE's target, where 1448 B take longer", {
-    "name": "cellular-bufferbloat-probe-floor",
-    "scenario": SCENARIO,
-    "replications": REPLICATIONS,
-    "seed": 1,
-    "duration": DURATION,
-    "set": STEADY_SET,
-    "zip": {**{k: {"path": v["path"], "values": [v["values"][TRACES.index(t)] for t in FLOOR_TRACES]}
+PROBE_FLOOR = _plan("probe-floor", "CUBIC over PIE with both directions at constant rates and segments whose "
+                                      "packets take half PIE's target, where 1448 B take longer",
+    set=STEADY_SET,
+    zip={**{k: {"path": v["path"], "values": [v["values"][TRACES.index(t)] for t in FLOOR_TRACES]}
                for k, v in STEADY_ZIP.items()},
             "mss": {"path": "flows.0.tcp.mss", "values": [f"{floor_mss(t)} B" for t in FLOOR_TRACES]}},
-    "variants": {"queue": {"pie": QUEUES["pie"]}, "cc": {"cubic": CCS["cubic"]}},
-    "metrics": METRICS,
-    "quick": QUICK,
-})
+    variants={"queue": {"pie": QUEUES["pie"]}, "cc": {"cubic": CCS["cubic"]}})
 
 SWEEPS: List[SweepPlan] = [AQM, LOSSY_HOP, PROBE_CONSTANT, PROBE_STEADY, PROBE_FLOOR]
 

@@ -107,9 +107,7 @@ impl CcSpec for CubicConfig {
     }
 
     fn build(&self, ctx: &CcContext) -> AnyCongestionControl {
-        let mut cubic = Cubic::new(self);
-        cubic.slow_start = self.slow_start.build(ctx.paced);
-        Box::new(cubic).into()
+        Box::new(Cubic::with_pacing(self, ctx.paced)).into()
     }
 }
 
@@ -191,13 +189,19 @@ pub struct Cubic {
 }
 
 impl Cubic {
+    /// An unpaced sender's CUBIC.
     pub fn new(cfg: &CubicConfig) -> Self {
+        Cubic::with_pacing(cfg, false)
+    }
+
+    /// `paced`: the sender paces its segments (`CcContext::paced`), which HyStart reads.
+    pub fn with_pacing(cfg: &CubicConfig, paced: bool) -> Self {
         Cubic {
             beta: cfg.beta,
             c: cfg.c,
             fast_convergence: cfg.fast_convergence,
             reduce_from: cfg.reduce_from,
-            slow_start: cfg.slow_start.build(false),
+            slow_start: cfg.slow_start.build(paced),
             w_max: None,
             cwnd_prior: 0.0,
             epoch: None,
